@@ -1,0 +1,113 @@
+import { randomUUID } from 'node:crypto';
+import { ConflictError, type Command, type Decider, type DomainEvent } from '@kosh/domain';
+import { ConcurrencyError, type ExpectedVersion, type NewEvent } from '@kosh/event-store/port';
+import type { FastifyReply } from 'fastify';
+import type { Platform } from '../platform';
+
+/** Who is acting and how to answer: what every command needs besides its own data. */
+export type CommandContext = {
+  platform: Platform;
+  /** The signed-in user (owner of the events), or null for anonymous commands such as register. */
+  userId: string | null;
+  /** Receives `X-Event-Position`. */
+  reply?: FastifyReply;
+  correlationId?: string;
+};
+
+export type AppendOutcome = { nextVersion: number; position: string | null };
+
+export const STALE_VERSION_MESSAGE = 'This record was changed elsewhere. Reload it and try again.';
+
+/**
+ * Appends already-decided events to one stream, then makes the write visible:
+ * wakes every projection and waits (bounded) until those named in `waitFor` reached it.
+ */
+export async function appendEvents(
+  ctx: CommandContext,
+  streamId: string,
+  events: readonly DomainEvent[],
+  options: { expectedVersion: ExpectedVersion; waitFor?: readonly string[]; eventIds?: readonly string[] },
+): Promise<AppendOutcome> {
+  if (events.length === 0) return { nextVersion: -1, position: null };
+  const { platform } = ctx;
+  const recordedAt = platform.clock().toISOString();
+  const correlationId = ctx.correlationId ?? randomUUID();
+  const toAppend: NewEvent[] = events.map((event, i) => ({
+    id: options.eventIds?.[i] ?? randomUUID(),
+    type: event.type,
+    data: event.data,
+    metadata: { userId: ctx.userId, correlationId, causationId: null, recordedAt, schemaVersion: 1 },
+  }));
+  const result = await platform.eventStore.appendToStream(streamId, toAppend, {
+    expectedVersion: options.expectedVersion,
+  });
+  await platform.afterAppend(result.position, options.waitFor ?? []);
+  ctx.reply?.header('X-Event-Position', result.position);
+  return { nextVersion: result.nextVersion, position: result.position };
+}
+
+/** Current state of a stream by folding its events. */
+export async function loadAggregate<State, E extends DomainEvent>(
+  platform: Platform,
+  streamId: string,
+  decider: Pick<Decider<State, Command, E>, 'initialState' | 'evolve'>,
+): Promise<{ state: State; version: number }> {
+  const { version, events } = await platform.eventStore.readStream(streamId);
+  const state = events.reduce((s, e) => decider.evolve(s, e as unknown as E), decider.initialState());
+  return { state, version };
+}
+
+export type HandleOptions<State, C extends Command, E extends DomainEvent> = {
+  streamId: string;
+  decider: Decider<State, C, E>;
+  command: C;
+  /** Version the client last saw (If-Match). When given, a different current version is a 409. */
+  expectedVersion?: number;
+  /** Read models the answer reads; the command returns once they include its events. */
+  waitFor?: readonly string[];
+};
+
+export type HandleResult<State, E> = AppendOutcome & { events: E[]; state: State };
+
+/**
+ * load -> decide -> append (DESIGN.md). Without an If-Match version, a concurrent writer makes us
+ * reload and decide again (a few times); with one, the conflict is the client's to resolve (409).
+ */
+export async function handleCommand<State, C extends Command, E extends DomainEvent>(
+  ctx: CommandContext,
+  options: HandleOptions<State, C, E>,
+): Promise<HandleResult<State, E>> {
+  const { decider, streamId } = options;
+  for (let attempt = 0; ; attempt++) {
+    const { state, version } = await loadAggregate(ctx.platform, streamId, decider);
+    if (options.expectedVersion !== undefined && options.expectedVersion !== version) {
+      throw new ConflictError(STALE_VERSION_MESSAGE, 'STALE_VERSION');
+    }
+    const events = decider.decide(options.command, state);
+    const newState = events.reduce(decider.evolve, state);
+    try {
+      const outcome = await appendEvents(ctx, streamId, events, {
+        expectedVersion: version === 0 ? 'no_stream' : version,
+        waitFor: options.waitFor,
+      });
+      return { ...outcome, nextVersion: events.length ? outcome.nextVersion : version, events, state: newState };
+    } catch (error) {
+      if (!(error instanceof ConcurrencyError)) throw error;
+      if (options.expectedVersion !== undefined || attempt >= 2) {
+        throw new ConflictError(STALE_VERSION_MESSAGE, 'STALE_VERSION');
+      }
+    }
+  }
+}
+
+/** Parses an `If-Match` header carrying a stream version as ETag (`"3"` or `W/"3"`). */
+export function parseIfMatch(header: string | undefined): number | undefined {
+  if (!header) return undefined;
+  const match = /^(?:W\/)?"?(\d+)"?$/.exec(header.trim());
+  if (!match) throw new ConflictError(STALE_VERSION_MESSAGE, 'STALE_VERSION');
+  return Number(match[1]);
+}
+
+export function etagOf(version: number): string {
+  return `"${version}"`;
+}

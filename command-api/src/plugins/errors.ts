@@ -1,0 +1,81 @@
+import { ConcurrencyError } from '@kosh/event-store/port';
+import { DomainError, type FieldError, ValidationError } from '@kosh/domain';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import fp from 'fastify-plugin';
+
+export type ErrorEnvelope = {
+  success: false;
+  message: string;
+  errorCode: string;
+  errors: FieldError[];
+  timestamp: string;
+};
+
+const STATUS_BY_ERROR_CODE: Record<string, number> = {
+  VALIDATION_ERROR: 422,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  BAD_REQUEST: 400,
+};
+
+export function sendError(
+  reply: FastifyReply,
+  status: number,
+  message: string,
+  errorCode: string,
+  errors: FieldError[] = [],
+) {
+  const body: ErrorEnvelope = { success: false, message, errorCode, errors, timestamp: new Date().toISOString() };
+  return reply.status(status).send(body);
+}
+
+/** Fastify's schema errors name the field by JSON pointer; the envelope names it by its wire name. */
+function schemaFieldErrors(error: FastifyError): FieldError[] {
+  return (error.validation ?? []).map((v) => {
+    const missing = (v.params as { missingProperty?: string } | undefined)?.missingProperty;
+    const pointer = v.instancePath.replace(/^\//, '').replaceAll('/', '.');
+    const field = [pointer, missing].filter(Boolean).join('.') || error.validationContext || 'request';
+    return { field, message: missing ? `${missing} is a required field` : `${field} ${v.message ?? 'is invalid'}` };
+  });
+}
+
+/**
+ * The one error handler (STYLE.md): typed domain errors and store conflicts become the
+ * envelope of DESIGN.md; 5xx never shows internals.
+ */
+export const errorsPlugin = fp(
+  async (app: FastifyInstance) => {
+    app.setErrorHandler((error: FastifyError, request, reply) => {
+      if (error instanceof ValidationError) {
+        return sendError(reply, 422, error.message, error.errorCode, error.errors);
+      }
+      if (error instanceof DomainError) {
+        return sendError(reply, STATUS_BY_ERROR_CODE[error.errorCode] ?? 400, error.message, error.errorCode);
+      }
+      if (error instanceof ConcurrencyError) {
+        return sendError(
+          reply,
+          409,
+          'This record was changed by another request. Reload it and try again.',
+          error.errorCode,
+        );
+      }
+      if (error.validation) {
+        return sendError(reply, 422, 'Validation failed', 'VALIDATION_ERROR', schemaFieldErrors(error));
+      }
+      const status = error.statusCode ?? 500;
+      if (status === 429) {
+        return sendError(reply, 429, 'Too many requests. Please try again later.', 'RATE_LIMITED');
+      }
+      if (status >= 400 && status < 500) {
+        const code = status === 413 ? 'PAYLOAD_TOO_LARGE' : (error.code ?? 'BAD_REQUEST');
+        return sendError(reply, status, error.message, code);
+      }
+      request.log.error({ err: error }, 'request failed');
+      return sendError(reply, 500, 'Server error. Please try again later.', 'INTERNAL_ERROR');
+    });
+  },
+  { name: 'errors' },
+);

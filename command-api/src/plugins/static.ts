@@ -1,0 +1,51 @@
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { sendError } from './errors';
+
+/**
+ * Serves uploaded pictures (`/uploads/...`, never sniffed) and the built web app, with the SPA
+ * fallback: an unknown GET outside /api answers index.html so client routes survive a reload.
+ */
+export const staticPlugin = fp(
+  async (app: FastifyInstance, opts: { webDist: string; uploadsDir: string }) => {
+    await mkdir(opts.uploadsDir, { recursive: true });
+    await app.register(fastifyStatic, {
+      root: opts.uploadsDir,
+      prefix: '/uploads/',
+      index: false,
+      list: false,
+      dotfiles: 'deny',
+      setHeaders: (res) => {
+        res.setHeader('X-Content-Type-Options', 'nosniff');
+        res.setHeader('Cache-Control', 'public, max-age=86400');
+      },
+    });
+    const hasWeb = existsSync(path.join(opts.webDist, 'index.html'));
+    if (hasWeb) {
+      await app.register(fastifyStatic, {
+        root: opts.webDist,
+        prefix: '/',
+        decorateReply: false,
+        wildcard: false,
+        index: false,
+        setHeaders: (res, filePath) => {
+          const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
+          res.setHeader('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+        },
+      });
+    }
+    app.setNotFoundHandler((request, reply) => {
+      const url = request.url.split('?')[0] ?? '';
+      const isApi = url.startsWith('/api/') || url === '/api' || url.startsWith('/uploads/');
+      if (!isApi && hasWeb && (request.method === 'GET' || request.method === 'HEAD')) {
+        return reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-cache').sendFile('index.html', opts.webDist);
+      }
+      return sendError(reply, 404, 'Resource not found', 'NOT_FOUND');
+    });
+  },
+  { name: 'static', dependencies: ['errors'] },
+);

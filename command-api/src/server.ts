@@ -1,0 +1,39 @@
+import closeWithGrace from 'close-with-grace';
+import { ConfigError, loadConfig } from '@kosh/workers/config';
+import { createPlatform } from '@kosh/workers/runtime';
+import { buildApp } from './app';
+
+/** The only file that listens: builds the platform and the app, serves, and shuts down cleanly. */
+export async function startServer() {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const platform = await createPlatform(config, { runWorkers: true });
+  const app = await buildApp(platform);
+
+  closeWithGrace({ delay: 10_000 }, async ({ err, signal }) => {
+    if (err) app.log.error({ err }, 'shutting down after an error');
+    else app.log.info({ signal }, 'shutting down');
+    await app.close();
+    await platform.close();
+  });
+
+  await app.listen({ port: config.PORT, host: config.HOST });
+  const url = `http://${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${app.server.address() && typeof app.server.address() === 'object' ? (app.server.address() as { port: number }).port : config.PORT}`;
+  const mode = config.embedded
+    ? `embedded (data in ${config.DATA_DIR}; mail at ${url}/dev/mailbox)`
+    : 'PostgreSQL';
+  console.log(`\n  Kosh is running at ${url}  —  ${mode}\n`);
+  return { app, platform };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  await startServer();
+}

@@ -1,0 +1,57 @@
+import { roundRupees } from '../money/paise';
+
+/** Form values as typed: numbers, numeric strings, or anything else (counted as 0). */
+export type LoanCalculatorInput = Readonly<{
+  principalAmount: unknown;
+  interestRate: unknown;
+  duration: unknown;
+  isDurationYearly: boolean;
+  isInterestRateYearly: boolean;
+  hasGst: boolean;
+  gstPercentage: unknown;
+}>;
+
+/** Rupee amounts rounded to two decimals. */
+export type LoanCalculatorResult = Readonly<{
+  months: number;
+  emi: number;
+  totalInterest: number;
+  gst: number;
+  totalAmount: number;
+}>;
+
+function numeric(value: unknown): number {
+  if (typeof value === 'string' && value.trim() === '') return 0;
+  const n = typeof value === 'number' || typeof value === 'string' ? Number(value) : Number.NaN;
+  return Number.isFinite(n) ? n : 0;
+}
+
+/**
+ * The loan calculator of spec section 5, used for previews: months = duration × 12 when
+ * yearly; annual rate = rate × 12 when monthly; EMI by the standard formula at annual ÷ 1200
+ * (principal ÷ months at rate 0); total interest = EMI × months − principal; GST = total
+ * interest × GST% ÷ 100 when GST is on; total = principal + interest + GST. Results are rounded
+ * to two decimals only at the end, as the spec writes it.
+ */
+export function calculateLoan(input: LoanCalculatorInput): LoanCalculatorResult {
+  const principal = numeric(input.principalAmount);
+  const duration = numeric(input.duration);
+  const months = input.isDurationYearly ? duration * 12 : duration;
+  if (principal === 0 || months === 0) return { months: 0, emi: 0, totalInterest: 0, gst: 0, totalAmount: 0 };
+  const rate = numeric(input.interestRate);
+  const annualRate = input.isInterestRateYearly ? rate : rate * 12;
+  const monthlyRate = annualRate / 1200;
+  const emi =
+    monthlyRate === 0
+      ? principal / months
+      : (principal * monthlyRate * (1 + monthlyRate) ** months) / ((1 + monthlyRate) ** months - 1);
+  const totalInterest = emi * months - principal;
+  const gst = input.hasGst ? (totalInterest * numeric(input.gstPercentage)) / 100 : 0;
+  return {
+    months,
+    emi: roundRupees(emi),
+    totalInterest: roundRupees(totalInterest),
+    gst: roundRupees(gst),
+    totalAmount: roundRupees(principal + totalInterest + gst),
+  };
+}

@@ -1,0 +1,37 @@
+/** Business-date arithmetic on `YYYY-MM-DD` strings, with no time zone involved. */
+
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+function daysInMonth(year: number, month: number): number {
+  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
+/** True for a real calendar date written `YYYY-MM-DD`. */
+export function isIsoDate(value: string): boolean {
+  const match = ISO_DATE.exec(value);
+  if (!match) return false;
+  const month = Number(match[2]);
+  const day = Number(match[3]);
+  return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(Number(match[1]), month);
+}
+
+/** `months` calendar months after `date`, same day of month, clamped to that month's last day. */
+export function addMonths(date: string, months: number): string {
+  const match = ISO_DATE.exec(date);
+  if (!match) throw new RangeError(`Not a YYYY-MM-DD date: ${date}`);
+  const total = Number(match[1]) * 12 + Number(match[2]) - 1 + months;
+  const year = Math.floor(total / 12);
+  const month = total - year * 12 + 1;
+  const day = Math.min(Number(match[3]), daysInMonth(year, month));
+  return `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+}
+
+/** Number of monthly instalments for a duration in years or months. */
+export function durationInMonths(duration: number, isDurationYearly: boolean): number {
+  return isDurationYearly ? duration * 12 : duration;
+}
+
+/** The loan's end date: start date plus the duration (the date of the last instalment). */
+export function loanEndDate(startDate: string, duration: number, isDurationYearly: boolean): string {
+  return addMonths(startDate, durationInMonths(duration, isDurationYearly));
+}

@@ -1,0 +1,103 @@
+import type { Decider } from '../shared/decider';
+import { ConflictError, NotFoundError, ValidationError } from '../shared/errors';
+import { assertNever, type Command } from '../shared/messages';
+import { type TransactionFields, validateTransactionFields } from '../validation/transaction';
+import type { TransactionEvent } from './events';
+import { evolve, initialState, type TransactionState } from './state';
+
+/** `now` (ISO-8601 UTC) and the new id come in with the command: the domain has no clock. */
+export type RecordTransaction = Command<
+  'RecordTransaction',
+  TransactionFields & { transactionId: string; userId: string; now: string }
+>;
+export type UpdateTransaction = Command<
+  'UpdateTransaction',
+  TransactionFields & { transactionId: string; userId: string; now: string }
+>;
+export type DeleteTransaction = Command<
+  'DeleteTransaction',
+  { transactionId: string; userId: string; now: string }
+>;
+
+export type TransactionCommand = RecordTransaction | UpdateTransaction | DeleteTransaction;
+
+export const TRANSACTION_NOT_FOUND = 'Transaction not found';
+
+const FIELD_NAMES = ['notes', 'transactionType', 'transactionDate', 'amount'] as const;
+
+function fieldsOf(data: TransactionFields): TransactionFields {
+  const { notes, transactionType, transactionDate, amount } = data;
+  return { notes, transactionType, transactionDate, amount };
+}
+
+function validated(data: TransactionFields): TransactionFields {
+  const fields = fieldsOf(data);
+  const errors = validateTransactionFields(fields);
+  if (errors.length > 0) throw new ValidationError(errors);
+  return { ...fields, notes: fields.notes.trim() };
+}
+
+/** The owner's live transaction; anyone else's, a deleted one or a missing one is "not found". */
+function owned(state: TransactionState, userId: string) {
+  if (state.status !== 'recorded' || state.userId !== userId) throw new NotFoundError(TRANSACTION_NOT_FOUND);
+  return state;
+}
+
+export function decide(command: TransactionCommand, state: TransactionState): TransactionEvent[] {
+  const { type, data } = command;
+  switch (type) {
+    case 'RecordTransaction': {
+      if (state.status !== 'none') throw new ConflictError('Transaction already exists');
+      const fields = validated(data);
+      return [
+        {
+          type: 'TransactionRecorded',
+          data: { transactionId: data.transactionId, userId: data.userId, ...fields, recordedAt: data.now },
+        },
+      ];
+    }
+    case 'UpdateTransaction': {
+      const current = owned(state, data.userId);
+      const next = validated(data);
+      const changes: Partial<TransactionFields> = {};
+      for (const name of FIELD_NAMES) {
+        if (next[name] !== current.fields[name]) Object.assign(changes, { [name]: next[name] });
+      }
+      if (Object.keys(changes).length === 0) return [];
+      return [
+        {
+          type: 'TransactionUpdated',
+          data: {
+            transactionId: data.transactionId,
+            userId: data.userId,
+            changes,
+            previous: current.fields,
+            updatedAt: data.now,
+          },
+        },
+      ];
+    }
+    case 'DeleteTransaction': {
+      const current = owned(state, data.userId);
+      return [
+        {
+          type: 'TransactionDeleted',
+          data: {
+            transactionId: data.transactionId,
+            userId: data.userId,
+            previous: current.fields,
+            deletedAt: data.now,
+          },
+        },
+      ];
+    }
+    default:
+      return assertNever(type);
+  }
+}
+
+export const transactionDecider: Decider<TransactionState, TransactionCommand, TransactionEvent> = {
+  initialState,
+  evolve,
+  decide,
+};

@@ -1,0 +1,235 @@
+import type { Decider } from '../shared/decider';
+import {
+  BadRequestError,
+  ConflictError,
+  ForbiddenError,
+  NotFoundError,
+  UnauthorizedError,
+  ValidationError,
+} from '../shared/errors';
+import { assertNever, type Command } from '../shared/messages';
+import type { EmailReservationEvent, UserEvent } from './events';
+import {
+  type EmailReservationState,
+  evolveEmailReservation,
+  evolveUser,
+  initialEmailReservationState,
+  initialUserState,
+  type PendingToken,
+  type RegisteredUser,
+  type UserState,
+} from './state';
+
+export const USER_MESSAGES = {
+  emailTaken: 'An account with this email already exists',
+  invalidCredentials: 'Invalid email or password',
+  emailNotVerified: 'Please verify your email address before logging in',
+  invalidVerificationLink: 'Invalid or expired verification link',
+  invalidResetLink: 'Invalid or expired password reset link',
+  currentPasswordIncorrect: 'Current password is incorrect',
+  userNotFound: 'User not found',
+} as const;
+
+/** A freshly issued single-use link: the hash of its token and when it stops working. */
+type IssuedToken = Readonly<{ tokenHash: string; expiresAt: string }>;
+
+/** Every command carries `now` (ISO-8601 UTC): the domain has no clock. */
+export type RegisterUser = Command<
+  'RegisterUser',
+  Readonly<{
+    userId: string;
+    firstName: string;
+    lastName: string;
+    email: string;
+    passwordHash: string;
+    verification: IssuedToken;
+    now: string;
+  }>
+>;
+export type RequestEmailVerification = Command<
+  'RequestEmailVerification',
+  Readonly<{ verification: IssuedToken; now: string }>
+>;
+export type VerifyEmail = Command<'VerifyEmail', Readonly<{ tokenHash: string; now: string }>>;
+export type RequestPasswordReset = Command<
+  'RequestPasswordReset',
+  Readonly<{ reset: IssuedToken; now: string }>
+>;
+export type ResetPassword = Command<
+  'ResetPassword',
+  Readonly<{ tokenHash: string; passwordHash: string; now: string }>
+>;
+/** The API checks the current password against the stored hash (argon2 is I/O-bound work). */
+export type ChangePassword = Command<
+  'ChangePassword',
+  Readonly<{ currentPasswordMatches: boolean; passwordHash: string; now: string }>
+>;
+/** `verification` is used only when `email` differs from the current address. */
+export type UpdateProfile = Command<
+  'UpdateProfile',
+  Readonly<{ firstName: string; lastName: string; email: string; verification: IssuedToken; now: string }>
+>;
+export type SetProfilePicture = Command<'SetProfilePicture', Readonly<{ fileName: string; now: string }>>;
+export type RemoveProfilePicture = Command<'RemoveProfilePicture', Readonly<{ now: string }>>;
+
+export type UserCommand =
+  | RegisterUser
+  | RequestEmailVerification
+  | VerifyEmail
+  | RequestPasswordReset
+  | ResetPassword
+  | ChangePassword
+  | UpdateProfile
+  | SetProfilePicture
+  | RemoveProfilePicture;
+
+const isLive = (token: PendingToken | null, tokenHash: string, now: string): token is PendingToken =>
+  token !== null && token.tokenHash === tokenHash && Date.parse(now) < Date.parse(token.expiresAt);
+
+function registered(state: UserState): RegisteredUser {
+  if (state.status !== 'registered') throw new NotFoundError(USER_MESSAGES.userNotFound);
+  return state;
+}
+
+export function decideUser(command: UserCommand, state: UserState): UserEvent[] {
+  if (command.type === 'RegisterUser') {
+    if (state.status === 'registered') throw new ConflictError(USER_MESSAGES.emailTaken, 'EMAIL_TAKEN');
+    const { userId, firstName, lastName, email, passwordHash, verification, now } = command.data;
+    return [
+      {
+        type: 'UserRegistered',
+        data: { userId, firstName, lastName, email, passwordHash, registeredAt: now },
+      },
+      { type: 'EmailVerificationRequested', data: { userId, email, ...verification, requestedAt: now } },
+    ];
+  }
+  const user = registered(state);
+  const { userId } = user;
+  switch (command.type) {
+    case 'RequestEmailVerification': {
+      if (user.emailVerified) return [];
+      const { verification, now } = command.data;
+      return [
+        {
+          type: 'EmailVerificationRequested',
+          data: { userId, email: user.email, ...verification, requestedAt: now },
+        },
+      ];
+    }
+    case 'VerifyEmail': {
+      const { tokenHash, now } = command.data;
+      if (user.emailVerified || !isLive(user.verification, tokenHash, now)) {
+        throw new BadRequestError(USER_MESSAGES.invalidVerificationLink, 'INVALID_VERIFICATION_TOKEN');
+      }
+      return [{ type: 'EmailVerified', data: { userId, email: user.email, verifiedAt: now } }];
+    }
+    case 'RequestPasswordReset': {
+      const { reset, now } = command.data;
+      return [
+        { type: 'PasswordResetRequested', data: { userId, email: user.email, ...reset, requestedAt: now } },
+      ];
+    }
+    case 'ResetPassword': {
+      const { tokenHash, passwordHash, now } = command.data;
+      if (!isLive(user.passwordReset, tokenHash, now)) {
+        throw new BadRequestError(USER_MESSAGES.invalidResetLink, 'INVALID_RESET_TOKEN');
+      }
+      return [{ type: 'PasswordResetCompleted', data: { userId, passwordHash, completedAt: now } }];
+    }
+    case 'ChangePassword': {
+      const { currentPasswordMatches, passwordHash, now } = command.data;
+      if (!currentPasswordMatches) {
+        throw new ValidationError([
+          { field: 'currentPassword', message: USER_MESSAGES.currentPasswordIncorrect },
+        ]);
+      }
+      return [{ type: 'PasswordChanged', data: { userId, passwordHash, changedAt: now } }];
+    }
+    case 'UpdateProfile': {
+      const { firstName, lastName, email, verification, now } = command.data;
+      const events: UserEvent[] = [];
+      if (firstName !== user.firstName || lastName !== user.lastName) {
+        events.push({ type: 'ProfileUpdated', data: { userId, firstName, lastName, updatedAt: now } });
+      }
+      if (email !== user.email) {
+        events.push(
+          { type: 'EmailChanged', data: { userId, previousEmail: user.email, email, changedAt: now } },
+          { type: 'EmailVerificationRequested', data: { userId, email, ...verification, requestedAt: now } },
+        );
+      }
+      return events;
+    }
+    case 'SetProfilePicture': {
+      const { fileName, now } = command.data;
+      return [
+        {
+          type: 'ProfilePictureSet',
+          data: { userId, fileName, previousFileName: user.profilePicture, setAt: now },
+        },
+      ];
+    }
+    case 'RemoveProfilePicture': {
+      if (user.profilePicture === null) return [];
+      return [
+        {
+          type: 'ProfilePictureRemoved',
+          data: { userId, fileName: user.profilePicture, removedAt: command.data.now },
+        },
+      ];
+    }
+    default:
+      return assertNever(command);
+  }
+}
+
+export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
+  initialState: initialUserState,
+  evolve: evolveUser,
+  decide: decideUser,
+};
+
+/**
+ * Sign-in rule. The API verifies the password with argon2 (also for unknown addresses, so timing
+ * does not tell) and passes the outcome. A wrong address or password gives one message; the
+ * unverified state is revealed only to someone who knows the password.
+ */
+export function checkSignIn(state: UserState, passwordMatches: boolean): RegisteredUser {
+  if (state.status !== 'registered' || !passwordMatches) {
+    throw new UnauthorizedError(USER_MESSAGES.invalidCredentials);
+  }
+  if (!state.emailVerified) throw new ForbiddenError(USER_MESSAGES.emailNotVerified, 'EMAIL_NOT_VERIFIED');
+  return state;
+}
+
+/** Commands of an e-mail reservation stream; `email` is trimmed and lower-cased. */
+export type ReserveEmail = Command<'ReserveEmail', Readonly<{ email: string; userId: string; now: string }>>;
+export type ReleaseEmail = Command<'ReleaseEmail', Readonly<{ email: string; userId: string; now: string }>>;
+export type EmailReservationCommand = ReserveEmail | ReleaseEmail;
+
+export function decideEmailReservation(
+  command: EmailReservationCommand,
+  state: EmailReservationState,
+): EmailReservationEvent[] {
+  const { email, userId, now } = command.data;
+  switch (command.type) {
+    case 'ReserveEmail':
+      if (state.heldBy === userId) return [];
+      if (state.heldBy !== null) throw new ConflictError(USER_MESSAGES.emailTaken, 'EMAIL_TAKEN');
+      return [{ type: 'EmailReserved', data: { email, userId, reservedAt: now } }];
+    case 'ReleaseEmail':
+      if (state.heldBy !== userId) return [];
+      return [{ type: 'EmailReleased', data: { email, userId, releasedAt: now } }];
+    default:
+      return assertNever(command);
+  }
+}
+
+export const emailReservationDecider: Decider<
+  EmailReservationState,
+  EmailReservationCommand,
+  EmailReservationEvent
+> = {
+  initialState: initialEmailReservationState,
+  evolve: evolveEmailReservation,
+  decide: decideEmailReservation,
+};

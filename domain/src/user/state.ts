@@ -1,0 +1,102 @@
+import { assertNever } from '../shared/messages';
+import type { EmailReservationEvent, UserEvent } from './events';
+
+/** An outstanding single-use link (verification or reset), known only by its token's hash. */
+export type PendingToken = Readonly<{ tokenHash: string; expiresAt: string }>;
+
+export type RegisteredUser = Readonly<{
+  status: 'registered';
+  userId: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  emailVerified: boolean;
+  passwordHash: string;
+  profilePicture: string | null;
+  createdAt: string;
+  /** The latest verification link for the current e-mail, until used. */
+  verification: PendingToken | null;
+  /** The latest reset link, until used. */
+  passwordReset: PendingToken | null;
+  /** Tokens issued before this instant are rejected (last password change or reset). */
+  tokensValidAfter: string | null;
+}>;
+
+export type UserState = Readonly<{ status: 'unregistered' }> | RegisteredUser;
+
+export const initialUserState = (): UserState => ({ status: 'unregistered' });
+
+export function evolveUser(state: UserState, event: UserEvent): UserState {
+  if (event.type === 'UserRegistered') {
+    const { userId, firstName, lastName, email, passwordHash, registeredAt } = event.data;
+    return {
+      status: 'registered',
+      userId,
+      firstName,
+      lastName,
+      email,
+      emailVerified: false,
+      passwordHash,
+      profilePicture: null,
+      createdAt: registeredAt,
+      verification: null,
+      passwordReset: null,
+      tokensValidAfter: null,
+    };
+  }
+  if (state.status !== 'registered') return state;
+  switch (event.type) {
+    case 'EmailVerificationRequested':
+      return { ...state, verification: { tokenHash: event.data.tokenHash, expiresAt: event.data.expiresAt } };
+    case 'EmailVerified':
+      return { ...state, emailVerified: true, verification: null };
+    case 'PasswordResetRequested':
+      return {
+        ...state,
+        passwordReset: { tokenHash: event.data.tokenHash, expiresAt: event.data.expiresAt },
+      };
+    case 'PasswordResetCompleted':
+      return {
+        ...state,
+        passwordHash: event.data.passwordHash,
+        passwordReset: null,
+        tokensValidAfter: event.data.completedAt,
+      };
+    case 'PasswordChanged':
+      return {
+        ...state,
+        passwordHash: event.data.passwordHash,
+        passwordReset: null,
+        tokensValidAfter: event.data.changedAt,
+      };
+    case 'ProfileUpdated':
+      return { ...state, firstName: event.data.firstName, lastName: event.data.lastName };
+    case 'EmailChanged':
+      return { ...state, email: event.data.email, emailVerified: false, verification: null };
+    case 'ProfilePictureSet':
+      return { ...state, profilePicture: event.data.fileName };
+    case 'ProfilePictureRemoved':
+      return { ...state, profilePicture: null };
+    default:
+      return assertNever(event);
+  }
+}
+
+/** Who holds an e-mail address (null when free or released). */
+export type EmailReservationState = Readonly<{ heldBy: string | null }>;
+
+export const initialEmailReservationState = (): EmailReservationState => ({ heldBy: null });
+
+export function evolveEmailReservation(
+  state: EmailReservationState,
+  event: EmailReservationEvent,
+): EmailReservationState {
+  switch (event.type) {
+    case 'EmailReserved':
+      return { heldBy: event.data.userId };
+    case 'EmailReleased':
+      return state.heldBy === event.data.userId ? { heldBy: null } : state;
+    default:
+      return assertNever(event);
+  }
+}

@@ -1,0 +1,150 @@
+/**
+ * The spec's transaction rules (section 5) and their exact messages, shared by the API (422
+ * errors) and the transaction form. Field names are the wire names (snake_case), which are also
+ * the form's names. Messages the spec does not give are written in its voice.
+ */
+import { type Paise, toPaise } from '../money/paise';
+import type { FieldError } from '../shared/errors';
+
+export const TRANSACTION_MESSAGES = {
+  notesRequired: 'Notes are required',
+  notesTooLong: 'Notes must not exceed 255 characters',
+  typeRequired: 'Transaction type is required',
+  typeInvalid: 'Invalid transaction type',
+  dateRequired: 'Transaction date is required',
+  dateInvalid: 'Invalid transaction date',
+  amountRequired: 'Amount is required',
+  amountPositive: 'Amount must be greater than 0',
+  amountDecimals: 'Amount can have maximum 2 decimal places',
+  amountTooLarge: 'Amount cannot exceed 9,999,999,999.99',
+} as const;
+
+export const NOTES_MAX_LENGTH = 255;
+/** The largest amount `numeric(14,2)` holds with room for the sign: ₹9,999,999,999.99. */
+export const TRANSACTION_AMOUNT_MAX: Paise = 999_999_999_999;
+
+export const TRANSACTION_TYPES = ['C', 'D'] as const;
+export type TransactionType = (typeof TRANSACTION_TYPES)[number];
+
+/** What the form holds or the API receives, before validation. */
+export type TransactionInput = {
+  notes?: unknown;
+  transaction_type?: unknown;
+  transaction_date?: unknown;
+  amount?: unknown;
+};
+
+/** The validated values, money in paise. */
+export type TransactionFields = {
+  notes: string;
+  transactionType: TransactionType;
+  transactionDate: string;
+  amount: Paise;
+};
+
+const DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
+const AMOUNT_PATTERN = /^\d+(\.\d+)?$/;
+
+/** A real calendar date written `YYYY-MM-DD` (2025-02-30 is not one). */
+export function isCalendarDate(value: string): boolean {
+  const match = DATE_PATTERN.exec(value);
+  if (!match) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return (
+    year >= 1 &&
+    date.getUTCFullYear() === year &&
+    date.getUTCMonth() === month - 1 &&
+    date.getUTCDate() === day
+  );
+}
+
+const isBlank = (value: unknown): boolean =>
+  value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+
+/** Length in characters (code points), as PostgreSQL counts them. */
+const characterCount = (text: string): number => [...text].length;
+
+function notesError(notes: unknown): string | null {
+  if (isBlank(notes) || typeof notes !== 'string') return TRANSACTION_MESSAGES.notesRequired;
+  if (characterCount(notes.trim()) > NOTES_MAX_LENGTH) return TRANSACTION_MESSAGES.notesTooLong;
+  return null;
+}
+
+function typeError(type: unknown): string | null {
+  if (isBlank(type)) return TRANSACTION_MESSAGES.typeRequired;
+  return TRANSACTION_TYPES.includes(type as TransactionType) ? null : TRANSACTION_MESSAGES.typeInvalid;
+}
+
+function dateError(date: unknown): string | null {
+  if (isBlank(date)) return TRANSACTION_MESSAGES.dateRequired;
+  return typeof date === 'string' && isCalendarDate(date) ? null : TRANSACTION_MESSAGES.dateInvalid;
+}
+
+/** Decimal text of a form or JSON amount, or null when it is not a plain non-negative decimal. */
+function amountText(amount: unknown): string | null {
+  if (typeof amount === 'number') {
+    if (!Number.isFinite(amount)) return null;
+    return amount < 0 ? '-' : String(amount).includes('e') ? amount.toFixed(20) : String(amount);
+  }
+  return typeof amount === 'string' ? amount.trim() : null;
+}
+
+function amountError(amount: unknown): string | null {
+  if (isBlank(amount)) return TRANSACTION_MESSAGES.amountRequired;
+  if (typeof amount === 'number' && amount > TRANSACTION_AMOUNT_MAX / 100)
+    return TRANSACTION_MESSAGES.amountTooLarge;
+  const text = amountText(amount);
+  if (text === null || !AMOUNT_PATTERN.test(text)) return TRANSACTION_MESSAGES.amountPositive;
+  const fraction = text.split('.')[1] ?? '';
+  if (/[1-9]/.test(fraction.slice(2))) return TRANSACTION_MESSAGES.amountDecimals;
+  const paise = toPaise(text);
+  if (paise <= 0) return TRANSACTION_MESSAGES.amountPositive;
+  if (paise > TRANSACTION_AMOUNT_MAX) return TRANSACTION_MESSAGES.amountTooLarge;
+  return null;
+}
+
+/** Every failing field with its first message, in form order; empty when valid. */
+export function validateTransaction(input: TransactionInput): FieldError[] {
+  const checks: [string, string | null][] = [
+    ['notes', notesError(input.notes)],
+    ['transaction_type', typeError(input.transaction_type)],
+    ['transaction_date', dateError(input.transaction_date)],
+    ['amount', amountError(input.amount)],
+  ];
+  return checks.flatMap(([field, message]) => (message ? [{ field, message }] : []));
+}
+
+/** The validated fields (notes trimmed, amount in paise), or the errors. */
+export function parseTransaction(
+  input: TransactionInput,
+): { ok: true; value: TransactionFields } | { ok: false; errors: FieldError[] } {
+  const errors = validateTransaction(input);
+  if (errors.length > 0) return { ok: false, errors };
+  return {
+    ok: true,
+    value: {
+      notes: (input.notes as string).trim(),
+      transactionType: input.transaction_type as TransactionType,
+      transactionDate: input.transaction_date as string,
+      amount: toPaise(amountText(input.amount) as string),
+    },
+  };
+}
+
+/** The same rules over already-parsed fields, for the decider (a command may come from anywhere). */
+export function validateTransactionFields(fields: TransactionFields): FieldError[] {
+  const amountMessage =
+    !Number.isSafeInteger(fields.amount) || fields.amount <= 0
+      ? TRANSACTION_MESSAGES.amountPositive
+      : fields.amount > TRANSACTION_AMOUNT_MAX
+        ? TRANSACTION_MESSAGES.amountTooLarge
+        : null;
+  const checks: [string, string | null][] = [
+    ['notes', notesError(fields.notes)],
+    ['transaction_type', typeError(fields.transactionType)],
+    ['transaction_date', dateError(fields.transactionDate)],
+    ['amount', amountMessage],
+  ];
+  return checks.flatMap(([field, message]) => (message ? [{ field, message }] : []));
+}

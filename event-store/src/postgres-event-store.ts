@@ -1,0 +1,197 @@
+import type { EventMetadata, RecordedEvent } from '@kosh/domain';
+import type { Db, Queryable } from './db';
+import { decodePosition } from './position';
+import {
+  type AppendResult,
+  ConcurrencyError,
+  type EventStore,
+  type ExpectedVersion,
+  type NewEvent,
+  type ReadStreamResult,
+  START_POSITION,
+} from './port';
+import { noUpcasters, type UpcasterRegistry } from './upcasters';
+
+/** NOTIFY channel on which every append announces the position of its last event. */
+export const EVENTS_CHANNEL = 'kosh_events';
+
+export type PostgresEventStoreOptions = {
+  upcasters?: UpcasterRegistry;
+};
+
+type EventRow = {
+  position: string;
+  event_id: string;
+  stream_id: string;
+  stream_version: number;
+  type: string;
+  data: unknown;
+  metadata: EventMetadata;
+};
+
+type AppendRow = { next_version: number; last_position: string; appended: number };
+
+const APPEND_SQL =
+  'SELECT next_version, last_position, appended FROM kosh_append_events($1, $2, $3::text[], $4::text[], $5::jsonb[], $6::jsonb[])';
+
+const EVENT_COLUMNS =
+  'kosh_position(transaction_id, global_position) AS position, event_id, stream_id, stream_version, type, data, metadata';
+
+const READ_ALL_SQL = `SELECT ${EVENT_COLUMNS}
+FROM events
+WHERE (transaction_id, global_position) > ($1::xid8, $2::bigint)
+  AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+ORDER BY transaction_id, global_position
+LIMIT $3`;
+
+const READ_STREAM_SQL = `WITH v AS (
+  SELECT coalesce(max(stream_version), 0) AS version FROM events WHERE stream_id = $1
+)
+SELECT v.version AS current_version,
+  kosh_position(e.transaction_id, e.global_position) AS position,
+  e.event_id, e.stream_id, e.stream_version, e.type, e.data, e.metadata
+FROM v LEFT JOIN events e ON e.stream_id = $1 AND e.stream_version >= $2
+ORDER BY e.stream_version`;
+
+export function expectedVersionParam(expected: ExpectedVersion): number {
+  if (expected === 'no_stream') return -1;
+  if (expected === 'any') return -2;
+  if (!Number.isSafeInteger(expected) || expected < 0) {
+    throw new RangeError(`expectedVersion must be a non-negative integer, 'no_stream' or 'any'; got ${expected}`);
+  }
+  return expected;
+}
+
+export function validateBatch(events: readonly NewEvent[]): void {
+  const ids = new Set<string>();
+  for (const e of events) {
+    if (typeof e.id !== 'string' || e.id === '') throw new Error('Every event needs a non-empty id');
+    if (ids.has(e.id)) throw new Error(`Event id ${e.id} appears twice in one append`);
+    ids.add(e.id);
+  }
+}
+
+type PgError = { code?: string; detail?: string; constraint?: string; message?: string };
+
+function rowToEvent(row: EventRow): RecordedEvent {
+  return {
+    id: row.event_id,
+    streamId: row.stream_id,
+    streamVersion: row.stream_version,
+    position: row.position,
+    type: row.type,
+    data: row.data,
+    metadata: row.metadata,
+  };
+}
+
+/**
+ * The PostgreSQL event store (DESIGN.md "Event store rules") on either driver of `Db`
+ * (`pg` or PGlite). Needs the `event-store` migrations applied. The `Db` stays the caller's:
+ * `close()` only stops this store's subscription.
+ */
+export function createPostgresEventStore(db: Db, options: PostgresEventStoreOptions = {}): EventStore {
+  const upcasters = options.upcasters ?? noUpcasters;
+  const listeners = new Set<(position?: string) => void>();
+  let unlisten: Promise<() => Promise<void>> | null = null;
+
+  const notify = (position?: string) => {
+    for (const l of listeners) {
+      try {
+        l(position);
+      } catch {
+        // a listener's failure is its own
+      }
+    }
+  };
+
+  async function append(
+    q: Queryable,
+    streamId: string,
+    events: readonly NewEvent[],
+    expectedVersion: ExpectedVersion,
+  ): Promise<AppendResult> {
+    const expected = expectedVersionParam(expectedVersion);
+    validateBatch(events);
+    if (events.length === 0) {
+      const { version, events: last } = await readStreamOn(q, streamId, Number.MAX_SAFE_INTEGER);
+      if ((expected === -1 && version !== 0) || (expected >= 0 && version !== expected)) {
+        throw new ConcurrencyError(streamId, expectedVersion, version);
+      }
+      return { nextVersion: version, position: last.at(-1)?.position ?? START_POSITION };
+    }
+    const params = [
+      streamId,
+      expected,
+      events.map((e) => e.id),
+      events.map((e) => e.type),
+      events.map((e) => JSON.stringify(e.data ?? null)),
+      events.map((e) => JSON.stringify(e.metadata)),
+    ];
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const { rows } = await q.query<AppendRow>(APPEND_SQL, params);
+        const row = rows[0];
+        if (!row) throw new Error('kosh_append_events returned no row');
+        return { nextVersion: row.next_version, position: row.last_position };
+      } catch (err) {
+        const e = err as PgError;
+        if (e.code === 'KC001') {
+          const actual = Number(e.detail ?? /at version (\d+)/.exec(e.message ?? '')?.[1] ?? Number.NaN);
+          throw new ConcurrencyError(streamId, expectedVersion, actual);
+        }
+        // The same event id committed concurrently on another stream: retry once, which
+        // then returns the original result (or a ConcurrencyError).
+        if (e.code === '23505' && attempt === 0 && e.constraint !== 'events_stream_version_key') continue;
+        if (e.code === '23505' && e.constraint === 'events_stream_version_key') {
+          throw new ConcurrencyError(streamId, expectedVersion, Number.NaN);
+        }
+        throw err;
+      }
+    }
+  }
+
+  async function readStreamOn(q: Queryable, streamId: string, from: number): Promise<ReadStreamResult> {
+    const { rows } = await q.query<EventRow & { current_version: number }>(READ_STREAM_SQL, [streamId, from]);
+    const version = rows[0]?.current_version ?? 0;
+    const events = rows.filter((r) => r.event_id !== null).map((r) => upcasters.upcast(rowToEvent(r)));
+    return { version, events };
+  }
+
+  return {
+    appendToStream(streamId, events, { expectedVersion }) {
+      return append(db, streamId, events, expectedVersion);
+    },
+    readStream(streamId, opts) {
+      return readStreamOn(db, streamId, Math.max(1, opts?.from ?? 1));
+    },
+    async readAll({ after, limit }) {
+      if (!Number.isSafeInteger(limit) || limit <= 0) throw new RangeError('limit must be a positive integer');
+      const from = decodePosition(after);
+      const { rows } = await db.query<EventRow>(READ_ALL_SQL, [
+        from.transactionId.toString(),
+        from.globalPosition.toString(),
+        limit,
+      ]);
+      return rows.map((r) => upcasters.upcast(rowToEvent(r)));
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      if (!unlisten) {
+        unlisten = db.listen(EVENTS_CHANNEL, (payload) => notify(payload || undefined));
+        unlisten.catch(() => {
+          unlisten = null;
+        });
+      }
+      return () => {
+        listeners.delete(listener);
+      };
+    },
+    async close() {
+      listeners.clear();
+      const u = unlisten;
+      unlisten = null;
+      if (u) await (await u.catch(() => async () => {}))();
+    },
+  };
+}

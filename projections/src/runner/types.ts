@@ -1,0 +1,17 @@
+import type { RecordedEvent } from '@kosh/domain';
+import type { Queryable } from '@kosh/event-store/db';
+
+/**
+ * A read model. Its tables are created by its `schema.sql` (a migration); it writes them with
+ * unqualified names so the runner can point a rebuild at fresh copies through `search_path`.
+ */
+export interface Projection {
+  /** Unique name, used for the checkpoint, the BullMQ job `project:{name}` and rebuilds. */
+  readonly name: string;
+  /** Event types it reads; other events only advance its checkpoint. */
+  readonly handles: readonly string[];
+  /** Tables it owns (rebuilt and swapped together). */
+  readonly tables: readonly string[];
+  /** Applies a batch of events inside the runner's transaction. Must be idempotent per event. */
+  apply(tx: Queryable, events: readonly RecordedEvent[]): Promise<void>;
+}

@@ -1,0 +1,88 @@
+import {
+  type BaseQueryFn,
+  createApi,
+  type FetchArgs,
+  fetchBaseQuery,
+  type FetchBaseQueryMeta,
+} from '@reduxjs/toolkit/query/react';
+import { navigate } from 'wouter/use-browser-location';
+import { sessionEnded } from '../auth/sessionActions';
+import { isTokenExpired } from '../auth/token';
+import { toast } from '../toaster';
+import { type ApiError, toApiError, toastMessagesFor } from './apiError';
+import { camelizeKeys, keepsServerNames, snakifyKeys } from './case';
+
+/** Spec section 7: base path /api, 30 s timeout. */
+export const REQUEST_TIMEOUT_MS = 30_000;
+
+type SessionState = { session: { token: string | null } };
+
+const rawBaseQuery = fetchBaseQuery({
+  baseUrl: '/api',
+  timeout: REQUEST_TIMEOUT_MS,
+  prepareHeaders(headers, { getState }) {
+    const { token } = (getState() as SessionState).session;
+    // Spec section 4: an expired (or undecodable) token is never sent.
+    if (token && !isTokenExpired(token, Date.now())) headers.set('Authorization', `Bearer ${token}`);
+    return headers;
+  },
+});
+
+function urlOf(args: string | FetchArgs): string {
+  return typeof args === 'string' ? args : args.url;
+}
+
+function withSnakeCaseBody(args: string | FetchArgs): string | FetchArgs {
+  if (typeof args === 'string' || args.body === undefined || keepsServerNames(args.url)) return args;
+  return { ...args, body: snakifyKeys(args.body) };
+}
+
+function onUnauthorized(dispatch: (action: ReturnType<typeof sessionEnded>) => unknown): void {
+  dispatch(sessionEnded());
+  if (window.location.pathname !== '/login') {
+    navigate('/login', { replace: true });
+    toast.error('Session expired. Please login again.');
+  }
+}
+
+/**
+ * fetchBaseQuery plus the spec's conventions: snake_case on the wire, camelCase in the app
+ * (except ledger and transaction answers), and every failure turned into the spec's rejected
+ * value with its toast (section 8).
+ */
+const baseQuery: BaseQueryFn<string | FetchArgs, unknown, ApiError, object, FetchBaseQueryMeta> = async (
+  args,
+  api,
+  extraOptions,
+) => {
+  const result = await rawBaseQuery(withSnakeCaseBody(args), api, extraOptions);
+  if (result.error) {
+    const error = toApiError(result.error, new Date());
+    if (error.status === 401) onUnauthorized(api.dispatch);
+    else for (const message of toastMessagesFor(error)) toast.error(message);
+    return { error, meta: result.meta };
+  }
+  const data = keepsServerNames(urlOf(args)) ? result.data : camelizeKeys(result.data);
+  return { data, meta: result.meta };
+};
+
+/** The envelope every answer comes in (spec section 3). */
+export type Envelope<T> = { success: boolean; data: T; message?: string };
+
+export const api = createApi({
+  reducerPath: 'api',
+  baseQuery,
+  tagTypes: [
+    'Loan',
+    'LoanStats',
+    'Schedule',
+    'Bank',
+    'LoanType',
+    'Transaction',
+    'TransactionStats',
+    'Ledger',
+    'Periods',
+    'User',
+  ],
+  endpoints: () => ({}),
+});

@@ -1,0 +1,68 @@
+import { api, type Envelope } from '../api/baseApi';
+import type { User } from './user';
+
+type UserAnswer = Envelope<{ user: User }>;
+type SessionAnswer = Envelope<{ user: User; token: string }>;
+type MessageAnswer = Envelope<unknown>;
+
+export type LoginRequest = { email: string; password: string; rememberMe: boolean };
+export type RegisterRequest = { firstName: string; lastName: string; email: string; password: string };
+export type ProfileRequest = { firstName: string; lastName: string; email: string };
+
+/** Spec section 7, Auth. Bodies are written in camelCase; the base query sends snake_case. */
+export const authApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    login: build.mutation<SessionAnswer, LoginRequest>({
+      query: (body) => ({ url: '/auth/login', method: 'POST', body }),
+    }),
+    register: build.mutation<MessageAnswer, RegisterRequest>({
+      query: (body) => ({ url: '/auth/register', method: 'POST', body }),
+    }),
+    verifyEmail: build.mutation<SessionAnswer, { token: string }>({
+      query: (body) => ({ url: '/auth/verify-email', method: 'POST', body }),
+    }),
+    resendVerification: build.mutation<MessageAnswer, { email: string }>({
+      query: (body) => ({ url: '/auth/resend-verification', method: 'POST', body }),
+    }),
+    forgotPassword: build.mutation<MessageAnswer, { email: string }>({
+      query: (body) => ({ url: '/auth/forgot-password', method: 'POST', body }),
+    }),
+    resetPassword: build.mutation<MessageAnswer, { token: string; password: string }>({
+      query: (body) => ({ url: '/auth/reset-password', method: 'POST', body }),
+    }),
+    getProfile: build.query<User, void>({
+      query: () => '/auth/profile',
+      transformResponse: (answer: UserAnswer) => answer.data.user,
+      providesTags: ['User'],
+    }),
+    updateProfile: build.mutation<UserAnswer, ProfileRequest>({
+      query: (body) => ({ url: '/auth/profile', method: 'PUT', body }),
+      invalidatesTags: ['User'],
+    }),
+    changePassword: build.mutation<MessageAnswer, { currentPassword: string; newPassword: string }>({
+      query: (body) => ({ url: '/auth/change-password', method: 'PUT', body }),
+    }),
+    uploadProfilePicture: build.mutation<UserAnswer, { profilePicture: string }>({
+      query: (body) => ({ url: '/auth/profile-picture', method: 'POST', body }),
+      invalidatesTags: ['User'],
+    }),
+    deleteProfilePicture: build.mutation<UserAnswer, void>({
+      query: () => ({ url: '/auth/profile-picture', method: 'DELETE' }),
+      invalidatesTags: ['User'],
+    }),
+  }),
+});
+
+export const {
+  useLoginMutation,
+  useRegisterMutation,
+  useVerifyEmailMutation,
+  useResendVerificationMutation,
+  useForgotPasswordMutation,
+  useResetPasswordMutation,
+  useGetProfileQuery,
+  useUpdateProfileMutation,
+  useChangePasswordMutation,
+  useUploadProfilePictureMutation,
+  useDeleteProfilePictureMutation,
+} = authApi;

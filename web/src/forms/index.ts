@@ -1,0 +1,12 @@
+export { CheckboxField } from './CheckboxField';
+export { FormErrorCallout } from './FormErrorCallout';
+export { fieldErrorOf } from './fieldError';
+export { HTMLSelectField } from './HTMLSelectField';
+export { InputGroupField } from './InputGroupField';
+export { NumericInputField } from './NumericInputField';
+export { PasswordField } from './PasswordField';
+export { RadioGroupField } from './RadioGroupField';
+export { SwitchField } from './SwitchField';
+export { toSubmissionErrors } from './submissionErrors';
+export { TextAreaField } from './TextAreaField';
+export { formValidator, toFormErrors } from './validation';
