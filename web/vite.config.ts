@@ -1,11 +1,55 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 
 const apiOrigin = 'http://127.0.0.1:3000';
 
+/**
+ * Blueprint's default icon loader downloads every icon of a size (~100 KB gzip each for 16 px
+ * and 20 px) on the first icon shown. This plugin publishes each icon's paths as its own small
+ * JSON file under /icons/{16|20}/{name}.json, which web/src/app/icons.ts fetches on demand.
+ */
+function blueprintIconPaths(): Plugin {
+  const generated = join(
+    dirname(createRequire(import.meta.url).resolve('@blueprintjs/icons/package.json')),
+    'lib/esm/generated',
+  );
+  const readPaths = (pixels: string, name: string): string => {
+    const source = readFileSync(join(generated, `${pixels}px/paths/${name}.js`), 'utf8');
+    // Each file is `export default [...]` (an empty list for "blank"), followed by a source-map comment.
+    return JSON.stringify(JSON.parse(source.slice(source.indexOf('['), source.lastIndexOf(']') + 1)));
+  };
+  return {
+    name: 'kosh-blueprint-icon-paths',
+    configureServer(server) {
+      server.middlewares.use('/icons', (req, res, next) => {
+        const match = /^\/(16|20)\/([a-z0-9-]+)\.json$/.exec(req.url ?? '');
+        if (!match) return next();
+        try {
+          res.setHeader('Content-Type', 'application/json');
+          res.end(readPaths(match[1] as string, match[2] as string));
+        } catch {
+          next();
+        }
+      });
+    },
+    generateBundle() {
+      for (const pixels of ['16', '20']) {
+        for (const file of readdirSync(join(generated, `${pixels}px/paths`))) {
+          if (!file.endsWith('.js') || file === 'index.js') continue;
+          const name = file.slice(0, -3);
+          this.emitFile({ type: 'asset', fileName: `icons/${pixels}/${name}.json`, source: readPaths(pixels, name) });
+        }
+      }
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), blueprintIconPaths()],
   resolve: {
     // The workspace root holds an older React that some libraries would otherwise pick up.
     dedupe: ['react', 'react-dom'],
@@ -14,5 +58,5 @@ export default defineConfig({
   server: {
     proxy: { '/api': apiOrigin, '/uploads': apiOrigin, '/dev': apiOrigin },
   },
-  build: { outDir: 'dist', emptyOutDir: true, chunkSizeWarningLimit: 900 },
+  build: { outDir: 'dist', emptyOutDir: true },
 });

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { Db, QueryResult, Queryable } from './db';
+import type { Db, Queryable, QueryResult } from './db';
 
 /**
  * `Db` on a `pg` Pool.
@@ -54,9 +54,7 @@ function queryableOf(client: pg.Pool | pg.PoolClient): Queryable {
   return {
     async query<Row>(sql: string, params?: readonly unknown[]) {
       const res =
-        params && params.length > 0
-          ? await client.query(sql, params as unknown[])
-          : await client.query(sql);
+        params && params.length > 0 ? await client.query(sql, params as unknown[]) : await client.query(sql);
       return lastResult<Row>(res as pg.QueryResult | pg.QueryResult[]);
     },
   };

@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { PGlite, type Results, type Transaction } from '@electric-sql/pglite';
-import type { Db, QueryResult, Queryable } from './db';
+import type { Db, Queryable, QueryResult } from './db';
 import { parseInt8 } from './db-pg';
 
 /**
@@ -77,7 +77,9 @@ export async function createPgliteDb(dataDir: string | undefined): Promise<Db> {
     },
     async listen(channel, onNotify) {
       guard();
-      const unlisten = await mutex.run(() => pglite.listen(channel, (payload) => inTransaction.exit(() => onNotify(payload))));
+      const unlisten = await mutex.run(() =>
+        pglite.listen(channel, (payload) => inTransaction.exit(() => onNotify(payload))),
+      );
       return async () => {
         if (closed) return;
         await mutex.run(() => unlisten());

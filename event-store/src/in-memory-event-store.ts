@@ -1,6 +1,6 @@
 import type { RecordedEvent } from '@kosh/domain';
-import { encodePosition } from './position';
 import { ConcurrencyError, type EventStore, START_POSITION } from './port';
+import { encodePosition } from './position';
 import { expectedVersionParam, validateBatch } from './postgres-event-store';
 import { noUpcasters, type UpcasterRegistry } from './upcasters';
 
@@ -30,7 +30,10 @@ export function createInMemoryEventStore(options: InMemoryEventStoreOptions = {}
       validateBatch(events);
       const known = events.filter((e) => byId.has(e.id));
       if (known.length > 0 && known.length === events.length) {
-        const last = known.map((e) => byId.get(e.id)!).sort((a, b) => (a.position < b.position ? -1 : 1)).at(-1)!;
+        const last = known
+          .map((e) => byId.get(e.id)!)
+          .sort((a, b) => (a.position < b.position ? -1 : 1))
+          .at(-1)!;
         return { nextVersion: last.streamVersion, position: last.position };
       }
       const stream = streams.get(streamId) ?? [];
@@ -79,7 +82,8 @@ export function createInMemoryEventStore(options: InMemoryEventStoreOptions = {}
       return { version: stream.length, events: stream.slice(from - 1).map(out) };
     },
     async readAll({ after, limit }) {
-      if (!Number.isSafeInteger(limit) || limit <= 0) throw new RangeError('limit must be a positive integer');
+      if (!Number.isSafeInteger(limit) || limit <= 0)
+        throw new RangeError('limit must be a positive integer');
       const start = after ?? START_POSITION;
       // `all` is in position order: binary search the first event after `start`.
       let lo = 0;
@@ -93,6 +97,10 @@ export function createInMemoryEventStore(options: InMemoryEventStoreOptions = {}
     },
     subscribe(listener) {
       listeners.add(listener);
+      // Like the PostgreSQL adapter: one call without a position once the subscription is live.
+      queueMicrotask(() => {
+        if (listeners.has(listener)) listener();
+      });
       return () => {
         listeners.delete(listener);
       };

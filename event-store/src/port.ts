@@ -38,7 +38,11 @@ export interface EventStore {
    * transaction can still precede, so a reader that checkpoints by position never skips one.
    */
   readAll(options: { after?: string | null; limit: number }): Promise<RecordedEvent[]>;
-  /** Calls `listener` (with the new position when known) whenever events commit; returns unsubscribe. */
+  /**
+   * Calls `listener` (with the new position when known) whenever events commit, and once
+   * without a position as soon as the subscription is live (read from your checkpoint then:
+   * nothing committed before is announced). Returns unsubscribe.
+   */
   subscribe(listener: (position?: string) => void): () => void;
   close(): Promise<void>;
 }

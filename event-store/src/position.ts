@@ -8,7 +8,10 @@ export type Position = { transactionId: bigint; globalPosition: bigint };
 
 const TOKEN = /^(\d{20}):(\d{20})$/;
 
-export function encodePosition(transactionId: bigint | number | string, globalPosition: bigint | number | string) {
+export function encodePosition(
+  transactionId: bigint | number | string,
+  globalPosition: bigint | number | string,
+) {
   return `${String(transactionId).padStart(20, '0')}:${String(globalPosition).padStart(20, '0')}`;
 }
 

@@ -1,15 +1,14 @@
 import type { EventMetadata, RecordedEvent } from '@kosh/domain';
 import type { Db, Queryable } from './db';
-import { decodePosition } from './position';
 import {
   type AppendResult,
   ConcurrencyError,
   type EventStore,
   type ExpectedVersion,
   type NewEvent,
-  type ReadStreamResult,
   START_POSITION,
 } from './port';
+import { decodePosition } from './position';
 import { noUpcasters, type UpcasterRegistry } from './upcasters';
 
 /** NOTIFY channel on which every append announces the position of its last event. */
@@ -57,7 +56,9 @@ export function expectedVersionParam(expected: ExpectedVersion): number {
   if (expected === 'no_stream') return -1;
   if (expected === 'any') return -2;
   if (!Number.isSafeInteger(expected) || expected < 0) {
-    throw new RangeError(`expectedVersion must be a non-negative integer, 'no_stream' or 'any'; got ${expected}`);
+    throw new RangeError(
+      `expectedVersion must be a non-negative integer, 'no_stream' or 'any'; got ${expected}`,
+    );
   }
   return expected;
 }
@@ -85,6 +86,60 @@ function rowToEvent(row: EventRow): RecordedEvent {
   };
 }
 
+const LAST_OF_STREAM_SQL = `SELECT stream_version, kosh_position(transaction_id, global_position) AS position
+FROM events WHERE stream_id = $1 ORDER BY stream_version DESC LIMIT 1`;
+
+const isDuplicateEventId = (e: PgError) => e.code === '23505' && e.constraint === 'events_event_id_key';
+
+/**
+ * Appends on `q` in one statement: a pool / PGlite database (autocommit) or a transaction of
+ * the caller's (then the events commit with it, and the stream stays locked until then).
+ * Throws `ConcurrencyError` when the stream is not at `expectedVersion`.
+ */
+export async function appendOn(
+  q: Queryable,
+  streamId: string,
+  events: readonly NewEvent[],
+  expectedVersion: ExpectedVersion,
+): Promise<AppendResult> {
+  const expected = expectedVersionParam(expectedVersion);
+  validateBatch(events);
+  if (events.length === 0) {
+    const { rows } = await q.query<{ stream_version: number; position: string }>(LAST_OF_STREAM_SQL, [
+      streamId,
+    ]);
+    const version = rows[0]?.stream_version ?? 0;
+    if ((expected === -1 && version !== 0) || (expected >= 0 && version !== expected)) {
+      throw new ConcurrencyError(streamId, expectedVersion, version);
+    }
+    return { nextVersion: version, position: rows[0]?.position ?? START_POSITION };
+  }
+  const params = [
+    streamId,
+    expected,
+    events.map((e) => e.id),
+    events.map((e) => e.type),
+    events.map((e) => JSON.stringify(e.data ?? null)),
+    events.map((e) => JSON.stringify(e.metadata)),
+  ];
+  try {
+    const { rows } = await q.query<AppendRow>(APPEND_SQL, params);
+    const row = rows[0];
+    if (!row) throw new Error('kosh_append_events returned no row');
+    return { nextVersion: row.next_version, position: row.last_position };
+  } catch (err) {
+    const e = err as PgError;
+    if (e.code === 'KC001') {
+      const actual = Number(e.detail ?? /at version (\d+)/.exec(e.message ?? '')?.[1] ?? Number.NaN);
+      throw new ConcurrencyError(streamId, expectedVersion, actual);
+    }
+    if (e.code === '23505' && e.constraint === 'events_stream_version_key') {
+      throw new ConcurrencyError(streamId, expectedVersion, Number.NaN);
+    }
+    throw err;
+  }
+}
+
 /**
  * The PostgreSQL event store (DESIGN.md "Event store rules") on either driver of `Db`
  * (`pg` or PGlite). Needs the `event-store` migrations applied. The `Db` stays the caller's:
@@ -93,80 +148,40 @@ function rowToEvent(row: EventRow): RecordedEvent {
 export function createPostgresEventStore(db: Db, options: PostgresEventStoreOptions = {}): EventStore {
   const upcasters = options.upcasters ?? noUpcasters;
   const listeners = new Set<(position?: string) => void>();
-  let unlisten: Promise<() => Promise<void>> | null = null;
+  let live: Promise<() => Promise<void>> | null = null;
 
-  const notify = (position?: string) => {
-    for (const l of listeners) {
-      try {
-        l(position);
-      } catch {
-        // a listener's failure is its own
-      }
+  const call = (listener: (position?: string) => void, position?: string) => {
+    try {
+      listener(position);
+    } catch {
+      // a listener's failure is its own
     }
   };
 
-  async function append(
-    q: Queryable,
-    streamId: string,
-    events: readonly NewEvent[],
-    expectedVersion: ExpectedVersion,
-  ): Promise<AppendResult> {
-    const expected = expectedVersionParam(expectedVersion);
-    validateBatch(events);
-    if (events.length === 0) {
-      const { version, events: last } = await readStreamOn(q, streamId, Number.MAX_SAFE_INTEGER);
-      if ((expected === -1 && version !== 0) || (expected >= 0 && version !== expected)) {
-        throw new ConcurrencyError(streamId, expectedVersion, version);
-      }
-      return { nextVersion: version, position: last.at(-1)?.position ?? START_POSITION };
-    }
-    const params = [
-      streamId,
-      expected,
-      events.map((e) => e.id),
-      events.map((e) => e.type),
-      events.map((e) => JSON.stringify(e.data ?? null)),
-      events.map((e) => JSON.stringify(e.metadata)),
-    ];
-    for (let attempt = 0; ; attempt++) {
+  return {
+    async appendToStream(streamId, events, { expectedVersion }) {
       try {
-        const { rows } = await q.query<AppendRow>(APPEND_SQL, params);
-        const row = rows[0];
-        if (!row) throw new Error('kosh_append_events returned no row');
-        return { nextVersion: row.next_version, position: row.last_position };
+        return await appendOn(db, streamId, events, expectedVersion);
       } catch (err) {
-        const e = err as PgError;
-        if (e.code === 'KC001') {
-          const actual = Number(e.detail ?? /at version (\d+)/.exec(e.message ?? '')?.[1] ?? Number.NaN);
-          throw new ConcurrencyError(streamId, expectedVersion, actual);
-        }
-        // The same event id committed concurrently on another stream: retry once, which
-        // then returns the original result (or a ConcurrencyError).
-        if (e.code === '23505' && attempt === 0 && e.constraint !== 'events_stream_version_key') continue;
-        if (e.code === '23505' && e.constraint === 'events_stream_version_key') {
-          throw new ConcurrencyError(streamId, expectedVersion, Number.NaN);
-        }
+        // The same event id committed meanwhile by an append to another stream: retry once,
+        // which returns the original result (or a ConcurrencyError).
+        if (isDuplicateEventId(err as PgError)) return appendOn(db, streamId, events, expectedVersion);
         throw err;
       }
-    }
-  }
-
-  async function readStreamOn(q: Queryable, streamId: string, from: number): Promise<ReadStreamResult> {
-    const { rows } = await q.query<EventRow & { current_version: number }>(READ_STREAM_SQL, [streamId, from]);
-    const version = rows[0]?.current_version ?? 0;
-    const events = rows.filter((r) => r.event_id !== null).map((r) => upcasters.upcast(rowToEvent(r)));
-    return { version, events };
-  }
-
-  return {
-    appendToStream(streamId, events, { expectedVersion }) {
-      return append(db, streamId, events, expectedVersion);
     },
-    readStream(streamId, opts) {
-      return readStreamOn(db, streamId, Math.max(1, opts?.from ?? 1));
+    async readStream(streamId, opts) {
+      const from = Math.max(1, opts?.from ?? 1);
+      const { rows } = await db.query<EventRow & { current_version: number }>(READ_STREAM_SQL, [
+        streamId,
+        from,
+      ]);
+      const version = rows[0]?.current_version ?? 0;
+      const events = rows.filter((r) => r.event_id !== null).map((r) => upcasters.upcast(rowToEvent(r)));
+      return { version, events };
     },
     async readAll({ after, limit }) {
-      if (!Number.isSafeInteger(limit) || limit <= 0) throw new RangeError('limit must be a positive integer');
+      if (!Number.isSafeInteger(limit) || limit <= 0)
+        throw new RangeError('limit must be a positive integer');
       const from = decodePosition(after);
       const { rows } = await db.query<EventRow>(READ_ALL_SQL, [
         from.transactionId.toString(),
@@ -177,21 +192,29 @@ export function createPostgresEventStore(db: Db, options: PostgresEventStoreOpti
     },
     subscribe(listener) {
       listeners.add(listener);
-      if (!unlisten) {
-        unlisten = db.listen(EVENTS_CHANNEL, (payload) => notify(payload || undefined));
-        unlisten.catch(() => {
-          unlisten = null;
+      if (!live) {
+        live = db.listen(EVENTS_CHANNEL, (payload) => {
+          for (const l of listeners) call(l, payload || undefined);
+        });
+        live.catch(() => {
+          live = null;
         });
       }
+      // Once LISTEN is active, call the listener once without a position: whatever committed
+      // before that is then found by reading from the checkpoint.
+      live.then(
+        () => listeners.has(listener) && call(listener),
+        () => {},
+      );
       return () => {
         listeners.delete(listener);
       };
     },
     async close() {
       listeners.clear();
-      const u = unlisten;
-      unlisten = null;
-      if (u) await (await u.catch(() => async () => {}))();
+      const l = live;
+      live = null;
+      if (l) await (await l.catch(() => async () => {}))();
     },
   };
 }

@@ -9,10 +9,11 @@ import { allProjections, migrationSources } from '@kosh/projections/registry';
 import { createProjectionRunner, type ProjectionRunner } from '@kosh/projections/runner/runner';
 import type { Config } from './config';
 import { createOutboxMailer, createSmtpMailer, type Mailer, mailMigrations } from './mail/mailer';
+import { createMailReactor, registerMailJobs } from './mail/reactor';
+import { enqueueProjections, registerProjectionJobs } from './projection-jobs';
 import { createBullMqQueue } from './queue/bullmq';
 import { createInProcessQueue } from './queue/in-process';
 import type { JobQueue } from './queue/port';
-import { enqueueProjections, registerProjectionJobs } from './projection-jobs';
 
 /**
  * Everything a request handler or a job may use, chosen once at start from configuration
@@ -56,9 +57,15 @@ export async function createPlatform(config: Config, options: PlatformOptions = 
   const queue: JobQueue = config.REDIS_URL
     ? createBullMqQueue({ url: config.REDIS_URL, prefix: config.QUEUE_PREFIX })
     : createInProcessQueue();
-  const mailer = config.SMTP_URL ? createSmtpMailer(config.SMTP_URL, config.MAIL_FROM) : createOutboxMailer(db);
-  const runner = createProjectionRunner({ db, eventStore, projections: allProjections });
-  const projectionNames = allProjections.map((p) => p.name);
+  const mailer = config.SMTP_URL
+    ? createSmtpMailer(config.SMTP_URL, config.MAIL_FROM)
+    : createOutboxMailer(db);
+  // Late-bound: tests may replace `platform.clock`.
+  const clock = () => platform.clock();
+  // The mail reactor consumes the log like a read model but is not one (never rebuilt by the CLI).
+  const consumers = [...allProjections, createMailReactor({ queue, clock })];
+  const runner = createProjectionRunner({ db, eventStore, projections: consumers });
+  const projectionNames = consumers.map((p) => p.name);
 
   const platform: Platform = {
     config,
@@ -83,7 +90,8 @@ export async function createPlatform(config: Config, options: PlatformOptions = 
   };
 
   if (options.runWorkers ?? true) {
-    await registerProjectionJobs(queue, runner, allProjections);
+    await registerProjectionJobs(queue, runner, consumers);
+    registerMailJobs(queue, { db, mailer, appUrl: config.APP_URL, secret: config.JWT_SECRET, clock });
   }
   return platform;
 }

@@ -1,5 +1,14 @@
+import {
+  BadRequestError,
+  ConflictError,
+  DomainError,
+  type FieldError,
+  ForbiddenError,
+  NotFoundError,
+  UnauthorizedError,
+  ValidationError,
+} from '@kosh/domain';
 import { ConcurrencyError } from '@kosh/event-store/port';
-import { DomainError, type FieldError, ValidationError } from '@kosh/domain';
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 
@@ -27,8 +36,24 @@ export function sendError(
   errorCode: string,
   errors: FieldError[] = [],
 ) {
-  const body: ErrorEnvelope = { success: false, message, errorCode, errors, timestamp: new Date().toISOString() };
+  const body: ErrorEnvelope = {
+    success: false,
+    message,
+    errorCode,
+    errors,
+    timestamp: new Date().toISOString(),
+  };
   return reply.status(status).send(body);
+}
+
+/** By class, so a specific errorCode (EMAIL_TAKEN, STALE_VERSION…) keeps its class's status. */
+function statusOf(error: DomainError): number {
+  if (error instanceof NotFoundError) return 404;
+  if (error instanceof ConflictError) return 409;
+  if (error instanceof UnauthorizedError) return 401;
+  if (error instanceof ForbiddenError) return 403;
+  if (error instanceof BadRequestError) return 400;
+  return STATUS_BY_ERROR_CODE[error.errorCode] ?? 400;
 }
 
 /** Fastify's schema errors name the field by JSON pointer; the envelope names it by its wire name. */
@@ -37,7 +62,10 @@ function schemaFieldErrors(error: FastifyError): FieldError[] {
     const missing = (v.params as { missingProperty?: string } | undefined)?.missingProperty;
     const pointer = v.instancePath.replace(/^\//, '').replaceAll('/', '.');
     const field = [pointer, missing].filter(Boolean).join('.') || error.validationContext || 'request';
-    return { field, message: missing ? `${missing} is a required field` : `${field} ${v.message ?? 'is invalid'}` };
+    return {
+      field,
+      message: missing ? `${missing} is a required field` : `${field} ${v.message ?? 'is invalid'}`,
+    };
   });
 }
 
@@ -52,7 +80,7 @@ export const errorsPlugin = fp(
         return sendError(reply, 422, error.message, error.errorCode, error.errors);
       }
       if (error instanceof DomainError) {
-        return sendError(reply, STATUS_BY_ERROR_CODE[error.errorCode] ?? 400, error.message, error.errorCode);
+        return sendError(reply, statusOf(error), error.message, error.errorCode);
       }
       if (error instanceof ConcurrencyError) {
         return sendError(

@@ -1,6 +1,15 @@
 import type { FastifyInstance } from 'fastify';
+import { authRoutes } from './auth/index';
+import { bankRoutes } from './banks/index';
+import { ledgerRoutes } from './ledger/index';
+import { loanRoutes } from './loans/index';
+import { transactionRoutes } from './transactions/index';
 
 /** Every `/api` resource, each an encapsulated plugin under its prefix. */
 export async function apiRoutes(app: FastifyInstance) {
-  void app;
+  await app.register(authRoutes, { prefix: '/auth' });
+  await app.register(transactionRoutes, { prefix: '/transactions' });
+  await app.register(ledgerRoutes, { prefix: '/ledger' });
+  await app.register(loanRoutes, { prefix: '/loans' });
+  await app.register(bankRoutes, { prefix: '/banks' });
 }

@@ -35,3 +35,8 @@ export function durationInMonths(duration: number, isDurationYearly: boolean): n
 export function loanEndDate(startDate: string, duration: number, isDurationYearly: boolean): string {
   return addMonths(startDate, durationInMonths(duration, isDurationYearly));
 }
+
+/** The calendar date (YYYY-MM-DD) of the instant `now` in `timeZone` (Kosh's users are in India). */
+export function calendarDateOf(now: Date, timeZone = 'Asia/Kolkata'): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+}

@@ -8,7 +8,7 @@ import {
   ValidationError,
 } from '../shared/errors';
 import { assertNever, type Command } from '../shared/messages';
-import type { EmailReservationEvent, UserEvent } from './events';
+import type { EmailReservationEvent, IssuedToken, UserEvent } from './events';
 import {
   type EmailReservationState,
   evolveEmailReservation,
@@ -29,9 +29,6 @@ export const USER_MESSAGES = {
   currentPasswordIncorrect: 'Current password is incorrect',
   userNotFound: 'User not found',
 } as const;
-
-/** A freshly issued single-use link: the hash of its token and when it stops working. */
-type IssuedToken = Readonly<{ tokenHash: string; expiresAt: string }>;
 
 /** Every command carries `now` (ISO-8601 UTC): the domain has no clock. */
 export type RegisterUser = Command<

@@ -17,7 +17,7 @@ const userId = '6f1c2d7e-0000-4000-8000-000000000001';
 const now = '2026-01-10T10:00:00.000Z';
 const later = '2026-01-10T10:30:00.000Z';
 const inTwoHours = '2026-01-10T12:00:00.000Z';
-const link = { tokenHash: 'hash-1', expiresAt: '2026-01-10T11:00:00.000Z' };
+const link = { tokenHash: 'hash-1', sealedToken: 'sealed-1', expiresAt: '2026-01-10T11:00:00.000Z' };
 
 const registered: UserEvent = {
   type: 'UserRegistered',
@@ -91,6 +91,7 @@ describe('e-mail verification', () => {
         userId,
         email: 'asha@example.in',
         tokenHash: 'hash-2',
+        sealedToken: 'sealed-2',
         expiresAt: inTwoHours,
         requestedAt: later,
       },
@@ -174,6 +175,7 @@ describe('password reset', () => {
         userId,
         email: 'asha@example.in',
         tokenHash: 'hash-2',
+        sealedToken: 'sealed-2',
         expiresAt: inTwoHours,
         requestedAt: later,
       },

@@ -1,8 +1,10 @@
 import type { DomainEvent } from '../shared/messages';
 
 /**
- * Events of a `user-{id}` stream. Instants are ISO-8601 UTC strings. Verification and reset
- * tokens appear only as their SHA-256 (hex): the raw token never enters the log.
+ * Events of a `user-{id}` stream. Instants are ISO-8601 UTC strings. A verification or reset
+ * token never enters the log in clear: `tokenHash` is its SHA-256 (hex), used to check it, and
+ * `sealedToken` is the token encrypted by the API with a key from configuration, so that only the
+ * mail worker can put it in the link it mails.
  */
 export type UserRegistered = DomainEvent<
   'UserRegistered',
@@ -18,10 +20,13 @@ export type UserRegistered = DomainEvent<
   }>
 >;
 
+/** The hash and the sealed form of a freshly issued single-use token, and when it stops working. */
+export type IssuedToken = Readonly<{ tokenHash: string; sealedToken: string; expiresAt: string }>;
+
 /** A verification link was issued for `email`; it supersedes earlier ones. */
 export type EmailVerificationRequested = DomainEvent<
   'EmailVerificationRequested',
-  Readonly<{ userId: string; email: string; tokenHash: string; requestedAt: string; expiresAt: string }>
+  IssuedToken & Readonly<{ userId: string; email: string; requestedAt: string }>
 >;
 
 export type EmailVerified = DomainEvent<
@@ -32,7 +37,7 @@ export type EmailVerified = DomainEvent<
 /** A reset link was issued; it supersedes earlier ones. */
 export type PasswordResetRequested = DomainEvent<
   'PasswordResetRequested',
-  Readonly<{ userId: string; email: string; tokenHash: string; requestedAt: string; expiresAt: string }>
+  IssuedToken & Readonly<{ userId: string; email: string; requestedAt: string }>
 >;
 
 /** Tokens issued before `completedAt` stop working. */

@@ -1,0 +1,280 @@
+/**
+ * Event store benchmark (issue 2 item 10): `npm run bench:eventstore`.
+ *
+ * For each target (PostgreSQL in a fresh database on DATABASE_URL's server, then embedded
+ * PGlite in a temporary directory) it runs every section of `sections` and prints events/s and
+ * append latency percentiles. Not a test: figures only.
+ *
+ * Options (environment): BENCH_TARGETS=postgres,pglite  BENCH_SCALE=1 (multiplies counts)
+ *                        BENCH_SECTIONS=append-1,append-16,batch-10,read-all,... (default all)
+ *
+ * To add a section (e.g. the projection rebuild over 100k events): write a `BenchSection`
+ * (see the helpers exported below) and add it to `sections` at the marked place.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
+import type { EventMetadata } from '@kosh/domain';
+import {
+  createPgliteDb,
+  createPostgresEventStore,
+  type Db,
+  type EventStore,
+  type ExpectedVersion,
+  eventStoreMigrations,
+  type MigrationSource,
+  migrate,
+  type NewEvent,
+  START_POSITION,
+} from '@kosh/event-store';
+import { createTestDatabase } from '@kosh/event-store/testing/test-database';
+import { projectionSections } from './rebuild';
+
+// ---------------------------------------------------------------------------------------------
+// Helpers (exported for other sections)
+// ---------------------------------------------------------------------------------------------
+
+export type BenchTarget = {
+  name: 'postgres' | 'pglite';
+  db: Db;
+  store: EventStore;
+  /** Scale factor for counts: PGlite is one connection in WASM, so its runs are smaller. */
+  scale: number;
+  close(): Promise<void>;
+};
+
+export type BenchSection = {
+  id: string;
+  run(target: BenchTarget): Promise<BenchResult>;
+};
+
+export type BenchResult = {
+  label: string;
+  events: number;
+  seconds: number;
+  /** Per-call latencies in ms (appends), when measured. */
+  latenciesMs?: number[];
+  note?: string;
+};
+
+const SCALE = Number(process.env.BENCH_SCALE ?? '1');
+
+export function count(target: BenchTarget, n: number): number {
+  return Math.max(1, Math.round(n * SCALE * target.scale));
+}
+
+export function benchMetadata(): EventMetadata {
+  return {
+    userId: 'bench-user',
+    correlationId: randomUUID(),
+    causationId: null,
+    recordedAt: new Date().toISOString(),
+    schemaVersion: 1,
+  };
+}
+
+/** A realistic small event (a recorded transaction). */
+export function benchEvent(i: number): NewEvent {
+  return {
+    id: randomUUID(),
+    type: 'TransactionRecorded',
+    data: {
+      transactionId: randomUUID(),
+      amount: 125_050 + (i % 1000),
+      type: i % 3 === 0 ? 'credit' : 'debit',
+      date: '2026-01-15',
+      description: `Bench transaction ${i}`,
+      bankId: 1 + (i % 5),
+    },
+    metadata: benchMetadata(),
+  };
+}
+
+export function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[i]!;
+}
+
+export function formatResult(target: string, r: BenchResult): string {
+  const rate = r.events / r.seconds;
+  let line = `${target.padEnd(9)} ${r.label.padEnd(38)} ${String(r.events).padStart(7)} events ${r.seconds.toFixed(2).padStart(7)} s ${Math.round(rate).toLocaleString('en-US').padStart(9)} events/s`;
+  if (r.latenciesMs && r.latenciesMs.length > 0) {
+    const sorted = [...r.latenciesMs].sort((a, b) => a - b);
+    line += `  p50 ${percentile(sorted, 50).toFixed(2)} ms  p99 ${percentile(sorted, 99).toFixed(2)} ms`;
+  }
+  if (r.note) line += `  (${r.note})`;
+  return line;
+}
+
+/**
+ * Runs `writers` concurrent loops, each appending `appendsPerWriter` batches of `batchSize`
+ * single-type events to its own streams (10 appends per stream, exact expected version, the
+ * way command handlers append). Measures each append's latency.
+ */
+export async function appendLoad(
+  store: EventStore,
+  { writers, appendsPerWriter, batchSize }: { writers: number; appendsPerWriter: number; batchSize: number },
+): Promise<{ events: number; seconds: number; latenciesMs: number[] }> {
+  const latenciesMs: number[] = [];
+  const run = randomUUID().slice(0, 8);
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: writers }, async (_, w) => {
+      let streamNo = 0;
+      let version = 0;
+      for (let i = 0; i < appendsPerWriter; i++) {
+        if (version >= 10 * batchSize) {
+          streamNo += 1;
+          version = 0;
+        }
+        const batch = Array.from({ length: batchSize }, (_, k) => benchEvent(i * batchSize + k));
+        const expectedVersion: ExpectedVersion = version === 0 ? 'no_stream' : version;
+        const t0 = performance.now();
+        const r = await store.appendToStream(`txn-${run}-${w}-${streamNo}`, batch, { expectedVersion });
+        latenciesMs.push(performance.now() - t0);
+        version = r.nextVersion;
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  return { events: writers * appendsPerWriter * batchSize, seconds, latenciesMs };
+}
+
+/** Reads the whole log from the start in pages; returns events read and seconds. */
+export async function readAllFromStart(
+  store: EventStore,
+  pageSize = 500,
+): Promise<{ events: number; seconds: number; last: string }> {
+  const started = performance.now();
+  let after = START_POSITION;
+  let events = 0;
+  for (;;) {
+    const page = await store.readAll({ after, limit: pageSize });
+    events += page.length;
+    if (page.length > 0) after = page[page.length - 1]!.position;
+    if (page.length < pageSize) break;
+  }
+  return { events, seconds: (performance.now() - started) / 1000, last: after };
+}
+
+/** Opens a target with the event store migrations plus `extraMigrations` applied. */
+export async function openTarget(
+  name: BenchTarget['name'],
+  extraMigrations: readonly MigrationSource[] = [],
+): Promise<BenchTarget> {
+  if (name === 'postgres') {
+    const database = await createTestDatabase({ prefix: 'kosh_bench', max: 20 });
+    await migrate(database.db, [eventStoreMigrations, ...extraMigrations]);
+    const store = createPostgresEventStore(database.db);
+    return {
+      name,
+      db: database.db,
+      store,
+      scale: 1,
+      async close() {
+        await store.close();
+        await database.drop();
+      },
+    };
+  }
+  const dir = await mkdtemp(join(tmpdir(), 'kosh-bench-pglite-'));
+  const db = await createPgliteDb(dir);
+  await migrate(db, [eventStoreMigrations, ...extraMigrations]);
+  const store = createPostgresEventStore(db);
+  return {
+    name,
+    db,
+    store,
+    scale: 0.2,
+    async close() {
+      await store.close();
+      await db.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sections
+// ---------------------------------------------------------------------------------------------
+
+export const eventStoreSections: BenchSection[] = [
+  {
+    id: 'append-1',
+    async run(target) {
+      const r = await appendLoad(target.store, {
+        writers: 1,
+        appendsPerWriter: count(target, 3000),
+        batchSize: 1,
+      });
+      return { label: 'single-event appends, 1 writer', ...r };
+    },
+  },
+  {
+    id: 'append-16',
+    async run(target) {
+      const r = await appendLoad(target.store, {
+        writers: 16,
+        appendsPerWriter: count(target, 1500),
+        batchSize: 1,
+      });
+      return { label: 'single-event appends, 16 writers', ...r };
+    },
+  },
+  {
+    id: 'batch-10',
+    async run(target) {
+      const r = await appendLoad(target.store, {
+        writers: 4,
+        appendsPerWriter: count(target, 750),
+        batchSize: 10,
+      });
+      return { label: 'batched appends of 10, 4 writers', ...r, note: 'latency per batch' };
+    },
+  },
+  {
+    id: 'read-all',
+    async run(target) {
+      const r = await readAllFromStart(target.store, 500);
+      return { label: 'readAll from start, pages of 500', events: r.events, seconds: r.seconds };
+    },
+  },
+];
+
+/** Every section, in run order. */
+export const sections: BenchSection[] = [
+  ...eventStoreSections,
+  // Projection rebuild over 100k events (projection runner owner).
+  ...projectionSections,
+];
+
+// ---------------------------------------------------------------------------------------------
+
+async function main(): Promise<void> {
+  const targets = (process.env.BENCH_TARGETS ?? 'postgres,pglite').split(',') as BenchTarget['name'][];
+  const only = process.env.BENCH_SECTIONS?.split(',');
+  const chosen = sections.filter((s) => !only || only.includes(s.id));
+  console.log(`Kosh event store benchmark — node ${process.version}, scale ${SCALE}`);
+  for (const name of targets) {
+    const target = await openTarget(name);
+    try {
+      for (const section of chosen) {
+        const result = await section.run(target);
+        console.log(formatResult(name, result));
+      }
+    } finally {
+      await target.close();
+    }
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  main().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+}

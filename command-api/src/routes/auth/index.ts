@@ -1,0 +1,528 @@
+import { randomUUID } from 'node:crypto';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import {
+  BadRequestError,
+  checkSignIn,
+  emailReservationDecider,
+  type FieldError,
+  NotFoundError,
+  USER_MESSAGES,
+  type UserCommand,
+  type UserState,
+  userDecider,
+  ValidationError,
+  validateChangePassword,
+  validateForgotPassword,
+  validateLogin,
+  validateProfile,
+  validateRegister,
+  validateResetPassword,
+} from '@kosh/domain';
+import {
+  findUserIdByResetTokenHash,
+  findUserIdByVerificationTokenHash,
+  getUser,
+} from '@kosh/projections/users/queries';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { type CommandContext, handleCommand, loadAggregate } from '../../commands/handle';
+import {
+  ChangePasswordBody,
+  EmailBody,
+  errorResponses,
+  LoginBody,
+  MessageResponse,
+  ProfileBody,
+  RegisterBody,
+  ResetPasswordBody,
+  SessionResponse,
+  TokenResponse,
+  UserResponse,
+  VerifyEmailBody,
+  type WireUser,
+} from '../../schemas/auth';
+import { authRateLimit } from './limits';
+import { hashPassword, verifyPassword } from './passwords';
+import { deletePicture, readUploadedPicture, storePicture } from './pictures';
+import {
+  emailStreamId,
+  issueLinkToken,
+  normalizeEmail,
+  RESET_LINK_TTL_MS,
+  sha256Hex,
+  userStreamId,
+  VERIFICATION_LINK_TTL_MS,
+} from './secrets';
+
+/** Read models the auth answers and the next requests rely on. */
+const WAIT_FOR = ['users'] as const;
+
+/** The JSON picture upload carries up to 5 MB as base64 (~6.7 MB); room for a 6 MB try to get a 422. */
+const PICTURE_BODY_LIMIT = 12 * 1024 * 1024;
+
+const toWireField = (field: string) => field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+/** The domain names fields in camelCase; a 422 names the field the client sent (first_name). */
+function failOn(errors: FieldError[]): void {
+  if (errors.length > 0) {
+    throw new ValidationError(errors.map((e) => ({ field: toWireField(e.field), message: e.message })));
+  }
+}
+
+async function withWireFields<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof ValidationError) failOn(error.errors);
+    throw error;
+  }
+}
+
+type UserView = {
+  userId: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  emailVerified: boolean;
+  profilePicture: string | null;
+  createdAt: string;
+};
+
+export function toWireUser(user: UserView): WireUser {
+  return {
+    id: user.userId,
+    first_name: user.firstName,
+    last_name: user.lastName,
+    email: user.email,
+    email_verified: user.emailVerified,
+    profile_picture: user.profilePicture,
+    created_at: user.createdAt,
+  };
+}
+
+function registeredOrNotFound(state: UserState) {
+  if (state.status !== 'registered') throw new NotFoundError(USER_MESSAGES.userNotFound);
+  return state;
+}
+
+const str = (value: string | undefined) => value ?? '';
+
+/** Spec section 7 (Auth). */
+export async function authRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const platform = () => app.platform;
+  const now = () => platform().clock();
+  const ctx = (request: FastifyRequest, reply: FastifyReply, userId: string): CommandContext => ({
+    platform: platform(),
+    userId,
+    reply,
+    correlationId: request.id,
+  });
+
+  const runUserCommand = (context: CommandContext, userId: string, command: UserCommand) =>
+    handleCommand(context, {
+      streamId: userStreamId(userId),
+      decider: userDecider,
+      command,
+      waitFor: WAIT_FOR,
+    });
+
+  const reserveEmail = (context: CommandContext, email: string, userId: string) =>
+    handleCommand(context, {
+      streamId: emailStreamId(email),
+      decider: emailReservationDecider,
+      command: { type: 'ReserveEmail', data: { email, userId, now: now().toISOString() } },
+    });
+
+  const releaseEmail = (context: CommandContext, email: string, userId: string) =>
+    handleCommand(context, {
+      streamId: emailStreamId(email),
+      decider: emailReservationDecider,
+      command: { type: 'ReleaseEmail', data: { email, userId, now: now().toISOString() } },
+    });
+
+  /** E-mail to account through the reservation stream: the source of truth, never behind. */
+  async function findUserByEmail(email: string): Promise<{ userId: string | null; state: UserState }> {
+    const { state: reservation } = await loadAggregate(
+      platform(),
+      emailStreamId(email),
+      emailReservationDecider,
+    );
+    if (!reservation.heldBy) return { userId: null, state: userDecider.initialState() };
+    const { state } = await loadAggregate(platform(), userStreamId(reservation.heldBy), userDecider);
+    return { userId: reservation.heldBy, state };
+  }
+
+  app.post(
+    '/register',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Create an account; a verification mail follows. Does not sign in.',
+        body: RegisterBody,
+        response: { 201: UserResponse, ...errorResponses(409, 422, 429) },
+      },
+      preHandler: authRateLimit(app, 'register'),
+    },
+    async (request, reply) => {
+      const body = request.body;
+      const input = {
+        firstName: str(body.first_name).trim(),
+        lastName: str(body.last_name).trim(),
+        email: normalizeEmail(str(body.email)),
+        password: str(body.password),
+      };
+      failOn(validateRegister(input));
+      const userId = randomUUID();
+      const context = ctx(request, reply, userId);
+      const passwordHash = await hashPassword(input.password);
+      await reserveEmail(context, input.email, userId);
+      const { issued } = issueLinkToken(platform().config.JWT_SECRET, now(), VERIFICATION_LINK_TTL_MS);
+      try {
+        const { state } = await runUserCommand(context, userId, {
+          type: 'RegisterUser',
+          data: {
+            userId,
+            firstName: input.firstName,
+            lastName: input.lastName,
+            email: input.email,
+            passwordHash,
+            verification: issued,
+            now: now().toISOString(),
+          },
+        });
+        return reply.status(201).send({
+          success: true,
+          message: 'Registration successful. Please check your email to verify your account.',
+          data: { user: toWireUser(registeredOrNotFound(state)) },
+        });
+      } catch (error) {
+        await releaseEmail(context, input.email, userId);
+        throw error;
+      }
+    },
+  );
+
+  app.post(
+    '/verify-email',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Verify the e-mail address with the mailed single-use token; signs in.',
+        body: VerifyEmailBody,
+        response: { 200: SessionResponse, ...errorResponses(400, 429) },
+      },
+      preHandler: authRateLimit(app, 'verifyEmail'),
+    },
+    async (request, reply) => {
+      const token = str(request.body.token);
+      const tokenHash = sha256Hex(token);
+      const userId = token ? await findUserIdByVerificationTokenHash(platform().db, tokenHash) : null;
+      if (!userId)
+        throw new BadRequestError(USER_MESSAGES.invalidVerificationLink, 'INVALID_VERIFICATION_TOKEN');
+      const { state } = await runUserCommand(ctx(request, reply, userId), userId, {
+        type: 'VerifyEmail',
+        data: { tokenHash, now: now().toISOString() },
+      });
+      return {
+        success: true as const,
+        message: 'Email verified successfully',
+        data: { user: toWireUser(registeredOrNotFound(state)), token: app.issueToken(userId) },
+      };
+    },
+  );
+
+  app.post(
+    '/resend-verification',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Mail a new verification link. Same answer whether or not the address has an account.',
+        body: EmailBody,
+        response: { 200: MessageResponse, ...errorResponses(422, 429) },
+      },
+      preHandler: authRateLimit(app, 'resendVerification'),
+    },
+    async (request, reply) => {
+      const email = normalizeEmail(str(request.body.email));
+      failOn(validateForgotPassword({ email }));
+      const { userId, state } = await findUserByEmail(email);
+      if (userId && state.status === 'registered' && !state.emailVerified) {
+        const { issued } = issueLinkToken(platform().config.JWT_SECRET, now(), VERIFICATION_LINK_TTL_MS);
+        await runUserCommand(ctx(request, reply, userId), userId, {
+          type: 'RequestEmailVerification',
+          data: { verification: issued, now: now().toISOString() },
+        });
+      }
+      return {
+        success: true as const,
+        message: 'If an unverified account exists for this email, a verification email has been sent.',
+        data: null,
+      };
+    },
+  );
+
+  app.post(
+    '/login',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Sign in. Token valid 1 day, 30 days with remember_me.',
+        body: LoginBody,
+        response: { 200: SessionResponse, ...errorResponses(401, 403, 422, 429) },
+      },
+      preHandler: authRateLimit(app, 'login'),
+    },
+    async (request) => {
+      const email = normalizeEmail(str(request.body.email));
+      const password = str(request.body.password);
+      failOn(validateLogin({ email, password }));
+      const { state } = await findUserByEmail(email);
+      const matches = await verifyPassword(
+        state.status === 'registered' ? state.passwordHash : null,
+        password,
+      );
+      const user = checkSignIn(state, matches);
+      return {
+        success: true as const,
+        message: 'Login successful',
+        data: {
+          user: toWireUser(user),
+          token: app.issueToken(user.userId, { rememberMe: request.body.remember_me === true }),
+        },
+      };
+    },
+  );
+
+  app.get(
+    '/profile',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: "The caller's profile.",
+        security: [{ bearerAuth: [] }],
+        response: { 200: UserResponse, ...errorResponses(401, 404) },
+      },
+      onRequest: [app.authenticate],
+    },
+    async (request) => {
+      const row = await getUser(platform().db, request.userId);
+      if (!row) throw new NotFoundError(USER_MESSAGES.userNotFound);
+      return { success: true as const, data: { user: toWireUser(row) } };
+    },
+  );
+
+  app.put(
+    '/profile',
+    {
+      schema: {
+        tags: ['auth'],
+        summary:
+          'Update names and e-mail; a new e-mail must be unique, is unverified and gets a verification mail.',
+        security: [{ bearerAuth: [] }],
+        body: ProfileBody,
+        response: { 200: UserResponse, ...errorResponses(401, 404, 409, 422) },
+      },
+      onRequest: [app.authenticate],
+    },
+    async (request, reply) => {
+      const { userId } = request;
+      const input = {
+        firstName: str(request.body.first_name).trim(),
+        lastName: str(request.body.last_name).trim(),
+        email: normalizeEmail(str(request.body.email)),
+      };
+      failOn(validateProfile(input));
+      const context = ctx(request, reply, userId);
+      const current = registeredOrNotFound(
+        (await loadAggregate(platform(), userStreamId(userId), userDecider)).state,
+      );
+      const emailChanges = input.email !== current.email;
+      if (emailChanges) await reserveEmail(context, input.email, userId);
+      const { issued } = issueLinkToken(platform().config.JWT_SECRET, now(), VERIFICATION_LINK_TTL_MS);
+      let result: Awaited<ReturnType<typeof runUserCommand>>;
+      try {
+        result = await runUserCommand(context, userId, {
+          type: 'UpdateProfile',
+          data: { ...input, verification: issued, now: now().toISOString() },
+        });
+      } catch (error) {
+        if (emailChanges) await releaseEmail(context, input.email, userId);
+        throw error;
+      }
+      for (const event of result.events) {
+        if (event.type === 'EmailChanged') await releaseEmail(context, event.data.previousEmail, userId);
+      }
+      return {
+        success: true as const,
+        message: 'Profile updated successfully',
+        data: { user: toWireUser(registeredOrNotFound(result.state)) },
+      };
+    },
+  );
+
+  app.put(
+    '/change-password',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Change the password; tokens issued before stop working. Answers a fresh token.',
+        security: [{ bearerAuth: [] }],
+        body: ChangePasswordBody,
+        response: { 200: TokenResponse, ...errorResponses(401, 404, 422) },
+      },
+      onRequest: [app.authenticate],
+    },
+    async (request, reply) => {
+      const { userId } = request;
+      const currentPassword = str(request.body.current_password);
+      const newPassword = str(request.body.new_password);
+      failOn(validateChangePassword({ currentPassword, newPassword }));
+      const user = registeredOrNotFound(
+        (await loadAggregate(platform(), userStreamId(userId), userDecider)).state,
+      );
+      const matches = await verifyPassword(user.passwordHash, currentPassword);
+      const passwordHash = matches ? await hashPassword(newPassword) : '';
+      await withWireFields(() =>
+        runUserCommand(ctx(request, reply, userId), userId, {
+          type: 'ChangePassword',
+          data: { currentPasswordMatches: matches, passwordHash, now: now().toISOString() },
+        }),
+      );
+      return {
+        success: true as const,
+        message: 'Password changed successfully',
+        data: { token: app.issueToken(userId) },
+      };
+    },
+  );
+
+  app.post(
+    '/forgot-password',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Mail a reset link valid for 1 hour. Same answer whether or not the address has an account.',
+        body: EmailBody,
+        response: { 200: MessageResponse, ...errorResponses(422, 429) },
+      },
+      preHandler: authRateLimit(app, 'forgotPassword'),
+    },
+    async (request, reply) => {
+      const email = normalizeEmail(str(request.body.email));
+      failOn(validateForgotPassword({ email }));
+      const { userId, state } = await findUserByEmail(email);
+      if (userId && state.status === 'registered') {
+        const { issued } = issueLinkToken(platform().config.JWT_SECRET, now(), RESET_LINK_TTL_MS);
+        await runUserCommand(ctx(request, reply, userId), userId, {
+          type: 'RequestPasswordReset',
+          data: { reset: issued, now: now().toISOString() },
+        });
+      }
+      return {
+        success: true as const,
+        message: 'If an account exists for this email, a password reset link has been sent.',
+        data: null,
+      };
+    },
+  );
+
+  app.post(
+    '/reset-password',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: "Set a new password with a mailed reset token (register's password rule). Works once.",
+        body: ResetPasswordBody,
+        response: { 200: MessageResponse, ...errorResponses(400, 422, 429) },
+      },
+      preHandler: authRateLimit(app, 'resetPassword'),
+    },
+    async (request, reply) => {
+      const token = str(request.body.token);
+      const password = str(request.body.password);
+      failOn(validateResetPassword({ password }));
+      const tokenHash = sha256Hex(token);
+      const userId = token ? await findUserIdByResetTokenHash(platform().db, tokenHash) : null;
+      if (!userId) throw new BadRequestError(USER_MESSAGES.invalidResetLink, 'INVALID_RESET_TOKEN');
+      const passwordHash = await hashPassword(password);
+      await runUserCommand(ctx(request, reply, userId), userId, {
+        type: 'ResetPassword',
+        data: { tokenHash, passwordHash, now: now().toISOString() },
+      });
+      return {
+        success: true as const,
+        message: 'Password has been reset successfully. Please sign in with your new password.',
+        data: null,
+      };
+    },
+  );
+
+  app.post(
+    '/profile-picture',
+    {
+      schema: {
+        tags: ['auth'],
+        summary:
+          'Set the profile picture: JSON { profile_picture: data URL } or multipart field profile_picture. PNG, JPEG, WebP or GIF (checked from the bytes), at most 5,242,880 bytes.',
+        security: [{ bearerAuth: [] }],
+        consumes: ['application/json', 'multipart/form-data'],
+        response: { 200: UserResponse, ...errorResponses(401, 404, 413, 422) },
+      },
+      bodyLimit: PICTURE_BODY_LIMIT,
+      onRequest: [app.authenticate],
+    },
+    async (request, reply) => {
+      const { userId } = request;
+      const { UPLOADS_DIR } = platform().config;
+      const bytes = await readUploadedPicture(request);
+      const fileName = await storePicture(UPLOADS_DIR, bytes);
+      let result: Awaited<ReturnType<typeof runUserCommand>>;
+      try {
+        result = await runUserCommand(ctx(request, reply, userId), userId, {
+          type: 'SetProfilePicture',
+          data: { fileName, now: now().toISOString() },
+        });
+      } catch (error) {
+        await deletePicture(UPLOADS_DIR, fileName);
+        throw error;
+      }
+      for (const event of result.events) {
+        if (event.type === 'ProfilePictureSet') await deletePicture(UPLOADS_DIR, event.data.previousFileName);
+      }
+      return {
+        success: true as const,
+        message: 'Profile picture updated successfully',
+        data: { user: toWireUser(registeredOrNotFound(result.state)) },
+      };
+    },
+  );
+
+  app.delete(
+    '/profile-picture',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Remove the profile picture.',
+        security: [{ bearerAuth: [] }],
+        response: { 200: UserResponse, ...errorResponses(401, 404) },
+      },
+      onRequest: [app.authenticate],
+    },
+    async (request, reply) => {
+      const { userId } = request;
+      const result = await runUserCommand(ctx(request, reply, userId), userId, {
+        type: 'RemoveProfilePicture',
+        data: { now: now().toISOString() },
+      });
+      for (const event of result.events) {
+        if (event.type === 'ProfilePictureRemoved')
+          await deletePicture(platform().config.UPLOADS_DIR, event.data.fileName);
+      }
+      return {
+        success: true as const,
+        message: 'Profile picture removed',
+        data: { user: toWireUser(registeredOrNotFound(result.state)) },
+      };
+    },
+  );
+}

@@ -1,0 +1,202 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import {
+  bankStreamId,
+  CATALOG_MESSAGES,
+  catalogDecider,
+  loanTypeStreamId,
+  NotFoundError,
+  ValidationError,
+  validateBank,
+  validateLoanType,
+} from '@kosh/domain';
+import { getBank, getLoanType, listBanks, listLoanTypes, nextCatalogId } from '@kosh/projections/catalog/queries';
+import type { FastifyInstance } from 'fastify';
+import { handleCommand } from '../../commands/handle';
+import { errorResponses } from '../../schemas/auth';
+import {
+  BankBody,
+  BankListQuery,
+  BankListResponse,
+  BankResponse,
+  CatalogParams,
+  LoanTypeBody,
+  LoanTypeListResponse,
+  LoanTypeResponse,
+} from '../../schemas/banks';
+import { parseBankListQuery } from '../loans/list-query';
+import { toWireBank, toWireLoanType } from './wire';
+
+const READ_MODELS = ['catalog'];
+const tags = ['Banks'];
+const security = [{ bearerAuth: [] }];
+
+/** A positive integer id from the path, or null (answered as not found). */
+const idOf = (text: string): number | null => (/^\d{1,9}$/.test(text) && Number(text) > 0 ? Number(text) : null);
+
+/** Spec section 7, Banks: the shared catalog plus entries only their owner sees. */
+export async function bankRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { platform } = app;
+  app.addHook('onRequest', app.authenticate);
+
+  app.get(
+    '/',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Banks the user can choose from (default 50 per page by bank name)',
+        querystring: BankListQuery,
+        response: { 200: BankListResponse, ...errorResponses(401, 422) },
+      },
+    },
+    async (request) => {
+      const parsed = parseBankListQuery(request.query);
+      if (!parsed.ok) throw new ValidationError(parsed.errors);
+      const query = parsed.value;
+      const { rows, totalItems } = await listBanks(platform.db, request.userId, query);
+      return {
+        success: true as const,
+        data: rows.map(toWireBank),
+        meta: {
+          pagination: {
+            page: query.page,
+            limit: query.limit,
+            total_items: totalItems,
+            total_pages: Math.ceil(totalItems / query.limit),
+          },
+        },
+      };
+    },
+  );
+
+  app.post(
+    '/',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Add a bank visible only to the caller',
+        body: BankBody,
+        response: { 201: BankResponse, ...errorResponses(401, 422) },
+      },
+    },
+    async (request, reply) => {
+      const { bank_name: bankName, branch_name: branchName } = request.body;
+      const errors = validateBank({ bankName, branchName });
+      if (errors.length > 0) throw new ValidationError(errors);
+      const bankId = await nextCatalogId(platform.db, 'bank');
+      await handleCommand(
+        { platform, userId: request.userId, reply },
+        {
+          streamId: bankStreamId(bankId),
+          decider: catalogDecider,
+          command: {
+            type: 'AddBank',
+            data: {
+              bankId,
+              bankName: String(bankName),
+              branchName: branchName == null ? null : String(branchName),
+              ownerUserId: request.userId,
+              now: platform.clock().toISOString(),
+            },
+          },
+          waitFor: READ_MODELS,
+        },
+      );
+      const bank = await getBank(platform.db, request.userId, bankId);
+      if (!bank) throw new NotFoundError(CATALOG_MESSAGES.bankNotFound);
+      return reply.status(201).send({ success: true as const, message: 'Bank added successfully', data: { bank: toWireBank(bank) } });
+    },
+  );
+
+  app.get(
+    '/loan-types',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Loan types the user can choose from (data.loanTypes)',
+        response: { 200: LoanTypeListResponse, ...errorResponses(401) },
+      },
+    },
+    async (request) => {
+      const loanTypes = await listLoanTypes(platform.db, request.userId);
+      return { success: true as const, data: { loanTypes: loanTypes.map(toWireLoanType) } };
+    },
+  );
+
+  app.post(
+    '/loan-types',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Add a loan type visible only to the caller',
+        body: LoanTypeBody,
+        response: { 201: LoanTypeResponse, ...errorResponses(401, 422) },
+      },
+    },
+    async (request, reply) => {
+      const { type_name: typeName } = request.body;
+      const errors = validateLoanType({ typeName });
+      if (errors.length > 0) throw new ValidationError(errors);
+      const loanTypeId = await nextCatalogId(platform.db, 'loan_type');
+      await handleCommand(
+        { platform, userId: request.userId, reply },
+        {
+          streamId: loanTypeStreamId(loanTypeId),
+          decider: catalogDecider,
+          command: {
+            type: 'AddLoanType',
+            data: { loanTypeId, typeName: String(typeName), ownerUserId: request.userId, now: platform.clock().toISOString() },
+          },
+          waitFor: READ_MODELS,
+        },
+      );
+      const loanType = await getLoanType(platform.db, request.userId, loanTypeId);
+      if (!loanType) throw new NotFoundError(CATALOG_MESSAGES.loanTypeNotFound);
+      return reply
+        .status(201)
+        .send({ success: true as const, message: 'Loan type added successfully', data: { loanType: toWireLoanType(loanType) } });
+    },
+  );
+
+  app.get(
+    '/loan-types/:id',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'One loan type',
+        params: CatalogParams,
+        response: { 200: LoanTypeResponse, ...errorResponses(401, 404) },
+      },
+    },
+    async (request) => {
+      const id = idOf(request.params.id);
+      const loanType = id === null ? null : await getLoanType(platform.db, request.userId, id);
+      if (!loanType) throw new NotFoundError(CATALOG_MESSAGES.loanTypeNotFound);
+      return { success: true as const, data: { loanType: toWireLoanType(loanType) } };
+    },
+  );
+
+  app.get(
+    '/:id',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'One bank',
+        params: CatalogParams,
+        response: { 200: BankResponse, ...errorResponses(401, 404) },
+      },
+    },
+    async (request) => {
+      const id = idOf(request.params.id);
+      const bank = id === null ? null : await getBank(platform.db, request.userId, id);
+      if (!bank) throw new NotFoundError(CATALOG_MESSAGES.bankNotFound);
+      return { success: true as const, data: { bank: toWireBank(bank) } };
+    },
+  );
+}

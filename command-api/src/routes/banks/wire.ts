@@ -1,0 +1,15 @@
+import type { BankRow, LoanTypeRow } from '@kosh/projections/catalog/queries';
+import type { WireBank, WireLoanType } from '../../schemas/banks';
+
+export const toWireBank = (bank: BankRow): WireBank => ({
+  id: bank.id,
+  bank_name: bank.bankName,
+  branch_name: bank.branchName,
+  is_custom: bank.userId !== null,
+});
+
+export const toWireLoanType = (loanType: LoanTypeRow): WireLoanType => ({
+  id: loanType.id,
+  type_name: loanType.typeName,
+  is_custom: loanType.userId !== null,
+});

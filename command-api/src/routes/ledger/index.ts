@@ -1,0 +1,138 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import {
+  type FieldError,
+  fromPaise,
+  monthName,
+  monthOf,
+  monthRange,
+  type Paise,
+  ValidationError,
+  type YearMonth,
+} from '@kosh/domain';
+import { type LedgerEntry, ledgerEntries, ledgerPeriods } from '@kosh/projections/ledger/queries';
+import type { FastifyInstance } from 'fastify';
+import { errorResponses } from '../../schemas/auth';
+import { LedgerQuery, LedgerResponse, PeriodsResponse, type WireLedgerEntry } from '../../schemas/ledger';
+
+export const LEDGER_QUERY_MESSAGES = {
+  month: 'Month must be a whole number from 1 to 12',
+  year: 'Year must be a four-digit year',
+} as const;
+
+/** `?month=&year=`, each defaulting to the current one; empty values count as absent. */
+export function parseLedgerQuery(
+  query: { month?: string; year?: string },
+  current: YearMonth,
+): { ok: true; value: YearMonth } | { ok: false; errors: FieldError[] } {
+  const errors: FieldError[] = [];
+  const month = query.month?.trim() || null;
+  const year = query.year?.trim() || null;
+  if (month !== null && !(/^\d{1,2}$/.test(month) && Number(month) >= 1 && Number(month) <= 12)) {
+    errors.push({ field: 'month', message: LEDGER_QUERY_MESSAGES.month });
+  }
+  if (year !== null && !(/^\d{4}$/.test(year) && Number(year) >= 1000)) {
+    errors.push({ field: 'year', message: LEDGER_QUERY_MESSAGES.year });
+  }
+  if (errors.length > 0) return { ok: false, errors };
+  return {
+    ok: true,
+    value: {
+      year: year === null ? current.year : Number(year),
+      month: month === null ? current.month : Number(month),
+    },
+  };
+}
+
+const toWire = (entry: LedgerEntry): WireLedgerEntry => ({
+  id: entry.entryId,
+  date: entry.date,
+  particulars: entry.particulars,
+  amount: fromPaise(entry.amount),
+  type: entry.kind,
+});
+
+const sum = (entries: readonly LedgerEntry[]): Paise => entries.reduce((total, e) => total + e.amount, 0);
+
+const tags = ['Ledger'];
+const security = [{ bearerAuth: [] }];
+
+/** Spec section 7, Ledger. "Now" comes from the platform clock, so tests can fix the month. */
+export async function ledgerRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { platform } = app;
+  app.addHook('onRequest', app.authenticate);
+
+  app.get(
+    '/',
+    {
+      schema: {
+        tags,
+        security,
+        summary: "A month's credits and debits, EMIs of the user's loans included",
+        querystring: LedgerQuery,
+        response: { 200: LedgerResponse, ...errorResponses(401, 422) },
+      },
+    },
+    async (request) => {
+      const parsed = parseLedgerQuery(request.query, monthOf(platform.clock()));
+      if (!parsed.ok) throw new ValidationError(parsed.errors);
+      const { year, month } = parsed.value;
+      const dateRange = monthRange(year, month);
+      const entries = await ledgerEntries(
+        platform.db,
+        request.userId,
+        dateRange.startDate,
+        dateRange.endDate,
+      );
+      const credits = entries.filter((e) => e.side === 'C');
+      const debits = entries.filter((e) => e.side === 'D');
+      const totalCredit = sum(credits);
+      const totalDebit = sum(debits);
+      return {
+        success: true as const,
+        data: {
+          summary: {
+            totalCredit: fromPaise(totalCredit),
+            totalDebit: fromPaise(totalDebit),
+            netBalance: fromPaise(totalCredit - totalDebit),
+            emiCount: debits.filter((e) => e.kind === 'emi').length,
+          },
+          credit: { transactions: credits.map(toWire), total: fromPaise(totalCredit) },
+          debit: { transactions: debits.map(toWire), total: fromPaise(totalDebit) },
+          monthName: monthName(month),
+          year,
+          dateRange,
+        },
+      };
+    },
+  );
+
+  app.get(
+    '/periods',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Months that have ledger entries, newest first, and the current month',
+        response: { 200: PeriodsResponse, ...errorResponses(401) },
+      },
+    },
+    async (request) => {
+      const current = monthOf(platform.clock());
+      const periods = await ledgerPeriods(platform.db, request.userId, current);
+      return {
+        success: true as const,
+        data: {
+          periods: periods.map((p) => ({
+            month: p.month,
+            year: p.year,
+            monthName: monthName(p.month),
+            count: p.transactionCount + p.emiCount,
+          })),
+          currentMonth: current.month,
+          currentYear: current.year,
+        },
+      };
+    },
+  );
+}

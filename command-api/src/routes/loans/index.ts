@@ -1,0 +1,297 @@
+import { randomUUID } from 'node:crypto';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import {
+  calendarDateOf,
+  fromPaise,
+  LOAN_MESSAGES,
+  LOAN_NOT_FOUND,
+  type LoanCommand,
+  type LoanValidationMode,
+  loanDecider,
+  loanStreamId,
+  NotFoundError,
+  parseLoan,
+  ValidationError,
+} from '@kosh/domain';
+import { getBank, getLoanType, listLoanTypes } from '@kosh/projections/catalog/queries';
+import { getLoan, getLoanStats, type LoanView, listLoans } from '@kosh/projections/loans/queries';
+import { allProjections } from '@kosh/projections/registry';
+import { getSchedule } from '@kosh/projections/schedules/queries';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { etagOf, handleCommand, parseIfMatch } from '../../commands/handle';
+import { errorResponses } from '../../schemas/auth';
+import { LoanTypeListResponse } from '../../schemas/banks';
+import {
+  LoanBody,
+  LoanDeletedResponse,
+  LoanListQuery,
+  LoanListResponse,
+  LoanParams,
+  LoanResponse,
+  LoanStatsResponse,
+  ScheduleResponse,
+} from '../../schemas/loans';
+import { toWireLoanType } from '../banks/wire';
+import { parseLoanListQuery } from './list-query';
+import { loanInputOf, toWireLoan, toWireSchedule, wireErrors } from './wire';
+
+/** Every read model that folds loan events (loan list, schedules, the ledger's EMI debits). */
+const READ_MODELS = allProjections.filter((p) => p.handles.includes('ScheduleGenerated')).map((p) => p.name);
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const tags = ['Loans'];
+const security = [{ bearerAuth: [] }];
+
+/** Spec section 7, Loans. Every read filters by the caller; another user's loan is a 404. */
+export async function loanRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { platform } = app;
+  app.addHook('onRequest', app.authenticate);
+
+  const today = () => calendarDateOf(platform.clock());
+
+  /** The caller's loan or 404 (a malformed id is simply not found). */
+  async function ownLoan(userId: string, id: string): Promise<LoanView> {
+    const loan = UUID.test(id) ? await getLoan(platform.db, userId, id) : null;
+    if (!loan) throw new NotFoundError(LOAN_NOT_FOUND);
+    return loan;
+  }
+
+  /** The spec's rules, then: the bank and loan type must be ones the caller can see. */
+  async function loanFields(userId: string, body: LoanBody, mode: LoanValidationMode) {
+    const parsed = parseLoan(loanInputOf(body), mode, today());
+    if (!parsed.ok) throw new ValidationError(wireErrors(parsed.errors));
+    const [bank, loanType] = await Promise.all([
+      getBank(platform.db, userId, parsed.value.bankId),
+      getLoanType(platform.db, userId, parsed.value.loanTypeId),
+    ]);
+    const errors = [
+      ...(bank ? [] : [{ field: 'bank_id', message: LOAN_MESSAGES.bankInvalid }]),
+      ...(loanType ? [] : [{ field: 'loan_type_id', message: LOAN_MESSAGES.loanTypeInvalid }]),
+    ];
+    if (errors.length > 0) throw new ValidationError(errors);
+    return parsed.value;
+  }
+
+  async function run(userId: string, loanId: string, command: LoanCommand, reply: FastifyReply, ifMatch?: string) {
+    return handleCommand(
+      { platform, userId, reply },
+      {
+        streamId: loanStreamId(loanId),
+        decider: loanDecider,
+        command,
+        expectedVersion: parseIfMatch(ifMatch),
+        waitFor: READ_MODELS,
+      },
+    );
+  }
+
+  async function answerWithLoan(reply: FastifyReply, userId: string, loanId: string, status: number, message: string) {
+    const loan = await ownLoan(userId, loanId);
+    return reply
+      .status(status)
+      .header('ETag', etagOf(loan.version))
+      .send({ success: true as const, message, data: { loan: toWireLoan(loan) } });
+  }
+
+  app.get(
+    '/',
+    {
+      schema: {
+        tags,
+        security,
+        summary: "One page of the user's loans: searched, filtered and sorted",
+        querystring: LoanListQuery,
+        response: { 200: LoanListResponse, ...errorResponses(401, 422) },
+      },
+    },
+    async (request) => {
+      const parsed = parseLoanListQuery(request.query);
+      if (!parsed.ok) throw new ValidationError(parsed.errors);
+      const query = parsed.value;
+      const { rows, totalItems } = await listLoans(platform.db, request.userId, query);
+      return {
+        success: true as const,
+        data: rows.map(toWireLoan),
+        meta: {
+          pagination: {
+            page: query.page,
+            limit: query.limit,
+            total_items: totalItems,
+            total_pages: Math.ceil(totalItems / query.limit),
+          },
+        },
+      };
+    },
+  );
+
+  app.get(
+    '/stats',
+    {
+      schema: {
+        tags,
+        security,
+        summary: "Totals over the user's loans as of today (India time)",
+        response: { 200: LoanStatsResponse, ...errorResponses(401) },
+      },
+    },
+    async (request) => {
+      const stats = await getLoanStats(platform.db, request.userId, today());
+      return {
+        success: true as const,
+        data: {
+          total_loans: stats.totalLoans,
+          active_loans: stats.activeLoans,
+          total_amount: fromPaise(stats.totalAmount),
+          remaining_amount: fromPaise(stats.remainingAmount),
+        },
+      };
+    },
+  );
+
+  app.get(
+    '/types',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Loan types the user can choose from (data.loanTypes)',
+        response: { 200: LoanTypeListResponse, ...errorResponses(401) },
+      },
+    },
+    async (request) => {
+      const loanTypes = await listLoanTypes(platform.db, request.userId);
+      return { success: true as const, data: { loanTypes: loanTypes.map(toWireLoanType) } };
+    },
+  );
+
+  app.get(
+    '/:id',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'One loan (ETag: its version, for If-Match)',
+        params: LoanParams,
+        response: { 200: LoanResponse, ...errorResponses(401, 404) },
+      },
+    },
+    async (request, reply) => {
+      const loan = await ownLoan(request.userId, request.params.id);
+      reply.header('ETag', etagOf(loan.version));
+      return { success: true as const, data: { loan: toWireLoan(loan) } };
+    },
+  );
+
+  app.post(
+    '/',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Create a loan and its repayment schedule (version 1)',
+        body: LoanBody,
+        response: { 201: LoanResponse, ...errorResponses(401, 422) },
+      },
+    },
+    async (request, reply) => {
+      const fields = await loanFields(request.userId, request.body, 'create');
+      const loanId = randomUUID();
+      const now = platform.clock().toISOString();
+      await run(request.userId, loanId, { type: 'CreateLoan', data: { loanId, userId: request.userId, fields, now } }, reply);
+      return answerWithLoan(reply, request.userId, loanId, 201, 'Loan created successfully');
+    },
+  );
+
+  app.put(
+    '/:id',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Edit a loan; new terms make a new schedule version. Honours If-Match (409 when stale)',
+        params: LoanParams,
+        body: LoanBody,
+        response: { 200: LoanResponse, ...errorResponses(401, 404, 409, 422) },
+      },
+    },
+    async (request, reply) => {
+      const { userId } = request;
+      const loan = await ownLoan(userId, request.params.id);
+      const fields = await loanFields(userId, request.body, 'edit');
+      const now = platform.clock().toISOString();
+      await run(
+        userId,
+        loan.id,
+        { type: 'UpdateLoan', data: { loanId: loan.id, userId, fields, now } },
+        reply,
+        request.headers['if-match'],
+      );
+      return answerWithLoan(reply, userId, loan.id, 200, 'Loan updated successfully');
+    },
+  );
+
+  app.delete(
+    '/:id',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Delete a loan (its EMIs leave the ledger). Honours If-Match (409 when stale)',
+        params: LoanParams,
+        response: { 200: LoanDeletedResponse, ...errorResponses(401, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      const { userId } = request;
+      const loan = await ownLoan(userId, request.params.id);
+      const now = platform.clock().toISOString();
+      await run(userId, loan.id, { type: 'DeleteLoan', data: { loanId: loan.id, userId, now } }, reply, request.headers['if-match']);
+      return { success: true as const, message: 'Loan deleted successfully', data: null };
+    },
+  );
+
+  app.get(
+    '/:id/amortization',
+    {
+      schema: {
+        tags,
+        security,
+        summary: "The loan's current repayment schedule with totals and version",
+        params: LoanParams,
+        response: { 200: ScheduleResponse, ...errorResponses(401, 404) },
+      },
+    },
+    async (request) => {
+      const loan = await ownLoan(request.userId, request.params.id);
+      const schedule = await getSchedule(platform.db, request.userId, loan.id);
+      return { success: true as const, data: toWireSchedule(schedule) };
+    },
+  );
+
+  app.post(
+    '/:id/amortization/regenerate',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Generate the next schedule version from the current terms',
+        params: LoanParams,
+        response: { 200: ScheduleResponse, ...errorResponses(401, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      const { userId } = request;
+      const loan = await ownLoan(userId, request.params.id);
+      const now = platform.clock().toISOString();
+      await run(userId, loan.id, { type: 'RegenerateSchedule', data: { loanId: loan.id, userId, now } }, reply, request.headers['if-match']);
+      const schedule = await getSchedule(platform.db, userId, loan.id);
+      return {
+        success: true as const,
+        message: 'Amortization schedule generated successfully',
+        data: toWireSchedule(schedule),
+      };
+    },
+  );
+}

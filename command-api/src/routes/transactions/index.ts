@@ -1,0 +1,270 @@
+import { randomUUID } from 'node:crypto';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import {
+  fromPaise,
+  NotFoundError,
+  parseTransaction,
+  type TransactionInput,
+  transactionStreamId,
+  ValidationError,
+} from '@kosh/domain';
+import { TRANSACTION_NOT_FOUND, transactionDecider } from '@kosh/domain/transaction/decide';
+import {
+  getTransaction,
+  getTransactionStats,
+  listTransactions,
+  type TransactionRow,
+} from '@kosh/projections/transactions/queries';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { etagOf, handleCommand, parseIfMatch } from '../../commands/handle';
+import { errorResponses } from '../../schemas/auth';
+import {
+  TransactionBody,
+  TransactionDeletedResponse,
+  TransactionListQuery,
+  TransactionListResponse,
+  TransactionParams,
+  TransactionResponse,
+  TransactionStatsResponse,
+  type WireTransaction,
+} from '../../schemas/transactions';
+import { parseTransactionListQuery } from './list-query';
+
+/** The screens reading these: the transaction book (list, stats) and the ledger. */
+const READ_MODELS = ['transactions', 'ledger'] as const;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function toWire(row: TransactionRow): WireTransaction {
+  return {
+    id: row.id,
+    notes: row.notes,
+    transaction_type: row.transactionType,
+    transaction_date: row.transactionDate,
+    amount: fromPaise(row.amount),
+    created_at: row.createdAt,
+    updated_at: row.updatedAt,
+  };
+}
+
+const tags = ['Transactions'];
+const security = [{ bearerAuth: [] }];
+
+/** Spec section 7, Transactions. Every read filters by the caller; another user's id is a 404. */
+export async function transactionRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { platform } = app;
+  app.addHook('onRequest', app.authenticate);
+
+  /** The caller's transaction or 404 (a malformed id is simply not found). */
+  async function ownTransaction(userId: string, id: string): Promise<TransactionRow> {
+    const row = UUID.test(id) ? await getTransaction(platform.db, userId, id) : null;
+    if (!row) throw new NotFoundError(TRANSACTION_NOT_FOUND);
+    return row;
+  }
+
+  function fields(body: TransactionInput) {
+    const parsed = parseTransaction(body);
+    if (!parsed.ok) throw new ValidationError(parsed.errors);
+    return parsed.value;
+  }
+
+  /** After the command: the row as the list shows it (the projections have caught up). */
+  async function answerWith(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    id: string,
+    status: number,
+    message: string,
+  ) {
+    const row = await ownTransaction(request.userId, id);
+    return reply
+      .status(status)
+      .header('ETag', etagOf(row.version))
+      .send({ success: true as const, message, data: { transaction: toWire(row) } });
+  }
+
+  app.get(
+    '/',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'One page of the transaction book, filtered and sorted',
+        querystring: TransactionListQuery,
+        response: { 200: TransactionListResponse, ...errorResponses(401, 422) },
+      },
+    },
+    async (request) => {
+      const parsed = parseTransactionListQuery(request.query);
+      if (!parsed.ok) throw new ValidationError(parsed.errors);
+      const query = parsed.value;
+      const { rows, totalItems } = await listTransactions(platform.db, request.userId, query);
+      const totalPages = Math.ceil(totalItems / query.limit);
+      return {
+        success: true as const,
+        data: {
+          transactions: rows.map(toWire),
+          pagination: {
+            current_page: query.page,
+            total_pages: totalPages,
+            total_items: totalItems,
+            has_prev: query.page > 1,
+            has_next: query.page < totalPages,
+          },
+          filters: {
+            search: query.search,
+            transaction_type: query.transactionType,
+            date_from: query.dateFrom,
+            date_to: query.dateTo,
+            sort_by: query.sortBy,
+            sort_order: query.sortOrder,
+          },
+        },
+      };
+    },
+  );
+
+  app.get(
+    '/stats',
+    {
+      schema: {
+        tags,
+        security,
+        summary: "Totals over all the user's transactions",
+        response: { 200: TransactionStatsResponse, ...errorResponses(401) },
+      },
+    },
+    async (request) => {
+      const stats = await getTransactionStats(platform.db, request.userId);
+      return {
+        success: true as const,
+        data: {
+          stats: {
+            total_transactions: stats.totalTransactions,
+            credit_amount: fromPaise(stats.creditAmount),
+            debit_amount: fromPaise(stats.debitAmount),
+            net_amount: fromPaise(stats.creditAmount - stats.debitAmount),
+          },
+        },
+      };
+    },
+  );
+
+  app.get(
+    '/:id',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'One transaction (ETag: its version, for If-Match)',
+        params: TransactionParams,
+        response: { 200: TransactionResponse, ...errorResponses(401, 404) },
+      },
+    },
+    async (request, reply) => {
+      const row = await ownTransaction(request.userId, request.params.id);
+      reply.header('ETag', etagOf(row.version));
+      return { success: true as const, data: { transaction: toWire(row) } };
+    },
+  );
+
+  app.post(
+    '/',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Record a credit or a debit',
+        body: TransactionBody,
+        response: { 201: TransactionResponse, ...errorResponses(401, 422) },
+      },
+    },
+    async (request, reply) => {
+      const value = fields(request.body);
+      const transactionId = randomUUID();
+      await handleCommand(
+        { platform, userId: request.userId, reply },
+        {
+          streamId: transactionStreamId(transactionId),
+          decider: transactionDecider,
+          command: {
+            type: 'RecordTransaction',
+            data: { ...value, transactionId, userId: request.userId, now: platform.clock().toISOString() },
+          },
+          waitFor: READ_MODELS,
+        },
+      );
+      return answerWith(request, reply, transactionId, 201, 'Transaction created successfully!');
+    },
+  );
+
+  app.put(
+    '/:id',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Change a transaction (If-Match: the version from GET, else 409 when stale)',
+        params: TransactionParams,
+        body: TransactionBody,
+        response: { 200: TransactionResponse, ...errorResponses(401, 404, 409, 422) },
+      },
+    },
+    async (request, reply) => {
+      const { id } = request.params;
+      await ownTransaction(request.userId, id);
+      const value = fields(request.body);
+      await handleCommand(
+        { platform, userId: request.userId, reply },
+        {
+          streamId: transactionStreamId(id),
+          decider: transactionDecider,
+          command: {
+            type: 'UpdateTransaction',
+            data: {
+              ...value,
+              transactionId: id,
+              userId: request.userId,
+              now: platform.clock().toISOString(),
+            },
+          },
+          expectedVersion: parseIfMatch(request.headers['if-match']),
+          waitFor: READ_MODELS,
+        },
+      );
+      return answerWith(request, reply, id, 200, 'Transaction updated successfully!');
+    },
+  );
+
+  app.delete(
+    '/:id',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Delete a transaction (If-Match honoured)',
+        params: TransactionParams,
+        response: { 200: TransactionDeletedResponse, ...errorResponses(401, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      const { id } = request.params;
+      await ownTransaction(request.userId, id);
+      await handleCommand(
+        { platform, userId: request.userId, reply },
+        {
+          streamId: transactionStreamId(id),
+          decider: transactionDecider,
+          command: {
+            type: 'DeleteTransaction',
+            data: { transactionId: id, userId: request.userId, now: platform.clock().toISOString() },
+          },
+          expectedVersion: parseIfMatch(request.headers['if-match']),
+          waitFor: READ_MODELS,
+        },
+      );
+      return { success: true as const, message: 'Transaction deleted successfully!', data: null };
+    },
+  );
+}

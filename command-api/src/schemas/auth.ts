@@ -1,0 +1,92 @@
+import { type Static, Type } from 'typebox';
+
+/**
+ * Spec section 7 (Auth), wire names in snake_case. Body fields are optional at the schema level
+ * so that a missing field gets the spec's own message (domain/src/validation/auth.ts) rather than
+ * a generic one; the schema only bounds types and lengths.
+ */
+const Name = Type.String({ maxLength: 100 });
+const Email = Type.String({ maxLength: 254 });
+/** argon2 hashes any length; the cap keeps a single request cheap. */
+const Password = Type.String({ maxLength: 256 });
+const LinkToken = Type.String({ maxLength: 200 });
+
+export const RegisterBody = Type.Object({
+  first_name: Type.Optional(Name),
+  last_name: Type.Optional(Name),
+  email: Type.Optional(Email),
+  password: Type.Optional(Password),
+});
+export type RegisterBody = Static<typeof RegisterBody>;
+
+export const LoginBody = Type.Object({
+  email: Type.Optional(Email),
+  password: Type.Optional(Password),
+  remember_me: Type.Optional(Type.Boolean()),
+});
+export type LoginBody = Static<typeof LoginBody>;
+
+export const EmailBody = Type.Object({ email: Type.Optional(Email) });
+export type EmailBody = Static<typeof EmailBody>;
+
+export const VerifyEmailBody = Type.Object({ token: Type.Optional(LinkToken) });
+export type VerifyEmailBody = Static<typeof VerifyEmailBody>;
+
+export const ResetPasswordBody = Type.Object({
+  token: Type.Optional(LinkToken),
+  password: Type.Optional(Password),
+});
+export type ResetPasswordBody = Static<typeof ResetPasswordBody>;
+
+export const ChangePasswordBody = Type.Object({
+  current_password: Type.Optional(Password),
+  new_password: Type.Optional(Password),
+});
+export type ChangePasswordBody = Static<typeof ChangePasswordBody>;
+
+export const ProfileBody = Type.Object({
+  first_name: Type.Optional(Name),
+  last_name: Type.Optional(Name),
+  email: Type.Optional(Email),
+});
+export type ProfileBody = Static<typeof ProfileBody>;
+
+/** JSON form of the picture upload; the same route also takes multipart/form-data. */
+export const ProfilePictureBody = Type.Object({
+  profile_picture: Type.Optional(
+    Type.String({ description: 'data:image/...;base64,... (at most 5,242,880 bytes decoded)' }),
+  ),
+});
+export type ProfilePictureBody = Static<typeof ProfilePictureBody>;
+
+/** The user object on the wire. `profile_picture` is the file name under /uploads/profile-pictures/. */
+export const WireUser = Type.Object({
+  id: Type.String(),
+  first_name: Type.String(),
+  last_name: Type.String(),
+  email: Type.String(),
+  email_verified: Type.Boolean(),
+  profile_picture: Type.Union([Type.String(), Type.Null()]),
+  created_at: Type.String(),
+});
+export type WireUser = Static<typeof WireUser>;
+
+const success = <T extends ReturnType<typeof Type.Object> | ReturnType<typeof Type.Null>>(data: T) =>
+  Type.Object({ success: Type.Literal(true), message: Type.Optional(Type.String()), data });
+
+export const UserResponse = success(Type.Object({ user: WireUser }));
+export const SessionResponse = success(Type.Object({ user: WireUser, token: Type.String() }));
+export const TokenResponse = success(Type.Object({ token: Type.String() }));
+export const MessageResponse = success(Type.Null());
+
+export const ErrorResponse = Type.Object({
+  success: Type.Literal(false),
+  message: Type.String(),
+  errorCode: Type.String(),
+  errors: Type.Array(Type.Object({ field: Type.String(), message: Type.String() })),
+  timestamp: Type.String(),
+});
+
+/** Error answers a route may give, for the OpenAPI document. */
+export const errorResponses = (...statuses: (400 | 401 | 403 | 404 | 409 | 413 | 422 | 429)[]) =>
+  Object.fromEntries(statuses.map((status) => [status, ErrorResponse]));

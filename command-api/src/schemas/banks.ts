@@ -1,0 +1,61 @@
+import { type Static, Type } from 'typebox';
+
+/** Spec sections 3 and 7 (Banks). Bodies are loose so bad values get their own messages. */
+const Loose = (description: string) =>
+  Type.Optional(Type.Union([Type.String(), Type.Number(), Type.Null()], { description }));
+
+export const BankBody = Type.Object({
+  bank_name: Loose('Required, at most 100 characters'),
+  branch_name: Loose('Optional, at most 100 characters'),
+});
+export type BankBody = Static<typeof BankBody>;
+
+export const LoanTypeBody = Type.Object({ type_name: Loose('Required, at most 100 characters') });
+export type LoanTypeBody = Static<typeof LoanTypeBody>;
+
+const QueryText = (description: string) => Type.Optional(Type.String({ description }));
+
+export const BankListQuery = Type.Object({
+  page: QueryText('1-based page (default 1)'),
+  limit: QueryText('1 to 100 (default 50)'),
+  sortBy: QueryText('bank_name (default), branch_name, id or created_at'),
+  sortOrder: QueryText('ASC (default) or DESC'),
+});
+export type BankListQuery = Static<typeof BankListQuery>;
+
+export const CatalogParams = Type.Object({ id: Type.String() });
+export type CatalogParams = Static<typeof CatalogParams>;
+
+export const WireBank = Type.Object({
+  id: Type.Integer(),
+  bank_name: Type.String(),
+  branch_name: Type.Union([Type.String(), Type.Null()]),
+  is_custom: Type.Boolean({ description: 'Added by this user (visible only to them)' }),
+});
+export type WireBank = Static<typeof WireBank>;
+
+export const WireLoanType = Type.Object({
+  id: Type.Integer(),
+  type_name: Type.String(),
+  is_custom: Type.Boolean({ description: 'Added by this user (visible only to them)' }),
+});
+export type WireLoanType = Static<typeof WireLoanType>;
+
+const success = <T extends ReturnType<typeof Type.Object>>(data: T) =>
+  Type.Object({ success: Type.Literal(true), message: Type.Optional(Type.String()), data });
+
+export const BankListResponse = Type.Object({
+  success: Type.Literal(true),
+  data: Type.Array(WireBank),
+  meta: Type.Object({
+    pagination: Type.Object({
+      page: Type.Integer(),
+      limit: Type.Integer(),
+      total_items: Type.Integer(),
+      total_pages: Type.Integer(),
+    }),
+  }),
+});
+export const BankResponse = success(Type.Object({ bank: WireBank }));
+export const LoanTypeListResponse = success(Type.Object({ loanTypes: Type.Array(WireLoanType) }));
+export const LoanTypeResponse = success(Type.Object({ loanType: WireLoanType }));

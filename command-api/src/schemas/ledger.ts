@@ -1,0 +1,53 @@
+import { type Static, Type } from 'typebox';
+
+/** Spec section 3 (Ledger response, Available periods): these answers use camelCase names. */
+export const LedgerQuery = Type.Object({
+  month: Type.Optional(Type.String({ description: '1 to 12 (default: the current month)' })),
+  year: Type.Optional(Type.String({ description: 'Four-digit year (default: the current year)' })),
+});
+export type LedgerQuery = Static<typeof LedgerQuery>;
+
+export const WireLedgerEntry = Type.Object({
+  id: Type.String(),
+  date: Type.String({ description: 'YYYY-MM-DD' }),
+  particulars: Type.String(),
+  amount: Type.Number(),
+  type: Type.Union([Type.Literal('transaction'), Type.Literal('emi')]),
+});
+export type WireLedgerEntry = Static<typeof WireLedgerEntry>;
+
+const Side = Type.Object({ transactions: Type.Array(WireLedgerEntry), total: Type.Number() });
+
+const success = <T extends ReturnType<typeof Type.Object>>(data: T) =>
+  Type.Object({ success: Type.Literal(true), message: Type.Optional(Type.String()), data });
+
+export const LedgerResponse = success(
+  Type.Object({
+    summary: Type.Object({
+      totalCredit: Type.Number(),
+      totalDebit: Type.Number(),
+      netBalance: Type.Number(),
+      emiCount: Type.Integer(),
+    }),
+    credit: Side,
+    debit: Side,
+    monthName: Type.String(),
+    year: Type.Integer(),
+    dateRange: Type.Object({ startDate: Type.String(), endDate: Type.String() }),
+  }),
+);
+
+export const PeriodsResponse = success(
+  Type.Object({
+    periods: Type.Array(
+      Type.Object({
+        month: Type.Integer(),
+        year: Type.Integer(),
+        monthName: Type.String(),
+        count: Type.Integer(),
+      }),
+    ),
+    currentMonth: Type.Integer(),
+    currentYear: Type.Integer(),
+  }),
+);

@@ -1,0 +1,127 @@
+import { type Static, Type } from 'typebox';
+
+/**
+ * Spec sections 3 and 7 (Loans), wire names in snake_case. Body and query fields are loose at
+ * the schema level so that a bad value gets the spec's own per-field message
+ * (domain/src/validation/loan.ts, routes/loans/list-query.ts), never a generic one.
+ */
+const Loose = (description: string) =>
+  Type.Optional(Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()], { description }));
+
+export const LoanBody = Type.Object({
+  bank_id: Loose('Id of a bank the user can see (GET /api/banks)'),
+  loan_type_id: Loose('Id of a loan type the user can see (GET /api/banks/loan-types)'),
+  account_number: Loose('5 to 30 letters and digits'),
+  short_detail: Loose('Optional description, at most 200 characters'),
+  principal_amount: Loose('Rupees, 100 to 100,000,000, at most 2 decimals'),
+  interest_rate: Loose('Percent, 0.1 to 50 (create: at most 3 decimals)'),
+  is_interest_rate_yearly: Loose('1 (default): rate per year; 0: per month'),
+  duration: Loose('1 to 600 months, or 1 to 50 years'),
+  is_duration_yearly: Loose('1 (default): duration in years; 0: in months'),
+  start_date: Loose('YYYY-MM-DD, from 2000-01-01 (create: not in the future)'),
+  end_date: Loose('YYYY-MM-DD; when sent it must equal start date + duration'),
+  processing_fee: Loose('Rupees, 0 (default) to 1,000,000'),
+  has_gst: Loose('1 or 0 (default)'),
+  gst_percentage: Loose('Percent of each instalment’s interest, 0 to 100; required when has_gst is 1'),
+});
+export type LoanBody = Static<typeof LoanBody>;
+
+const QueryText = (description: string) => Type.Optional(Type.String({ description }));
+
+export const LoanListQuery = Type.Object({
+  page: QueryText('1-based page (default 1)'),
+  limit: QueryText('5, 10 (default), 25 or 50'),
+  sortBy: QueryText(
+    'created_at (default), principal_amount, interest_rate, start_date, end_date, account_number or bank_name',
+  ),
+  sortOrder: QueryText('ASC or DESC (default)'),
+  search: QueryText('Text in the account number, loan type or bank name, or digits of the principal'),
+  filter_bank_id: QueryText('Only loans from this bank'),
+  filter_loan_type_id: QueryText('Only loans of this type'),
+});
+export type LoanListQuery = Static<typeof LoanListQuery>;
+
+export const LoanParams = Type.Object({ id: Type.String() });
+export type LoanParams = Static<typeof LoanParams>;
+
+export const WireLoan = Type.Object({
+  id: Type.String(),
+  bank_id: Type.Integer(),
+  loan_type_id: Type.Integer(),
+  account_number: Type.String(),
+  short_detail: Type.Union([Type.String(), Type.Null()]),
+  principal_amount: Type.Number({ description: 'Rupees, two decimals' }),
+  interest_rate: Type.Number(),
+  is_interest_rate_yearly: Type.Boolean(),
+  duration: Type.Number(),
+  is_duration_yearly: Type.Boolean(),
+  start_date: Type.String({ description: 'YYYY-MM-DD' }),
+  end_date: Type.String({ description: 'YYYY-MM-DD: start date + duration' }),
+  processing_fee: Type.Number({ description: 'Rupees, two decimals' }),
+  has_gst: Type.Boolean(),
+  gst_percentage: Type.Number(),
+  schedule_version: Type.Integer({ description: 'Current schedule version (0: none yet)' }),
+  created_at: Type.String({ description: 'ISO-8601 UTC' }),
+  updated_at: Type.String({ description: 'ISO-8601 UTC' }),
+  bank: Type.Object({ bank_name: Type.String(), branch_name: Type.Union([Type.String(), Type.Null()]) }),
+  loan_type: Type.Object({ type_name: Type.String() }),
+});
+export type WireLoan = Static<typeof WireLoan>;
+
+export const WireScheduleRow = Type.Object({
+  id: Type.String({ description: '{loan id}:{schedule version}:{payment number}' }),
+  payment_number: Type.Integer(),
+  emi_date: Type.String({ description: 'YYYY-MM-DD' }),
+  principal: Type.Number(),
+  interest: Type.Number(),
+  gst: Type.Number(),
+  emi: Type.Number({ description: 'principal + interest + gst' }),
+  remaining_principal: Type.Number(),
+});
+export type WireScheduleRow = Static<typeof WireScheduleRow>;
+
+export const WireScheduleSummary = Type.Object({
+  version: Type.Integer(),
+  total_principal: Type.Number(),
+  total_interest: Type.Number(),
+  total_gst: Type.Number(),
+  total_emi: Type.Number(),
+  number_of_payments: Type.Integer(),
+  generated_at: Type.String({ description: 'ISO-8601 UTC' }),
+});
+export type WireScheduleSummary = Static<typeof WireScheduleSummary>;
+
+const success = <T extends ReturnType<typeof Type.Object> | ReturnType<typeof Type.Null>>(data: T) =>
+  Type.Object({ success: Type.Literal(true), message: Type.Optional(Type.String()), data });
+
+export const LoanListResponse = Type.Object({
+  success: Type.Literal(true),
+  data: Type.Array(WireLoan),
+  meta: Type.Object({
+    pagination: Type.Object({
+      page: Type.Integer(),
+      limit: Type.Integer(),
+      total_items: Type.Integer(),
+      total_pages: Type.Integer(),
+    }),
+  }),
+});
+
+export const LoanStatsResponse = success(
+  Type.Object({
+    total_loans: Type.Integer(),
+    active_loans: Type.Integer({ description: 'Ending today or later' }),
+    total_amount: Type.Number({ description: 'Sum of principals, rupees' }),
+    remaining_amount: Type.Number({ description: 'Sum of balances after the last instalment due by today' }),
+  }),
+);
+
+export const LoanResponse = success(Type.Object({ loan: WireLoan }));
+export const LoanDeletedResponse = success(Type.Null());
+
+export const ScheduleResponse = success(
+  Type.Object({
+    schedule: Type.Array(WireScheduleRow),
+    summary: Type.Union([WireScheduleSummary, Type.Null()]),
+  }),
+);

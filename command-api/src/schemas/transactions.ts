@@ -1,0 +1,89 @@
+import { type Static, Type } from 'typebox';
+
+/**
+ * Spec sections 3 and 7 (Transactions), wire names in snake_case. Body and query fields are
+ * loose at the schema level so that a bad value gets the spec's own per-field message
+ * (domain/src/validation/transaction.ts, routes/transactions/list-query.ts), never a generic one.
+ */
+const Loose = (description: string) =>
+  Type.Optional(Type.Union([Type.String(), Type.Number(), Type.Null()], { description }));
+
+export const TransactionBody = Type.Object({
+  notes: Type.Optional(
+    Type.Union([Type.String({ maxLength: 10_000 }), Type.Null()], { description: 'At most 255 characters' }),
+  ),
+  transaction_type: Loose("'C' (credit) or 'D' (debit)"),
+  transaction_date: Loose('YYYY-MM-DD'),
+  amount: Loose('Rupees, more than 0, at most 2 decimals, at most 9,999,999,999.99'),
+});
+export type TransactionBody = Static<typeof TransactionBody>;
+
+const QueryText = (description: string) => Type.Optional(Type.String({ description }));
+
+export const TransactionListQuery = Type.Object({
+  page: QueryText('1-based page (default 1)'),
+  limit: QueryText('Rows per page, 1 to 100 (default 10)'),
+  search: QueryText('Case-insensitive text in notes; % and _ match themselves'),
+  transaction_type: QueryText('C or D'),
+  date_from: QueryText('YYYY-MM-DD, inclusive'),
+  date_to: QueryText('YYYY-MM-DD, inclusive'),
+  sort_by: QueryText('transaction_date (default), amount, created_at or notes'),
+  sort_order: QueryText('ASC or DESC (default)'),
+});
+export type TransactionListQuery = Static<typeof TransactionListQuery>;
+
+export const TransactionParams = Type.Object({ id: Type.String() });
+export type TransactionParams = Static<typeof TransactionParams>;
+
+export const WireTransaction = Type.Object({
+  id: Type.String(),
+  notes: Type.String(),
+  transaction_type: Type.Union([Type.Literal('C'), Type.Literal('D')]),
+  transaction_date: Type.String({ description: 'YYYY-MM-DD' }),
+  amount: Type.Number({ description: 'Rupees, two decimals' }),
+  created_at: Type.String({ description: 'ISO-8601 UTC' }),
+  updated_at: Type.String({ description: 'ISO-8601 UTC' }),
+});
+export type WireTransaction = Static<typeof WireTransaction>;
+
+const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
+
+export const TransactionFilters = Type.Object({
+  search: Nullable(Type.String()),
+  transaction_type: Nullable(Type.String()),
+  date_from: Nullable(Type.String()),
+  date_to: Nullable(Type.String()),
+  sort_by: Type.String(),
+  sort_order: Type.String(),
+});
+
+const success = <T extends ReturnType<typeof Type.Object> | ReturnType<typeof Type.Null>>(data: T) =>
+  Type.Object({ success: Type.Literal(true), message: Type.Optional(Type.String()), data });
+
+export const TransactionListResponse = success(
+  Type.Object({
+    transactions: Type.Array(WireTransaction),
+    pagination: Type.Object({
+      current_page: Type.Integer(),
+      total_pages: Type.Integer(),
+      total_items: Type.Integer(),
+      has_prev: Type.Boolean(),
+      has_next: Type.Boolean(),
+    }),
+    filters: TransactionFilters,
+  }),
+);
+
+export const TransactionStatsResponse = success(
+  Type.Object({
+    stats: Type.Object({
+      total_transactions: Type.Integer(),
+      credit_amount: Type.Number(),
+      debit_amount: Type.Number(),
+      net_amount: Type.Number(),
+    }),
+  }),
+);
+
+export const TransactionResponse = success(Type.Object({ transaction: WireTransaction }));
+export const TransactionDeletedResponse = success(Type.Null());

@@ -1,0 +1,62 @@
+import { expect, test } from '@playwright/test';
+import { AppShell } from './page-models/app-shell';
+import { LoginPage } from './page-models/login-page';
+import { VerifyEmailPage } from './page-models/verify-email-page';
+import { expiredToken } from './support/users';
+
+test.describe('session and routing (spec sections 2 and 4)', () => {
+  test('a protected route sends a signed-out visitor to /login', async ({ page }) => {
+    for (const path of ['/dashboard', '/loans', '/transactions', '/ledger', '/profile', '/settings']) {
+      await page.goto(path);
+      await expect(page).toHaveURL(/\/login$/);
+      await expect(new LoginPage(page).heading).toBeVisible();
+    }
+    await expect(page.getByRole('navigation')).toHaveCount(0);
+  });
+
+  test('/ and unknown paths go to /dashboard (and on to /login when signed out)', async ({ page }) => {
+    await page.goto('/');
+    await expect(page).toHaveURL(/\/login$/);
+    await page.goto('/no/such/screen');
+    await expect(page).toHaveURL(/\/login$/);
+  });
+
+  test('an expired token lands on /login with the session-expired toast', async ({ page }) => {
+    const token = expiredToken();
+    await page.addInitScript((value) => {
+      if (!sessionStorage.getItem('kosh.e2e.seeded')) {
+        sessionStorage.setItem('kosh.e2e.seeded', '1');
+        localStorage.setItem('kosh.token', value);
+      }
+    }, token);
+    const sentAuthorization: (string | undefined)[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/api/')) sentAuthorization.push(request.headers().authorization);
+    });
+    await page.goto('/dashboard');
+    await expect(page).toHaveURL(/\/login$/);
+    await expect(new AppShell(page).toast('Session expired. Please login again.')).toBeVisible();
+    expect(sentAuthorization.filter(Boolean)).toEqual([]);
+    expect(await page.evaluate(() => localStorage.getItem('kosh.token'))).toBeNull();
+  });
+
+  test('the login message parameter shows as a toast', async ({ page }) => {
+    await page.goto('/login?message=Hello%20from%20the%20link');
+    await expect(new AppShell(page).toast('Hello from the link')).toBeVisible();
+  });
+
+  test('at most three toasts show at once, each closing after 5 s', async ({ page }) => {
+    await page.goto('/verify-email');
+    const verify = new VerifyEmailPage(page);
+    await expect(verify.failed).toBeVisible();
+    await expect(page.getByText('Invalid verification link')).toBeVisible();
+    const shell = new AppShell(page);
+    for (let i = 0; i < 5; i += 1) await verify.resendVerification.click();
+    await expect(shell.toast('Email address not found. Please register again.')).toHaveCount(3);
+    const box = await page.locator('.bp6-toast').first().boundingBox();
+    expect(box && box.y < 100 && box.x + box.width > 1280 - 100, 'toasts sit top-right').toBe(true);
+    const shownAt = Date.now();
+    await expect(shell.toasts).toHaveCount(0, { timeout: 10_000 });
+    expect(Date.now() - shownAt).toBeGreaterThan(3_500);
+  });
+});

@@ -1,0 +1,43 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page } from '@playwright/test';
+
+const screenshotDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'screenshots');
+
+export const viewports = {
+  desktop: { width: 1280, height: 800 },
+  mobile: { width: 390, height: 844 },
+} as const;
+
+export function screenshotPath(name: string): string {
+  mkdirSync(screenshotDir, { recursive: true });
+  return path.join(screenshotDir, `${name}.png`);
+}
+
+/** No serious or critical axe-core violation on the screen as it is now. */
+export async function expectAccessible(page: Page, screen: string): Promise<void> {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const blocking = results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  expect(blocking, `accessibility of ${screen}`).toEqual([]);
+}
+
+/**
+ * Saves the screen at 1280×800 and 390×844 as e2e/screenshots/{screen}-{desktop|mobile}.png,
+ * checking accessibility at each size, then restores the desktop size.
+ */
+export async function captureScreen(page: Page, screen: string, ready?: () => Promise<void>): Promise<void> {
+  for (const [name, size] of Object.entries(viewports)) {
+    await page.setViewportSize(size);
+    if (ready) await ready();
+    // Icons arrive as small fetches after render: let them land before the picture is taken.
+    await page.waitForLoadState('networkidle');
+    await page.evaluate(() => document.fonts.ready);
+    await expectAccessible(page, `${screen} at ${name}`);
+    await page.screenshot({ path: screenshotPath(`${screen}-${name}`), fullPage: true });
+  }
+  await page.setViewportSize(viewports.desktop);
+}

@@ -1,0 +1,65 @@
+import pg from 'pg';
+import type { Db } from '../db';
+import { createPgliteDb } from '../db-pglite';
+import { eventStoreMigrations, migrate } from '../migrations';
+import { appendOn, createPostgresEventStore } from '../postgres-event-store';
+import { createTestDatabase } from '../testing/test-database';
+import type { ContractHarness } from './event-store-contract';
+
+class Rollback extends Error {}
+
+function transactional(db: Db): Required<ContractHarness>['appendInTransaction'] {
+  return async (streamId, events, expectedVersion, { roundTrips, rollback }) => {
+    try {
+      return await db.transaction(async (tx) => {
+        const result = await appendOn(tx, streamId, events, expectedVersion);
+        for (let i = 0; i < roundTrips; i++) await tx.query('SELECT 1');
+        if (rollback) throw new Rollback();
+        return result;
+      });
+    } catch (err) {
+      if (err instanceof Rollback) return null;
+      throw err;
+    }
+  };
+}
+
+/** A fresh PostgreSQL database (DATABASE_URL's server), dropped on close. */
+export async function postgresHarness(): Promise<ContractHarness> {
+  const database = await createTestDatabase({ max: 12 });
+  await migrate(database.db, [eventStoreMigrations]);
+  return {
+    storesShareData: true,
+    createStore: (options) => createPostgresEventStore(database.db, options),
+    appendInTransaction: transactional(database.db),
+    async openConnection() {
+      const client = new pg.Client({ connectionString: database.url });
+      await client.connect();
+      const connection = {
+        query: async <Row>(sql: string, params?: readonly unknown[]) => {
+          const res = await client.query(sql, params as unknown[] | undefined);
+          return { rows: res.rows as Row[], rowCount: res.rowCount ?? 0 };
+        },
+      };
+      return {
+        query: connection.query,
+        append: (streamId, events, expectedVersion) =>
+          appendOn(connection, streamId, events, expectedVersion),
+        close: () => client.end(),
+      };
+    },
+    close: () => database.drop(),
+  };
+}
+
+/** An in-memory PGlite database with the same migrations. */
+export async function pgliteHarness(): Promise<ContractHarness> {
+  const db = await createPgliteDb(undefined);
+  await migrate(db, [eventStoreMigrations]);
+  return {
+    storesShareData: true,
+    createStore: (options) => createPostgresEventStore(db, options),
+    appendInTransaction: transactional(db),
+    close: () => db.close(),
+  };
+}

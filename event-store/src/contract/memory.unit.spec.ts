@@ -1,0 +1,12 @@
+import { createInMemoryEventStore } from '../in-memory-event-store';
+import { eventStoreContract } from './event-store-contract';
+
+eventStoreContract(
+  'in-memory',
+  async () => ({
+    storesShareData: false,
+    createStore: (options) => createInMemoryEventStore(options),
+    close: async () => {},
+  }),
+  { soak: { writers: 8, appendsPerWriter: 40 } },
+);

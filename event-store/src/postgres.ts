@@ -1,0 +1,1 @@
+export * from './postgres-event-store';

@@ -1,0 +1,50 @@
+import type { Queryable } from '@kosh/event-store/db';
+import { type DbLedgerEntry, ENTRY_COLUMNS, entryFromDb, type LedgerEntry } from './projector';
+
+export type { LedgerEntry } from './projector';
+
+/** The user's entries dated `from`..`to` (inclusive), in date order (then creation, then id). */
+export async function ledgerEntries(
+  db: Queryable,
+  userId: string,
+  from: string,
+  to: string,
+): Promise<LedgerEntry[]> {
+  const { rows } = await db.query<DbLedgerEntry>(
+    `SELECT ${ENTRY_COLUMNS} FROM ledger_entries e
+      WHERE user_id = $1 AND e.entry_date BETWEEN $2::date AND $3::date
+      ORDER BY e.entry_date, e.created_at, e.entry_id`,
+    [userId, from, to],
+  );
+  return rows.map(entryFromDb);
+}
+
+export type LedgerPeriod = { year: number; month: number; transactionCount: number; emiCount: number };
+
+/**
+ * Months with a transaction, or with an EMI in or before (`year`, `month`) (the current month),
+ * newest first. A listed month counts all its entries.
+ */
+export async function ledgerPeriods(
+  db: Queryable,
+  userId: string,
+  current: { year: number; month: number },
+): Promise<LedgerPeriod[]> {
+  const { rows } = await db.query<{
+    year: number;
+    month: number;
+    transaction_count: number;
+    emi_count: number;
+  }>(
+    `SELECT year, month, transaction_count, emi_count FROM ledger_periods
+      WHERE user_id = $1 AND (transaction_count > 0 OR (emi_count > 0 AND year * 12 + month <= $2))
+      ORDER BY year DESC, month DESC`,
+    [userId, current.year * 12 + current.month],
+  );
+  return rows.map((r) => ({
+    year: r.year,
+    month: r.month,
+    transactionCount: r.transaction_count,
+    emiCount: r.emi_count,
+  }));
+}

@@ -1,0 +1,161 @@
+import { type Paise, toPaise } from '@kosh/domain';
+import type { Queryable } from '@kosh/event-store/db';
+import { type DbLoanRow, LOAN_COLUMNS, type LoanRow, loanFromDb } from './projector';
+
+export type { LoanRow } from './projector';
+
+export const LOAN_SORT_KEYS = [
+  'created_at',
+  'principal_amount',
+  'interest_rate',
+  'start_date',
+  'end_date',
+  'account_number',
+  'bank_name',
+] as const;
+export type LoanSortKey = (typeof LOAN_SORT_KEYS)[number];
+export const LOAN_PAGE_SIZES = [5, 10, 25, 50] as const;
+
+/** Already validated: page ≥ 1, limit one of the page sizes, sort key from the list. */
+export type LoanListQuery = {
+  page: number;
+  limit: number;
+  sortBy: LoanSortKey;
+  sortOrder: 'ASC' | 'DESC';
+  search: string | null;
+  bankId: number | null;
+  loanTypeId: number | null;
+};
+
+/** A loan with the names of its bank and loan type. */
+export type LoanView = LoanRow &
+  Readonly<{ bank: { bankName: string; branchName: string | null }; loanType: { typeName: string } }>;
+
+type DbLoanView = DbLoanRow & { bank_name: string | null; branch_name: string | null; type_name: string | null };
+
+const VIEW_COLUMNS = `${LOAN_COLUMNS}, b.bank_name, b.branch_name, t.type_name`;
+const VIEW_FROM = `loans l
+  LEFT JOIN catalog_banks b ON b.id = l.bank_id
+  LEFT JOIN catalog_loan_types t ON t.id = l.loan_type_id`;
+
+function viewOf(r: DbLoanView): LoanView {
+  return {
+    ...loanFromDb(r),
+    bank: { bankName: r.bank_name ?? '', branchName: r.branch_name },
+    loanType: { typeName: r.type_name ?? '' },
+  };
+}
+
+/** `%`, `_` and the escape character match literally in a LIKE pattern. */
+function likePattern(search: string): string {
+  return `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/**
+ * One page of the user's loans. Search matches account number, loan type, bank name (substring,
+ * any case) and principal amount (its digits, so "25,00,000" finds 2500000.00). The sort column
+ * comes from a fixed map, never from request text; ties break by created_at then id.
+ */
+export async function listLoans(
+  db: Queryable,
+  userId: string,
+  query: LoanListQuery,
+): Promise<{ rows: LoanView[]; totalItems: number }> {
+  const params: unknown[] = [userId];
+  const where = ['l.user_id = $1'];
+  if (query.bankId !== null) {
+    params.push(query.bankId);
+    where.push(`l.bank_id = $${params.length}`);
+  }
+  if (query.loanTypeId !== null) {
+    params.push(query.loanTypeId);
+    where.push(`l.loan_type_id = $${params.length}`);
+  }
+  const search = query.search?.trim();
+  if (search) {
+    params.push(likePattern(search));
+    const text = `$${params.length}`;
+    const alternatives = [
+      `l.account_number ILIKE ${text} ESCAPE '\\'`,
+      `b.bank_name ILIKE ${text} ESCAPE '\\'`,
+      `t.type_name ILIKE ${text} ESCAPE '\\'`,
+    ];
+    const digits = search.replace(/[₹,\s]/g, '');
+    if (/^\d+(\.\d*)?$/.test(digits)) {
+      params.push(`%${digits}%`);
+      alternatives.push(`l.principal_amount::text LIKE $${params.length}`);
+    }
+    where.push(`(${alternatives.join(' OR ')})`);
+  }
+  const column = {
+    created_at: 'l.created_at',
+    principal_amount: 'l.principal_amount',
+    interest_rate: 'l.interest_rate',
+    start_date: 'l.start_date',
+    end_date: 'l.end_date',
+    account_number: 'l.account_number',
+    bank_name: 'b.bank_name',
+  }[query.sortBy];
+  const direction = query.sortOrder === 'ASC' ? 'ASC' : 'DESC';
+  const order = [column, 'l.created_at', 'l.id']
+    .filter((c, i, all) => all.indexOf(c) === i)
+    .map((c) => `${c} ${direction}`)
+    .join(', ');
+  const filter = where.join(' AND ');
+  const needsJoin = Boolean(search);
+  const [page, count] = await Promise.all([
+    db.query<DbLoanView>(
+      `SELECT ${VIEW_COLUMNS} FROM ${VIEW_FROM} WHERE ${filter}
+       ORDER BY ${order} LIMIT ${query.limit} OFFSET ${(query.page - 1) * query.limit}`,
+      params,
+    ),
+    db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM ${needsJoin ? VIEW_FROM : 'loans l'} WHERE ${filter}`,
+      params,
+    ),
+  ]);
+  return { rows: page.rows.map(viewOf), totalItems: Number(count.rows[0]?.n ?? 0) };
+}
+
+/** The user's own loan with its names, or null (also for another user's id). */
+export async function getLoan(db: Queryable, userId: string, loanId: string): Promise<LoanView | null> {
+  const { rows } = await db.query<DbLoanView>(
+    `SELECT ${VIEW_COLUMNS} FROM ${VIEW_FROM} WHERE l.user_id = $1 AND l.id = $2::uuid`,
+    [userId, loanId],
+  );
+  return rows[0] ? viewOf(rows[0]) : null;
+}
+
+export type LoanStats = Readonly<{
+  totalLoans: number;
+  activeLoans: number;
+  totalAmount: Paise;
+  remainingAmount: Paise;
+}>;
+
+/**
+ * Totals over the user's loans on `today` (YYYY-MM-DD): active = ends today or later; remaining
+ * = per loan, the balance after the last instalment due on or before today (the full principal
+ * before the first), read from the current schedule.
+ */
+export async function getLoanStats(db: Queryable, userId: string, today: string): Promise<LoanStats> {
+  const { rows } = await db.query<{ total: number; active: number; amount: string; remaining: string }>(
+    `SELECT count(*)::int AS total,
+            count(*) FILTER (WHERE l.end_date >= $2::date)::int AS active,
+            coalesce(sum(l.principal_amount), 0)::text AS amount,
+            coalesce(sum(coalesce(
+              (SELECT r.remaining_principal FROM loan_schedule_rows r
+                WHERE r.loan_id = l.id AND r.emi_date <= $2::date
+                ORDER BY r.emi_date DESC LIMIT 1),
+              l.principal_amount)), 0)::text AS remaining
+       FROM loans l WHERE l.user_id = $1`,
+    [userId, today],
+  );
+  const r = rows[0];
+  return {
+    totalLoans: Number(r?.total ?? 0),
+    activeLoans: Number(r?.active ?? 0),
+    totalAmount: toPaise(r?.amount ?? '0'),
+    remainingAmount: toPaise(r?.remaining ?? '0'),
+  };
+}

@@ -1,0 +1,333 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { Db, Queryable } from '@kosh/event-store/db';
+import { createPgDb } from '@kosh/event-store/db-pg';
+import { createPgliteDb } from '@kosh/event-store/db-pglite';
+import { eventStoreMigrations, migrate } from '@kosh/event-store/migrations';
+import type { EventStore } from '@kosh/event-store/port';
+import { createPostgresEventStore } from '@kosh/event-store/postgres';
+import { createTestDatabase, type TestDatabase } from '@kosh/event-store/testing/test-database';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { runnerMigrations } from '../registry';
+import {
+  type CatchUpResult,
+  createProjectionRunner,
+  type ProjectionRunner,
+  type ProjectionRunnerOptions,
+} from './runner';
+import {
+  APPLIED_LOG_TABLE_SQL,
+  amountAdded,
+  poisonSensitiveProjection,
+  seedEvents,
+  TOTALS_TABLE_SQL,
+  tableDigest,
+  totalsProjection,
+} from './testing/test-projections';
+
+const TOTALS = 'runner_test_totals';
+const POISONED = 'runner_test_poisoned';
+
+/** What the totals read model must hold, computed straight from the log. */
+const EXPECTED_TOTALS = `(SELECT stream_id, count(*)::int AS events, sum((data->>'amount')::bigint)::bigint AS amount,
+  max(stream_version) AS version FROM events WHERE type = 'AmountAdded' GROUP BY stream_id)`;
+
+const totalsDigest = (q: Queryable) => tableDigest(q, 'runner_test_totals', 'stream_id');
+const expectedDigest = (q: Queryable) => tableDigest(q, EXPECTED_TOTALS, 'stream_id');
+
+/**
+ * Catches up until the checkpoint reaches `position` (or the projection stops). One catch-up
+ * may legitimately end early: readAll holds back events while any transaction on the cluster
+ * that started before them is still open, and other test files share this server.
+ */
+async function catchUpTo(runner: ProjectionRunner, name: string, position: string): Promise<CatchUpResult> {
+  const deadline = Date.now() + 20_000;
+  let events = 0;
+  for (;;) {
+    const result = await runner.catchUp(name);
+    events += result.events;
+    if (result.stopped || result.position >= position) return { ...result, events };
+    if (Date.now() > deadline) throw new Error(`${name} stuck at ${result.position}, wanted ${position}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+async function prepare(db: Db): Promise<void> {
+  await migrate(db, [eventStoreMigrations, runnerMigrations]);
+  await db.query(TOTALS_TABLE_SQL);
+  await db.query(APPLIED_LOG_TABLE_SQL);
+}
+
+describe('projection runner on PostgreSQL', () => {
+  let database: TestDatabase;
+  let store: EventStore;
+  const opened: { runner: ProjectionRunner; db?: Db }[] = [];
+
+  function runnerOn(db: Db, options: Partial<ProjectionRunnerOptions> = {}): ProjectionRunner {
+    const runner = createProjectionRunner({
+      db,
+      eventStore: createPostgresEventStore(db),
+      projections: [totalsProjection()],
+      retryBackoffMs: 5,
+      ...options,
+    });
+    opened.push({ runner });
+    return runner;
+  }
+
+  /** A runner with its own pool, as another process would have. */
+  function otherProcess(options: Partial<ProjectionRunnerOptions> = {}): ProjectionRunner {
+    const db = createPgDb(database.url, { max: 3 });
+    const runner = runnerOn(db, options);
+    opened.push({ runner, db });
+    return runner;
+  }
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    await prepare(database.db);
+    store = createPostgresEventStore(database.db);
+  });
+
+  beforeEach(async () => {
+    await database.db.query(
+      `TRUNCATE events, runner_test_totals, runner_test_applied, projection_checkpoints,
+        projection_dead_letters, projection_rebuilds;
+       DROP SCHEMA IF EXISTS rebuild_runner_test_totals CASCADE`,
+    );
+  });
+
+  afterEach(async () => {
+    for (const { runner, db } of opened.splice(0)) {
+      runner.close();
+      await db?.close();
+    }
+  });
+
+  afterAll(async () => {
+    await store?.close();
+    await database?.drop();
+  });
+
+  it('catches up, and the same events delivered twice leave the read model unchanged', async () => {
+    const last = await seedEvents(store, { count: 1200 });
+    const runner = runnerOn(database.db);
+
+    const first = await catchUpTo(runner, TOTALS, last);
+    expect(first).toEqual({ events: 1320, position: last, stopped: false });
+    const digest = await totalsDigest(database.db);
+    expect(digest).toBe(await expectedDigest(database.db));
+
+    // Redelivery: rewind the checkpoint and let two runners replay the whole log at once.
+    await database.db.query(`UPDATE projection_checkpoints SET position = '' WHERE name = $1`, [TOTALS]);
+    const other = otherProcess();
+    await Promise.all([catchUpTo(runner, TOTALS, last), catchUpTo(other, TOTALS, last)]);
+    expect(await totalsDigest(database.db)).toBe(digest);
+    expect((await runner.status())[0]).toMatchObject({ name: TOTALS, position: last, status: 'running' });
+  });
+
+  it('never lets two runners apply the same batch', async () => {
+    const last = await seedEvents(store, { count: 1000 });
+    const loggingProjection = (runnerId: string) =>
+      totalsProjection({
+        onApply: async (tx, ids) => {
+          await tx.query('INSERT INTO runner_test_applied (event_id, runner) SELECT unnest($1::text[]), $2', [
+            ids,
+            runnerId,
+          ]);
+          await tx.query('SELECT pg_sleep(0.005)');
+        },
+      });
+    const a = otherProcess({ projections: [loggingProjection('a')], batchSize: 50 });
+    const b = otherProcess({ projections: [loggingProjection('b')], batchSize: 50 });
+
+    await Promise.all([a.catchUp(TOTALS), b.catchUp(TOTALS), a.catchUp(TOTALS), b.catchUp(TOTALS)]);
+    await Promise.all([catchUpTo(a, TOTALS, last), catchUpTo(b, TOTALS, last)]);
+
+    const { rows } = await database.db.query<{ applied: number; distinct_ids: number }>(
+      'SELECT count(*)::int AS applied, count(DISTINCT event_id)::int AS distinct_ids FROM runner_test_applied',
+    );
+    expect(rows[0]).toEqual({ applied: 1000, distinct_ids: 1000 });
+    expect(await totalsDigest(database.db)).toBe(await expectedDigest(database.db));
+  });
+
+  it('dead-letters a projector that keeps failing and stops only that projection', async () => {
+    await seedEvents(store, { count: 300 });
+    const beforePoison = (await store.readAll({ limit: 10_000 })).at(-1)?.position;
+    const poison = amountAdded(7, { poison: true });
+    const { position: poisonPosition } = await store.appendToStream('test-poison', [poison], {
+      expectedVersion: 'any',
+    });
+    const last = await seedEvents(store, { count: 300 });
+    const runner = runnerOn(database.db, {
+      projections: [totalsProjection(), poisonSensitiveProjection(POISONED)],
+      maxAttempts: 3,
+    });
+
+    const [totals, poisoned] = await Promise.all([
+      catchUpTo(runner, TOTALS, last),
+      catchUpTo(runner, POISONED, last),
+    ]);
+
+    expect(totals.stopped).toBe(false);
+    expect(await totalsDigest(database.db)).toBe(await expectedDigest(database.db));
+    expect(poisoned).toMatchObject({ stopped: true, position: beforePoison });
+    const letters = await database.db.query(
+      'SELECT projection, position, event_id, error FROM projection_dead_letters',
+    );
+    expect(letters.rows).toEqual([
+      {
+        projection: POISONED,
+        position: poisonPosition,
+        event_id: poison.id,
+        error: expect.stringContaining(poison.id),
+      },
+    ]);
+    const applied = await database.db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM runner_test_applied',
+    );
+    expect(applied.rows[0]?.n).toBe(300);
+
+    // Later events still reach the healthy projection; the stopped one stays where it stopped.
+    const later = await seedEvents(store, { count: 50 });
+    await catchUpTo(runner, TOTALS, later);
+    expect(await runner.waitFor([TOTALS], later, 1000)).toBe(true);
+    expect(await runner.catchUp(POISONED)).toMatchObject({ stopped: true, events: 0 });
+    expect(await runner.waitFor([TOTALS, POISONED], later, 300)).toBe(false);
+    const statuses = await runner.status();
+    expect(statuses.find((s) => s.name === POISONED)).toMatchObject({
+      status: 'stopped',
+      position: beforePoison,
+    });
+  });
+
+  it('waitFor resolves once the checkpoint is reached, also when another process advanced it', async () => {
+    const last = await seedEvents(store, { count: 100 });
+    const worker = runnerOn(database.db);
+    const api = otherProcess({ pollIntervalMs: 20 });
+
+    expect(await api.waitFor([TOTALS], last, 200)).toBe(false);
+    const waiting = [worker.waitFor([TOTALS], last, 5000), api.waitFor([TOTALS], last, 5000)];
+    await catchUpTo(worker, TOTALS, last);
+    expect(await Promise.all(waiting)).toEqual([true, true]);
+    expect(await api.waitFor([TOTALS], last, 1)).toBe(true);
+  });
+
+  it('a rebuild killed midway and restarted ends identical to a clean rebuild', async () => {
+    const seeded = await seedEvents(store, { count: 6000, perAppend: 50 });
+    const runner = runnerOn(database.db);
+    await catchUpTo(runner, TOTALS, seeded);
+    const live = await totalsDigest(database.db);
+
+    await killRebuildMidway(database.url, 1000);
+    const { rows } = await database.db.query<{ processed: number }>(
+      'SELECT processed FROM projection_rebuilds WHERE name = $1',
+      [TOTALS],
+    );
+    expect(rows[0]?.processed).toBeGreaterThanOrEqual(1000);
+    expect(rows[0]?.processed).toBeLessThan(6600);
+
+    // Events that arrive while the rebuild is down are replayed too.
+    const last = await seedEvents(store, { count: 200 });
+    const resumed = await runner.rebuild(TOTALS);
+    // Every event up to where the rebuild swapped in was replayed exactly once across both runs.
+    expect(resumed.processed).toBe(await eventsUpTo(database.db, resumed.position));
+    await catchUpTo(runner, TOTALS, last);
+    const afterResume = await totalsDigest(database.db);
+    expect(afterResume).toBe(await expectedDigest(database.db));
+    expect(afterResume).not.toBe(live);
+
+    const clean = await runner.rebuild(TOTALS, { restart: true });
+    expect(clean.processed).toBe(await eventsUpTo(database.db, clean.position));
+    await catchUpTo(runner, TOTALS, last);
+    expect(await totalsDigest(database.db)).toBe(afterResume);
+    expect((await runner.status())[0]).toMatchObject({ position: last, status: 'running' });
+    const schemas = await database.db.query(`SELECT 1 FROM pg_namespace WHERE nspname LIKE 'rebuild_%'`);
+    expect(schemas.rows).toEqual([]);
+  });
+
+  it('a rebuild swaps in while the live projection keeps running', async () => {
+    const seeded = await seedEvents(store, { count: 2000 });
+    const live = otherProcess();
+    const rebuilder = runnerOn(database.db, { rebuildBatchSize: 100 });
+    await catchUpTo(live, TOTALS, seeded);
+    const progress: number[] = [];
+    const rebuilt = rebuilder.rebuild(TOTALS, { onProgress: ({ processed }) => progress.push(processed) });
+    const last = await seedEvents(store, { count: 500 });
+    await live.catchUp(TOTALS);
+    await rebuilt;
+    await catchUpTo(live, TOTALS, last);
+    expect(await live.waitFor([TOTALS], last, 2000)).toBe(true);
+    expect(await totalsDigest(database.db)).toBe(await expectedDigest(database.db));
+    expect(progress.length).toBeGreaterThan(10);
+  });
+});
+
+async function eventsUpTo(q: Queryable, position: string): Promise<number> {
+  const { rows } = await q.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM events WHERE kosh_position(transaction_id, global_position) COLLATE "C" <= $1',
+    [position],
+  );
+  return rows[0]?.n ?? -1;
+}
+
+/** Runs a slow rebuild in a child process and SIGKILLs it once it has applied `after` events. */
+function killRebuildMidway(url: string, after: number): Promise<void> {
+  const script = fileURLToPath(new URL('./testing/rebuild-child.ts', import.meta.url));
+  const child = spawn(process.execPath, ['--import', 'tsx', script, url], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const processed = [...output.matchAll(/progress (\d+)/g)].map((m) => Number(m[1]));
+      if ((processed.at(-1) ?? 0) >= after && child.exitCode === null) child.kill('SIGKILL');
+    });
+    child.on('exit', (_code, signal) =>
+      signal === 'SIGKILL' ? resolve() : reject(new Error(`rebuild child was not killed midway: ${output}`)),
+    );
+  });
+}
+
+describe('projection runner on PGlite', () => {
+  let db: Db;
+  let store: EventStore;
+
+  beforeAll(async () => {
+    db = await createPgliteDb(undefined);
+    await prepare(db);
+    store = createPostgresEventStore(db);
+  });
+
+  afterAll(async () => {
+    await store?.close();
+    await db?.close();
+  });
+
+  it('catches up, dead-letters, waits and rebuilds', async () => {
+    await seedEvents(store, { count: 500 });
+    const poison = amountAdded(1, { poison: true });
+    await store.appendToStream('test-poison', [poison], { expectedVersion: 'any' });
+    const last = await seedEvents(store, { count: 500 });
+    const runner = createProjectionRunner({
+      db,
+      eventStore: store,
+      projections: [totalsProjection(), poisonSensitiveProjection(POISONED)],
+      batchSize: 100,
+      maxAttempts: 2,
+      retryBackoffMs: 5,
+    });
+
+    const waited = runner.waitFor([TOTALS], last, 5000);
+    await Promise.all([runner.catchUp(TOTALS), runner.catchUp(POISONED)]);
+    expect(await waited).toBe(true);
+    expect(await runner.waitFor([POISONED], last, 100)).toBe(false);
+    const live = await totalsDigest(db);
+    expect(live).toBe(await expectedDigest(db));
+
+    expect(await runner.rebuild(TOTALS)).toEqual({ processed: 1101, position: last });
+    expect(await totalsDigest(db)).toBe(live);
+    runner.close();
+  });
+});

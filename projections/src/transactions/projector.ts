@@ -1,0 +1,236 @@
+import {
+  assertNever,
+  type Paise,
+  type RecordedEvent,
+  TRANSACTION_EVENT_TYPES,
+  type TransactionEvent,
+  type TransactionType,
+  toDecimalString,
+  toPaise,
+} from '@kosh/domain';
+import type { Queryable } from '@kosh/event-store/db';
+import type { Projection } from '../runner/types';
+
+/** One row of `transactions`. Money in paise; instants ISO-8601 UTC. */
+export type TransactionRow = Readonly<{
+  id: string;
+  userId: string;
+  notes: string;
+  transactionType: TransactionType;
+  transactionDate: string;
+  amount: Paise;
+  createdAt: string;
+  updatedAt: string;
+  /** Stream version of the last event folded in. */
+  version: number;
+}>;
+
+type Versioned = Pick<RecordedEvent, 'streamVersion'>;
+export type VersionedTransactionEvent = TransactionEvent & Versioned;
+
+/** Pure fold of one transaction's events into its row (null before it is recorded and once deleted). */
+export function evolveTransactionRow(
+  row: TransactionRow | null,
+  event: VersionedTransactionEvent,
+): TransactionRow | null {
+  if (row && event.streamVersion <= row.version) return row;
+  const version = event.streamVersion;
+  switch (event.type) {
+    case 'TransactionRecorded': {
+      const d = event.data;
+      return {
+        id: d.transactionId,
+        userId: d.userId,
+        notes: d.notes,
+        transactionType: d.transactionType,
+        transactionDate: d.transactionDate,
+        amount: d.amount,
+        createdAt: d.recordedAt,
+        updatedAt: d.recordedAt,
+        version,
+      };
+    }
+    case 'TransactionUpdated':
+      return row ? { ...row, ...event.data.changes, updatedAt: event.data.updatedAt, version } : null;
+    case 'TransactionDeleted':
+      return null;
+    default:
+      return assertNever(event);
+  }
+}
+
+/** The user's totals; amounts in paise. */
+export type TransactionStats = Readonly<{
+  totalTransactions: number;
+  creditCount: number;
+  debitCount: number;
+  creditAmount: Paise;
+  debitAmount: Paise;
+}>;
+
+export const EMPTY_STATS: TransactionStats = {
+  totalTransactions: 0,
+  creditCount: 0,
+  debitCount: 0,
+  creditAmount: 0,
+  debitAmount: 0,
+};
+
+/** What one row adds to its owner's totals (nothing for a missing row). */
+export function statsOf(row: TransactionRow | null): TransactionStats {
+  if (!row) return EMPTY_STATS;
+  const credit = row.transactionType === 'C';
+  return {
+    totalTransactions: 1,
+    creditCount: credit ? 1 : 0,
+    debitCount: credit ? 0 : 1,
+    creditAmount: credit ? row.amount : 0,
+    debitAmount: credit ? 0 : row.amount,
+  };
+}
+
+export function addStats(a: TransactionStats, b: TransactionStats, sign: 1 | -1 = 1): TransactionStats {
+  return {
+    totalTransactions: a.totalTransactions + sign * b.totalTransactions,
+    creditCount: a.creditCount + sign * b.creditCount,
+    debitCount: a.debitCount + sign * b.debitCount,
+    creditAmount: a.creditAmount + sign * b.creditAmount,
+    debitAmount: a.debitAmount + sign * b.debitAmount,
+  };
+}
+
+/**
+ * The batch's effect: the rows whose fold changed (null = remove) and each owner's change of
+ * totals, computed as "totals of the rows after minus totals of the rows before", so an event
+ * delivered twice (a no-op for its row) changes no total either.
+ */
+export function foldBatch(
+  before: ReadonlyMap<string, TransactionRow>,
+  events: readonly VersionedTransactionEvent[],
+): { changed: Map<string, TransactionRow | null>; statsDelta: Map<string, TransactionStats> } {
+  const current = new Map<string, TransactionRow | null>();
+  for (const event of events) {
+    const id = event.data.transactionId;
+    const row = current.has(id) ? (current.get(id) ?? null) : (before.get(id) ?? null);
+    current.set(id, evolveTransactionRow(row, event));
+  }
+  const changed = new Map<string, TransactionRow | null>();
+  const statsDelta = new Map<string, TransactionStats>();
+  for (const [id, after] of current) {
+    const old = before.get(id) ?? null;
+    if (after === old) continue;
+    changed.set(id, after);
+    for (const [row, sign] of [
+      [old, -1],
+      [after, 1],
+    ] as const) {
+      if (!row) continue;
+      statsDelta.set(row.userId, addStats(statsDelta.get(row.userId) ?? EMPTY_STATS, statsOf(row), sign));
+    }
+  }
+  return { changed, statsDelta };
+}
+
+export const TRANSACTION_COLUMNS = `id::text AS id, user_id, notes, transaction_type,
+  to_char(transaction_date, 'YYYY-MM-DD') AS transaction_date, amount::text AS amount,
+  to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at,
+  to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS updated_at, version`;
+
+export type DbTransactionRow = {
+  id: string;
+  user_id: string;
+  notes: string;
+  transaction_type: TransactionType;
+  transaction_date: string;
+  amount: string;
+  created_at: string;
+  updated_at: string;
+  version: number;
+};
+
+export function fromDb(r: DbTransactionRow): TransactionRow {
+  return {
+    id: r.id,
+    userId: r.user_id,
+    notes: r.notes,
+    transactionType: r.transaction_type,
+    transactionDate: r.transaction_date,
+    amount: toPaise(r.amount),
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    version: Number(r.version),
+  };
+}
+
+async function loadRows(tx: Queryable, ids: readonly string[]): Promise<Map<string, TransactionRow>> {
+  const { rows } = await tx.query<DbTransactionRow>(
+    `SELECT ${TRANSACTION_COLUMNS} FROM transactions WHERE id = ANY($1::uuid[])`,
+    [ids],
+  );
+  return new Map(rows.map((r) => [r.id, fromDb(r)]));
+}
+
+async function saveRows(tx: Queryable, rows: readonly TransactionRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  const records = rows.map((r) => ({ ...r, amount: toDecimalString(r.amount) }));
+  await tx.query(
+    `INSERT INTO transactions
+       (id, user_id, notes, transaction_type, transaction_date, amount, created_at, updated_at, version)
+     SELECT r."id", r."userId", r."notes", r."transactionType", r."transactionDate", r."amount",
+            r."createdAt", r."updatedAt", r."version"
+       FROM jsonb_to_recordset($1::jsonb) AS r("id" uuid, "userId" text, "notes" text,
+            "transactionType" char(1), "transactionDate" date, "amount" numeric, "createdAt" timestamptz,
+            "updatedAt" timestamptz, "version" integer)
+     ON CONFLICT (id) DO UPDATE SET
+       notes = EXCLUDED.notes, transaction_type = EXCLUDED.transaction_type,
+       transaction_date = EXCLUDED.transaction_date, amount = EXCLUDED.amount,
+       updated_at = EXCLUDED.updated_at, version = EXCLUDED.version`,
+    [JSON.stringify(records)],
+  );
+}
+
+async function addToStats(tx: Queryable, deltas: ReadonlyMap<string, TransactionStats>): Promise<void> {
+  if (deltas.size === 0) return;
+  const records = [...deltas].map(([userId, d]) => ({
+    userId,
+    total: d.totalTransactions,
+    creditCount: d.creditCount,
+    debitCount: d.debitCount,
+    credit: toDecimalString(d.creditAmount),
+    debit: toDecimalString(d.debitAmount),
+  }));
+  await tx.query(
+    `INSERT INTO transaction_stats AS s
+       (user_id, total_transactions, credit_count, debit_count, credit_amount, debit_amount)
+     SELECT r."userId", r."total", r."creditCount", r."debitCount", r."credit", r."debit"
+       FROM jsonb_to_recordset($1::jsonb) AS r("userId" text, "total" bigint, "creditCount" bigint,
+            "debitCount" bigint, "credit" numeric, "debit" numeric)
+     ON CONFLICT (user_id) DO UPDATE SET
+       total_transactions = s.total_transactions + EXCLUDED.total_transactions,
+       credit_count = s.credit_count + EXCLUDED.credit_count,
+       debit_count = s.debit_count + EXCLUDED.debit_count,
+       credit_amount = s.credit_amount + EXCLUDED.credit_amount,
+       debit_amount = s.debit_amount + EXCLUDED.debit_amount`,
+    [JSON.stringify(records)],
+  );
+}
+
+const handled = new Set<string>(TRANSACTION_EVENT_TYPES);
+
+/** The transaction list and each user's totals: one read and at most three writes per batch. */
+export const transactionsProjection: Projection = {
+  name: 'transactions',
+  handles: TRANSACTION_EVENT_TYPES,
+  tables: ['transactions', 'transaction_stats'],
+  async apply(tx, events) {
+    const txnEvents = events.filter((e) => handled.has(e.type)) as unknown as VersionedTransactionEvent[];
+    const ids = [...new Set(txnEvents.map((e) => e.data.transactionId))];
+    const before = await loadRows(tx, ids);
+    const { changed, statsDelta } = foldBatch(before, txnEvents);
+    const removed = [...changed].filter(([, row]) => row === null).map(([id]) => id);
+    const saved = [...changed.values()].filter((row): row is TransactionRow => row !== null);
+    if (removed.length > 0) await tx.query('DELETE FROM transactions WHERE id = ANY($1::uuid[])', [removed]);
+    await saveRows(tx, saved);
+    await addToStats(tx, statsDelta);
+  },
+};

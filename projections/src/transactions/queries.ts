@@ -1,0 +1,149 @@
+import { type Paise, type TransactionType, toPaise } from '@kosh/domain';
+import type { Queryable } from '@kosh/event-store/db';
+import {
+  type DbTransactionRow,
+  fromDb,
+  TRANSACTION_COLUMNS,
+  type TransactionRow,
+  type TransactionStats,
+} from './projector';
+
+export type { TransactionRow, TransactionStats } from './projector';
+
+export const TRANSACTION_SORT_KEYS = ['transaction_date', 'amount', 'created_at', 'notes'] as const;
+export type TransactionSortKey = (typeof TRANSACTION_SORT_KEYS)[number];
+export type SortOrder = 'ASC' | 'DESC';
+
+/** Already validated: dates are real `YYYY-MM-DD`, page and limit positive. */
+export type TransactionListQuery = {
+  page: number;
+  limit: number;
+  search: string | null;
+  transactionType: TransactionType | null;
+  dateFrom: string | null;
+  dateTo: string | null;
+  sortBy: TransactionSortKey;
+  sortOrder: SortOrder;
+};
+
+export type TransactionPage = { rows: TransactionRow[]; totalItems: number };
+
+/** `%`, `_` and the escape character itself match literally in a LIKE pattern. */
+export function likePattern(search: string): string {
+  return `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/**
+ * One page of the user's transactions. The sort column is chosen from a fixed list (never from
+ * the request text); ties are broken by created_at then id in the same direction, so pages are
+ * stable and each is a range scan of the matching index.
+ */
+export async function listTransactions(
+  db: Queryable,
+  userId: string,
+  query: TransactionListQuery,
+): Promise<TransactionPage> {
+  const params: unknown[] = [userId];
+  const where = ['user_id = $1'];
+  if (query.transactionType) {
+    params.push(query.transactionType);
+    where.push(`transaction_type = $${params.length}`);
+  }
+  if (query.dateFrom) {
+    params.push(query.dateFrom);
+    where.push(`transaction_date >= $${params.length}::date`);
+  }
+  if (query.dateTo) {
+    params.push(query.dateTo);
+    where.push(`transaction_date <= $${params.length}::date`);
+  }
+  if (query.search) {
+    params.push(likePattern(query.search));
+    where.push(`notes ILIKE $${params.length} ESCAPE '\\'`);
+  }
+  const column = {
+    transaction_date: 'transaction_date',
+    amount: 'amount',
+    created_at: 'created_at',
+    notes: 'notes',
+  }[query.sortBy];
+  const direction = query.sortOrder === 'ASC' ? 'ASC' : 'DESC';
+  // Qualified: the select list has text columns of the same names, which ORDER BY would prefer.
+  const order = [column, 'created_at', 'id']
+    .filter((c, i, all) => all.indexOf(c) === i)
+    .map((c) => `t.${c} ${direction}`)
+    .join(', ');
+  const filter = where.join(' AND ');
+  const offset = (query.page - 1) * query.limit;
+  const [page, count] = await Promise.all([
+    db.query<DbTransactionRow>(
+      `SELECT ${TRANSACTION_COLUMNS} FROM transactions t WHERE ${filter}
+       ORDER BY ${order} LIMIT ${query.limit} OFFSET ${offset}`,
+      params,
+    ),
+    countTransactions(db, userId, query, filter, params),
+  ]);
+  return { rows: page.rows.map(fromDb), totalItems: count };
+}
+
+/** Without search or date filters the count comes from the stats row instead of counting rows. */
+async function countTransactions(
+  db: Queryable,
+  userId: string,
+  query: TransactionListQuery,
+  filter: string,
+  params: unknown[],
+): Promise<number> {
+  if (!query.search && !query.dateFrom && !query.dateTo) {
+    const stats = await getTransactionStats(db, userId);
+    if (query.transactionType === 'C') return stats.creditCount;
+    if (query.transactionType === 'D') return stats.debitCount;
+    return stats.totalTransactions;
+  }
+  const { rows } = await db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM transactions WHERE ${filter}`,
+    params,
+  );
+  return rows[0]?.n ?? 0;
+}
+
+/** The user's own transaction, or null (also for another user's id). */
+export async function getTransaction(
+  db: Queryable,
+  userId: string,
+  id: string,
+): Promise<TransactionRow | null> {
+  const { rows } = await db.query<DbTransactionRow>(
+    `SELECT ${TRANSACTION_COLUMNS} FROM transactions WHERE user_id = $1 AND id = $2::uuid`,
+    [userId, id],
+  );
+  return rows[0] ? fromDb(rows[0]) : null;
+}
+
+type DbStats = {
+  total_transactions: number;
+  credit_count: number;
+  debit_count: number;
+  credit_amount: string;
+  debit_amount: string;
+};
+
+/** Totals over all the user's transactions (zeros before the first). */
+export async function getTransactionStats(db: Queryable, userId: string): Promise<TransactionStats> {
+  const { rows } = await db.query<DbStats>(
+    `SELECT total_transactions, credit_count, debit_count, credit_amount::text AS credit_amount,
+            debit_amount::text AS debit_amount
+       FROM transaction_stats WHERE user_id = $1`,
+    [userId],
+  );
+  const r = rows[0];
+  if (!r) return { totalTransactions: 0, creditCount: 0, debitCount: 0, creditAmount: 0, debitAmount: 0 };
+  const paise = (text: string): Paise => toPaise(text);
+  return {
+    totalTransactions: Number(r.total_transactions),
+    creditCount: Number(r.credit_count),
+    debitCount: Number(r.debit_count),
+    creditAmount: paise(r.credit_amount),
+    debitAmount: paise(r.debit_amount),
+  };
+}

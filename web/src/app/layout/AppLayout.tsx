@@ -1,0 +1,14 @@
+import type { ReactNode } from 'react';
+import { AppNavbar } from './AppNavbar';
+
+/** The frame of every signed-in screen. */
+export function AppLayout({ children }: { children: ReactNode }) {
+  return (
+    <div className="kosh-app">
+      <AppNavbar />
+      <main className="kosh-main" id="main">
+        {children}
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,76 @@
+import { Alignment, Button, Classes, Collapse, Icon, Navbar } from '@blueprintjs/core';
+import { useEffect, useState } from 'react';
+import { Link, useLocation } from 'wouter';
+import { isEntryActive, navigationEntries } from './navigation';
+import { UserMenu } from './UserMenu';
+
+function NavigationLinks({ vertical = false }: { vertical?: boolean }) {
+  const [path] = useLocation();
+  return (
+    <>
+      {navigationEntries.map((entry) => {
+        const active = isEntryActive(entry, path);
+        return (
+          <Link
+            key={entry.href}
+            href={entry.href}
+            aria-current={active ? 'page' : undefined}
+            className={[
+              Classes.BUTTON,
+              Classes.MINIMAL,
+              vertical ? Classes.FILL : '',
+              vertical ? Classes.ALIGN_LEFT : '',
+              active ? Classes.ACTIVE : '',
+            ].join(' ')}
+          >
+            <Icon icon={entry.icon} />
+            <span className={Classes.BUTTON_TEXT}>{entry.label}</span>
+          </Link>
+        );
+      })}
+    </>
+  );
+}
+
+/** Spec section 2: shown only when signed in; collapses into a menu button on small screens. */
+export function AppNavbar() {
+  const [open, setOpen] = useState(false);
+  const [path] = useLocation();
+  // A link chosen from the collapsed menu closes it.
+  useEffect(() => setOpen(false), [path]);
+
+  return (
+    <header className="kosh-header">
+      <Navbar className="kosh-navbar" aria-label="Main">
+        <Navbar.Group align={Alignment.START}>
+          <Navbar.Heading>
+            <Link href="/dashboard" className="kosh-brand">
+              Kosh
+            </Link>
+          </Navbar.Heading>
+          <Navbar.Divider className="kosh-wide-only" />
+          <nav className="kosh-nav kosh-wide-only" aria-label="Primary">
+            <NavigationLinks />
+          </nav>
+        </Navbar.Group>
+        <Navbar.Group align={Alignment.END}>
+          <UserMenu />
+          <Button
+            className="kosh-narrow-only"
+            variant="minimal"
+            icon={open ? 'cross' : 'menu'}
+            aria-label={open ? 'Close navigation' : 'Open navigation'}
+            aria-expanded={open}
+            aria-controls="kosh-collapsed-nav"
+            onClick={() => setOpen((v) => !v)}
+          />
+        </Navbar.Group>
+      </Navbar>
+      <Collapse isOpen={open} className="kosh-narrow-only">
+        <nav id="kosh-collapsed-nav" className="kosh-collapsed-nav" aria-label="Primary">
+          <NavigationLinks vertical />
+        </nav>
+      </Collapse>
+    </header>
+  );
+}

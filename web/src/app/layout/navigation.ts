@@ -1,0 +1,13 @@
+/** Spec section 2: the navigation bar's top entries. */
+export const navigationEntries = [
+  { href: '/dashboard', label: 'Dashboard', icon: 'dashboard', alsoActiveOn: ['/'] },
+  { href: '/loans', label: 'All Loans', icon: 'bank-account', alsoActiveOn: [] },
+  { href: '/transactions', label: 'Transaction Book', icon: 'book', alsoActiveOn: [] },
+  { href: '/ledger', label: 'Ledger View', icon: 'th-list', alsoActiveOn: [] },
+] as const;
+
+export function isEntryActive(entry: (typeof navigationEntries)[number], path: string): boolean {
+  return (
+    path === entry.href || path.startsWith(`${entry.href}/`) || (entry.alsoActiveOn as readonly string[]).includes(path)
+  );
+}

@@ -1,0 +1,137 @@
+import { Button, Callout, Intent } from '@blueprintjs/core';
+import { validateLogin } from '@kosh/domain/validation/auth';
+import { useEffect, useRef, useState } from 'react';
+import { Form } from 'react-final-form';
+import { Link, useLocation } from 'wouter';
+import { useAppDispatch } from '../app/store';
+import {
+  CheckboxField,
+  FormErrorCallout,
+  formValidator,
+  InputGroupField,
+  PasswordField,
+  toSubmissionErrors,
+} from '../forms';
+import { toast } from '../toaster';
+import { AuthLayout } from './AuthLayout';
+import { useLoginMutation, useResendVerificationMutation } from './authApi';
+import { signedIn } from './sessionActions';
+import { useQueryParam } from './useQueryParam';
+
+type LoginValues = { email: string; password: string; rememberMe: boolean };
+
+const validate = formValidator<LoginValues>(validateLogin);
+
+/** The login screen keys on these words in a failure to offer a new verification mail. */
+const needsVerification = (message: string) => /verif(y|ication)/i.test(message);
+
+export function LoginPage() {
+  const dispatch = useAppDispatch();
+  const [, navigate] = useLocation();
+  const [login] = useLoginMutation();
+  const [resend, { isLoading: resending }] = useResendVerificationMutation();
+  const [showResend, setShowResend] = useState(false);
+  const message = useQueryParam('message');
+  const shownMessage = useRef<string | null>(null);
+
+  useEffect(() => {
+    if (message && shownMessage.current !== message) {
+      shownMessage.current = message;
+      toast.info(message);
+    }
+  }, [message]);
+
+  const onSubmit = async (values: LoginValues) => {
+    try {
+      const answer = await login({
+        email: values.email.trim(),
+        password: values.password,
+        rememberMe: values.rememberMe,
+      }).unwrap();
+      dispatch(signedIn({ token: answer.data.token, user: answer.data.user, remember: values.rememberMe }));
+      navigate('/dashboard', { replace: true });
+      return undefined;
+    } catch (error) {
+      const errors = toSubmissionErrors(error, ['email', 'password'], 'Login failed. Please try again.');
+      setShowResend(Object.values(errors ?? {}).some((m) => typeof m === 'string' && needsVerification(m)));
+      return errors;
+    }
+  };
+
+  const resendVerification = async (email: string) => {
+    if (!email.trim()) {
+      toast.error('Please enter your email address');
+      return;
+    }
+    try {
+      const answer = await resend({ email: email.trim() }).unwrap();
+      toast.success(answer.message ?? 'Verification email sent. Please check your inbox.');
+    } catch {
+      // The API layer has already shown the failure.
+    }
+  };
+
+  return (
+    <AuthLayout
+      title="Welcome Back"
+      subtitle="Sign in to your account"
+      footer={
+        <>
+          Don&apos;t have an account? <Link href="/register">Create one</Link>
+        </>
+      }
+    >
+      <Form<LoginValues>
+        onSubmit={onSubmit}
+        validate={validate}
+        initialValues={{ email: '', password: '', rememberMe: false }}
+        render={({ handleSubmit, invalid, submitting, values }) => (
+          <form onSubmit={handleSubmit} noValidate aria-label="Sign in">
+            <FormErrorCallout />
+            <InputGroupField
+              name="email"
+              label="Email"
+              type="email"
+              autoComplete="email"
+              placeholder="you@example.com"
+              leftIcon="envelope"
+              size="large"
+            />
+            <PasswordField
+              name="password"
+              label="Password"
+              autoComplete="current-password"
+              placeholder="Your password"
+              leftIcon="lock"
+              size="large"
+            />
+            <div className="kosh-form-row">
+              <CheckboxField name="rememberMe" label="Remember me" />
+              <Link href="/forgot-password">Forgot password?</Link>
+            </div>
+            <Button
+              type="submit"
+              intent={Intent.PRIMARY}
+              size="large"
+              fill
+              disabled={invalid || submitting}
+              loading={submitting}
+              text="Sign In"
+            />
+            {showResend ? (
+              <Callout intent={Intent.WARNING} title="Email not verified?" className="kosh-resend" icon="envelope">
+                <p>Check your inbox for the verification link, or send yourself a new one.</p>
+                <Button
+                  intent={Intent.WARNING}
+                  loading={resending}
+                  onClick={() => resendVerification(values.email ?? '')}
+                  text="Resend Email"
+                />
+              </Callout>
+            ) : null}
+          </form>
+        )}
+      />
+    </AuthLayout>
+  );
+}

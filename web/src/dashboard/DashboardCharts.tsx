@@ -1,0 +1,103 @@
+import { Card, H3, NonIdealState, Spinner } from '@blueprintjs/core';
+import { useMemo } from 'react';
+import {
+  Area,
+  AreaChart,
+  Bar,
+  BarChart,
+  CartesianGrid,
+  Legend,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from 'recharts';
+import { formatDate, formatMoney } from '../format';
+import { useGetAllLoansQuery, useGetMonthlyCashflowQuery } from './dashboardApi';
+import { outstandingOverTime } from './outstanding';
+
+const compactInr = new Intl.NumberFormat('en-IN', {
+  style: 'currency',
+  currency: 'INR',
+  notation: 'compact',
+  maximumFractionDigits: 1,
+});
+
+const money = (value: unknown) => formatMoney(Number(value));
+const axisMoney = (value: number) => compactInr.format(value);
+
+/** The dashboard's two charts, loaded as their own chunk (recharts is large). */
+export function DashboardCharts() {
+  const now = new Date();
+  const cashflow = useGetMonthlyCashflowQuery({ month: now.getMonth() + 1, year: now.getFullYear() });
+  const loans = useGetAllLoansQuery();
+  const outstanding = useMemo(() => outstandingOverTime(loans.data ?? []), [loans.data]);
+  const hasCashflow = (cashflow.data ?? []).some((m) => m.credits !== 0 || m.debits !== 0);
+
+  return (
+    <div className="kosh-chart-grid">
+      <Card className="kosh-chart-card" role="region" aria-label="Credits and debits, last 12 months">
+        <H3 className="kosh-section-title">Credits vs debits (last 12 months)</H3>
+        {cashflow.isLoading ? (
+          <Spinner aria-label="Loading chart" />
+        ) : !hasCashflow ? (
+          <NonIdealState
+            icon="timeline-bar-chart"
+            title="No credits or debits yet"
+            description="Transactions and EMIs of the last 12 months appear here."
+          />
+        ) : (
+          <div className="kosh-chart" data-testid="cashflow-chart">
+            <ResponsiveContainer width="100%" height="100%">
+              <BarChart data={cashflow.data} margin={{ top: 8, right: 8, left: 8, bottom: 0 }}>
+                <CartesianGrid strokeDasharray="3 3" vertical={false} />
+                <XAxis dataKey="label" tick={{ fontSize: 12 }} />
+                <YAxis tickFormatter={axisMoney} tick={{ fontSize: 12 }} width={70} />
+                <Tooltip formatter={money} />
+                <Legend />
+                <Bar dataKey="credits" name="Credits" fill="#238551" />
+                <Bar dataKey="debits" name="Debits (incl. EMIs)" fill="#cd4246" />
+              </BarChart>
+            </ResponsiveContainer>
+          </div>
+        )}
+      </Card>
+      <Card className="kosh-chart-card" role="region" aria-label="Outstanding principal over time">
+        <H3 className="kosh-section-title">Outstanding principal over time</H3>
+        {loans.isLoading ? (
+          <Spinner aria-label="Loading chart" />
+        ) : outstanding.length === 0 ? (
+          <NonIdealState
+            icon="timeline-area-chart"
+            title="No loans yet"
+            description="Add a loan to see how its principal comes down."
+          />
+        ) : (
+          <div className="kosh-chart" data-testid="outstanding-chart">
+            <ResponsiveContainer width="100%" height="100%">
+              <AreaChart data={outstanding} margin={{ top: 8, right: 8, left: 8, bottom: 0 }}>
+                <CartesianGrid strokeDasharray="3 3" vertical={false} />
+                <XAxis
+                  dataKey="date"
+                  tickFormatter={(d: string) => d.slice(0, 7)}
+                  tick={{ fontSize: 12 }}
+                  minTickGap={24}
+                />
+                <YAxis tickFormatter={axisMoney} tick={{ fontSize: 12 }} width={70} />
+                <Tooltip formatter={money} labelFormatter={(d) => formatDate(String(d))} />
+                <Area
+                  type="stepAfter"
+                  dataKey="outstanding"
+                  name="Outstanding principal"
+                  stroke="#2d72d2"
+                  fill="#2d72d2"
+                  fillOpacity={0.2}
+                />
+              </AreaChart>
+            </ResponsiveContainer>
+          </div>
+        )}
+      </Card>
+    </div>
+  );
+}

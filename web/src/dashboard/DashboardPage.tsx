@@ -1,0 +1,71 @@
+import { Button, Card, H3, Intent, Spinner } from '@blueprintjs/core';
+import { lazy, Suspense } from 'react';
+import { useLocation } from 'wouter';
+import { PageHeader } from '../app/layout/PageHeader';
+import { useAppSelector } from '../app/store';
+import { formatMoney } from '../format';
+import { useGetLoanStatsQuery } from '../loans/loansApi';
+import { StatCard, StatGrid } from './StatCard';
+
+const DashboardCharts = lazy(async () => ({ default: (await import('./DashboardCharts')).DashboardCharts }));
+
+function percent(part: number, whole: number): string {
+  return whole > 0 ? `${((part / whole) * 100).toFixed(1)}%` : '0%';
+}
+
+const QUICK_ACTIONS = [
+  { href: '/loans/create', icon: 'add', text: 'Create New Loan' },
+  { href: '/transactions', icon: 'exchange', text: 'Transaction Book' },
+  { href: '/loans', icon: 'list', text: 'All Loans' },
+  { href: '/profile', icon: 'user', text: 'Profile' },
+] as const;
+
+/** /dashboard (spec section 2), with the charts of issue 7. */
+export function DashboardPage() {
+  const [, navigate] = useLocation();
+  const firstName = useAppSelector((state) => state.session.user?.firstName) || 'User';
+  const stats = useGetLoanStatsQuery();
+  const s = stats.data;
+
+  return (
+    <>
+      <PageHeader title={`Welcome back, ${firstName}!`} subtitle="Your loans and money at a glance" />
+      <StatGrid>
+        <StatCard label="Total Loans" icon="folder-close" value={s ? s.totalLoans : '—'} />
+        <StatCard
+          label="Active Loans"
+          icon="pulse"
+          intent={Intent.PRIMARY}
+          value={s ? s.activeLoans : '—'}
+          detail={s ? `${percent(s.activeLoans, s.totalLoans)} of total` : undefined}
+        />
+        <StatCard label="Total Amount" icon="bank-account" value={s ? formatMoney(s.totalAmount) : '—'} />
+        <StatCard
+          label="Remaining Amount"
+          icon="time"
+          intent={Intent.WARNING}
+          value={s ? formatMoney(s.remainingAmount) : '—'}
+          detail={s ? `${percent(s.remainingAmount, s.totalAmount)} pending` : undefined}
+        />
+      </StatGrid>
+      {stats.isError ? <p className="kosh-muted">Failed to fetch statistics</p> : null}
+      <Card className="kosh-panel">
+        <H3 className="kosh-section-title">Quick Actions</H3>
+        <div className="kosh-quick-actions">
+          {QUICK_ACTIONS.map((action) => (
+            <Button
+              key={action.href}
+              icon={action.icon}
+              text={action.text}
+              size="large"
+              onClick={() => navigate(action.href)}
+            />
+          ))}
+        </div>
+      </Card>
+      <Suspense fallback={<Spinner aria-label="Loading charts" />}>
+        <DashboardCharts />
+      </Suspense>
+    </>
+  );
+}

@@ -1,0 +1,165 @@
+import {
+  Callout,
+  Card,
+  FormGroup,
+  H2,
+  H3,
+  HTMLSelect,
+  Intent,
+  Spinner,
+  SpinnerSize,
+} from '@blueprintjs/core';
+import { useState } from 'react';
+import { isApiError } from '../api/apiError';
+import { PageHeader } from '../app/layout/PageHeader';
+import { StatCard, StatGrid } from '../dashboard/StatCard';
+import { formatDate, formatMoney, MONTH_NAMES } from '../format';
+import { LedgerTable } from './LedgerTable';
+import { type LedgerMonth, useGetLedgerPeriodsQuery, useGetLedgerQuery } from './ledgerApi';
+
+/** 5 years before the current year to 4 after (spec section 9). */
+function yearChoices(now: Date): number[] {
+  const year = now.getFullYear();
+  return Array.from({ length: 10 }, (_, i) => year - 5 + i);
+}
+
+function PageLoading() {
+  return (
+    <div className="kosh-page-loading" role="status">
+      <Spinner size={SpinnerSize.LARGE} aria-hidden />
+      <span>Loading ledger data...</span>
+    </div>
+  );
+}
+
+/** /ledger, the Ledger View (spec section 2). */
+export function LedgerPage() {
+  const periods = useGetLedgerPeriodsQuery();
+  const [chosen, setChosen] = useState<LedgerMonth | null>(null);
+  const fallback = new Date();
+  const selected: LedgerMonth | null =
+    chosen ??
+    (periods.data
+      ? { month: periods.data.currentMonth, year: periods.data.currentYear }
+      : periods.isError
+        ? { month: fallback.getMonth() + 1, year: fallback.getFullYear() }
+        : null);
+  const ledger = useGetLedgerQuery(selected ?? { month: 0, year: 0 }, { skip: selected === null });
+
+  if (selected === null || (ledger.isLoading && !ledger.data)) return <PageLoading />;
+
+  const data = ledger.currentData;
+  const failure = ledger.isError
+    ? isApiError(ledger.error) && ledger.error.message
+      ? ledger.error.message
+      : 'Failed to load ledger data'
+    : null;
+  const net = data?.summary.netBalance ?? 0;
+  const monthName = MONTH_NAMES[selected.month - 1] ?? '';
+
+  return (
+    <>
+      <PageHeader title="Ledger View" subtitle="Your month of credits, debits and EMIs" />
+      <Card className="kosh-panel">
+        <H3 className="kosh-section-title">Select Period</H3>
+        <div className="kosh-toolbar">
+          <FormGroup label="Month" labelFor="ledger-month">
+            <HTMLSelect
+              id="ledger-month"
+              fill
+              value={selected.month}
+              onChange={(e) => setChosen({ ...selected, month: Number(e.target.value) })}
+              options={MONTH_NAMES.map((name, i) => ({ value: i + 1, label: name }))}
+            />
+          </FormGroup>
+          <FormGroup label="Year" labelFor="ledger-year">
+            <HTMLSelect
+              id="ledger-year"
+              fill
+              value={selected.year}
+              onChange={(e) => setChosen({ ...selected, year: Number(e.target.value) })}
+              options={yearChoices(fallback).map((year) => ({ value: year, label: String(year) }))}
+            />
+          </FormGroup>
+          {ledger.isFetching ? <Spinner size={SpinnerSize.SMALL} aria-label="Loading" /> : null}
+        </div>
+        {periods.data && periods.data.periods.length > 0 ? (
+          <p className="kosh-muted" style={{ marginTop: 8, marginBottom: 0 }}>
+            Available periods: {periods.data.periods.length} months of data
+          </p>
+        ) : null}
+      </Card>
+      {failure ? (
+        <Callout intent="danger" icon="error" className="kosh-panel" role="alert">
+          {failure}
+        </Callout>
+      ) : null}
+      {data ? (
+        <>
+          <StatGrid>
+            <StatCard
+              label="Total Credit"
+              icon="arrow-down"
+              intent={Intent.SUCCESS}
+              value={formatMoney(data.summary.totalCredit)}
+              detail={`${data.credit.transactions.length} entries`}
+            />
+            <StatCard
+              label="Total Debit"
+              icon="arrow-up"
+              intent={Intent.DANGER}
+              value={formatMoney(data.summary.totalDebit)}
+              detail={`${data.debit.transactions.length} entries`}
+            />
+            <StatCard
+              label="Net Balance"
+              icon={net >= 0 ? 'trending-up' : 'trending-down'}
+              intent={net >= 0 ? Intent.SUCCESS : Intent.WARNING}
+              value={formatMoney(net)}
+              detail={net >= 0 ? 'Surplus' : 'Deficit'}
+            />
+            <StatCard
+              label="EMI Payments"
+              icon="bank-account"
+              value={data.summary.emiCount}
+              detail="This month"
+            />
+          </StatGrid>
+          <div className="kosh-ledger-heading">
+            <H2 className="kosh-section-title">
+              Ledger for {data.monthName || monthName} {data.year}
+            </H2>
+            <span className="kosh-muted">
+              {formatDate(data.dateRange.startDate)} to {formatDate(data.dateRange.endDate)}
+            </span>
+          </div>
+          <div className="kosh-ledger-grid">
+            <Card>
+              <LedgerTable
+                title="Credit"
+                kind="credit"
+                side={data.credit}
+                empty="No credit transactions for this period"
+              />
+            </Card>
+            <Card>
+              <LedgerTable
+                title="Debit"
+                kind="debit"
+                side={data.debit}
+                empty="No debit transactions for this period"
+              />
+            </Card>
+          </div>
+          <Card className={`kosh-net-card ${net >= 0 ? 'kosh-stat-success' : 'kosh-stat-warning'}`}>
+            <H3 className="kosh-section-title">Net Balance</H3>
+            <div className="kosh-stat-value">{formatMoney(net)}</div>
+            <p className="kosh-muted">
+              {net >= 0 ? 'You have a surplus this month' : 'You have a deficit this month'}
+            </p>
+          </Card>
+        </>
+      ) : null}
+    </>
+  );
+}

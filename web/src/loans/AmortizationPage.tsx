@@ -1,0 +1,141 @@
+import { Button, Card, HTMLTable, Intent, NonIdealState, Spinner } from '@blueprintjs/core';
+import { memo, useMemo } from 'react';
+import { useLocation, useParams } from 'wouter';
+import { PageHeader } from '../app/layout/PageHeader';
+import { StatCard, StatGrid } from '../dashboard/StatCard';
+import { formatDate, formatMoney } from '../format';
+import { toast } from '../toaster';
+import { bankLabel } from './loanDisplay';
+import {
+  type ScheduleRow,
+  useGetLoanQuery,
+  useGetScheduleQuery,
+  useRegenerateScheduleMutation,
+} from './loansApi';
+import { scheduleTotals } from './scheduleTotals';
+
+/** /loans/{id}/amortization, 'Amortization Schedule' (spec section 2). */
+export function AmortizationPage() {
+  const { id = '' } = useParams<{ id: string }>();
+  const [, navigate] = useLocation();
+  const loan = useGetLoanQuery(id);
+  const schedule = useGetScheduleQuery(id);
+  const [regenerate, regeneration] = useRegenerateScheduleMutation();
+  const rows = schedule.data ?? [];
+  const totals = useMemo(() => scheduleTotals(rows), [rows]);
+
+  const generate = async () => {
+    const result = await regenerate(id);
+    if (!('error' in result)) toast.success('Amortization schedule generated successfully');
+  };
+
+  const subtitle = loan.data
+    ? `${loan.data.loan.accountNumber} · ${bankLabel(loan.data.loan.bank)}`
+    : undefined;
+  return (
+    <>
+      <PageHeader
+        title="Amortization Schedule"
+        subtitle={subtitle}
+        actions={
+          <>
+            <Button icon="arrow-left" text="Loan Details" onClick={() => navigate(`/loans/${id}`)} />
+            <Button icon="edit" text="Edit Loan" onClick={() => navigate(`/loans/${id}/edit`)} />
+            {rows.length > 0 ? (
+              <Button
+                intent="primary"
+                icon="refresh"
+                text="Regenerate Schedule"
+                loading={regeneration.isLoading}
+                onClick={generate}
+              />
+            ) : null}
+          </>
+        }
+      />
+      {schedule.isLoading ? (
+        <div className="kosh-page-loading" role="status">
+          <Spinner aria-hidden />
+          <span>Loading amortization schedule...</span>
+        </div>
+      ) : rows.length === 0 ? (
+        <NonIdealState
+          icon="th"
+          title={schedule.isError ? 'Failed to load amortization schedule' : 'No schedule yet'}
+          description="Generate the EMI schedule of this loan."
+          action={
+            <Button
+              intent="primary"
+              icon="refresh"
+              text="Generate Schedule"
+              loading={regeneration.isLoading}
+              onClick={generate}
+            />
+          }
+        />
+      ) : (
+        <>
+          <StatGrid>
+            <StatCard label="Principal" icon="bank-account" value={formatMoney(totals.principal)} />
+            <StatCard
+              label="Interest"
+              icon="percentage"
+              intent={Intent.WARNING}
+              value={formatMoney(totals.interest)}
+            />
+            <StatCard label="GST" icon="office" value={formatMoney(totals.gst)} />
+            <StatCard label="Total EMI" icon="calendar" value={formatMoney(totals.emi)} />
+            <StatCard label="Number of Payments" icon="numbered-list" value={totals.payments} />
+          </StatGrid>
+          <Card className="kosh-schedule-card">
+            <div className="kosh-table-wrap kosh-schedule-scroll">
+              <HTMLTable compact striped aria-label="Amortization schedule" className="kosh-schedule-table">
+                <thead>
+                  <tr>
+                    <th className="kosh-num">#</th>
+                    <th>Payment Date</th>
+                    <th className="kosh-num">Principal</th>
+                    <th className="kosh-num">Interest</th>
+                    <th className="kosh-num">GST</th>
+                    <th className="kosh-num">EMI Amount</th>
+                    <th className="kosh-num">Remaining Balance</th>
+                  </tr>
+                </thead>
+                <ScheduleBody rows={rows} />
+                <tfoot>
+                  <tr>
+                    <th colSpan={2}>Total</th>
+                    <th className="kosh-num">{formatMoney(totals.principal)}</th>
+                    <th className="kosh-num">{formatMoney(totals.interest)}</th>
+                    <th className="kosh-num">{formatMoney(totals.gst)}</th>
+                    <th className="kosh-num">{formatMoney(totals.emi)}</th>
+                    <th className="kosh-num">—</th>
+                  </tr>
+                </tfoot>
+              </HTMLTable>
+            </div>
+          </Card>
+        </>
+      )}
+    </>
+  );
+}
+
+/** Up to 600 rows of plain cells: no components per cell, rendered once per schedule. */
+const ScheduleBody = memo(function ScheduleBody({ rows }: { rows: readonly ScheduleRow[] }) {
+  return (
+    <tbody>
+      {rows.map((row) => (
+        <tr key={row.paymentNumber}>
+          <td className="kosh-num">{row.paymentNumber}</td>
+          <td>{formatDate(row.emiDate)}</td>
+          <td className="kosh-num">{formatMoney(row.principal)}</td>
+          <td className="kosh-num">{formatMoney(row.interest)}</td>
+          <td className="kosh-num">{formatMoney(row.gst)}</td>
+          <td className="kosh-num">{formatMoney(row.emi)}</td>
+          <td className="kosh-num">{formatMoney(row.remainingPrincipal)}</td>
+        </tr>
+      ))}
+    </tbody>
+  );
+});

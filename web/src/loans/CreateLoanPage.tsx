@@ -1,0 +1,29 @@
+import { useLocation } from 'wouter';
+import { PageHeader } from '../app/layout/PageHeader';
+import { toSubmissionErrors } from '../forms';
+import { toast } from '../toaster';
+import { LoanForm } from './LoanForm';
+import { LOAN_FIELDS, type LoanFormValues, NEW_LOAN, toLoanBody } from './loanForm';
+import { useCreateLoanMutation } from './loansApi';
+
+/** /loans/create, 'Create New Loan' (spec section 2). */
+export function CreateLoanPage() {
+  const [, navigate] = useLocation();
+  const [createLoan] = useCreateLoanMutation();
+
+  const save = async (values: LoanFormValues) => {
+    const result = await createLoan(toLoanBody(values));
+    if ('error' in result) return toSubmissionErrors(result.error, LOAN_FIELDS, 'Failed to create loan');
+    toast.success(result.data.message || 'Loan created successfully');
+    const id = result.data.data?.loan?.id;
+    navigate(id ? `/loans/${id}` : '/loans');
+    return undefined;
+  };
+
+  return (
+    <>
+      <PageHeader title="Create New Loan" subtitle="The EMI preview updates as you type" />
+      <LoanForm mode="create" initialValues={NEW_LOAN} submitText="Create Loan" onSubmit={save} />
+    </>
+  );
+}

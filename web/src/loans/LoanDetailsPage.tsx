@@ -1,0 +1,145 @@
+import { Button, Card, H3, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
+import { calculateLoan } from '@kosh/domain';
+import type { ReactNode } from 'react';
+import { useLocation, useParams } from 'wouter';
+import { PageHeader } from '../app/layout/PageHeader';
+import '../dashboard/money-screens.css';
+import { formatDate, formatDateTime, formatMoney, todayIso } from '../format';
+import { toast } from '../toaster';
+import { bankLabel, durationLabel, interestLabel, loanStatus } from './loanDisplay';
+import { useGetLoanQuery, useGetScheduleQuery, useRegenerateScheduleMutation } from './loansApi';
+
+function Facts({ rows }: { rows: [string, ReactNode][] }) {
+  return (
+    <dl className="kosh-details">
+      {rows.map(([label, value]) => (
+        <div key={label} className="kosh-fact">
+          <dt>{label}</dt>
+          <dd>{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/** /loans/{id}, 'Loan Details' (spec section 2). */
+export function LoanDetailsPage() {
+  const { id = '' } = useParams<{ id: string }>();
+  const [, navigate] = useLocation();
+  const answer = useGetLoanQuery(id);
+  const schedule = useGetScheduleQuery(id);
+  const [regenerate, regeneration] = useRegenerateScheduleMutation();
+
+  if (answer.isLoading) return <Spinner aria-label="Loading loan" />;
+  if (!answer.data) {
+    return (
+      <>
+        <PageHeader title="Loan Details" />
+        <NonIdealState
+          icon="error"
+          title="Loan not found"
+          action={<Button text="Back to loans" onClick={() => navigate('/loans')} />}
+        />
+      </>
+    );
+  }
+  const loan = answer.data.loan;
+  const hasSchedule = (schedule.data?.length ?? 0) > 0;
+  const status = loanStatus(loan.endDate, todayIso());
+  const preview = calculateLoan({
+    principalAmount: loan.principalAmount,
+    interestRate: loan.interestRate,
+    duration: loan.duration,
+    isDurationYearly: Boolean(Number(loan.isDurationYearly)),
+    isInterestRateYearly: Boolean(Number(loan.isInterestRateYearly)),
+    hasGst: Boolean(Number(loan.hasGst)),
+    gstPercentage: loan.gstPercentage,
+  });
+
+  const generate = async () => {
+    const result = await regenerate(id);
+    if ('error' in result) return;
+    toast.success('Amortization schedule generated successfully');
+    navigate(`/loans/${id}/amortization`);
+  };
+
+  return (
+    <>
+      <PageHeader
+        title="Loan Details"
+        subtitle={`${loan.accountNumber} · ${bankLabel(loan.bank)}`}
+        actions={
+          <>
+            <Button icon="edit" text="Edit Loan" onClick={() => navigate(`/loans/${id}/edit`)} />
+            <Button
+              icon="refresh"
+              text={hasSchedule ? 'Regenerate Schedule' : 'Generate Schedule'}
+              loading={regeneration.isLoading}
+              onClick={generate}
+            />
+            <Button
+              intent="primary"
+              icon="th"
+              text="View Schedule"
+              onClick={() => navigate(`/loans/${id}/amortization`)}
+            />
+          </>
+        }
+      />
+      <div className="kosh-details-grid">
+        <Card>
+          <H3 className="kosh-section-title">Basic Information</H3>
+          <Facts
+            rows={[
+              ['Account Number', loan.accountNumber],
+              ['Bank', bankLabel(loan.bank)],
+              ['Loan Type', loan.loanType?.typeName ?? '—'],
+              ['Description', loan.shortDetail || '—'],
+              [
+                'Status',
+                <Tag key="status" round intent={status === 'Completed' ? 'success' : 'primary'}>
+                  {status}
+                </Tag>,
+              ],
+            ]}
+          />
+        </Card>
+        <Card>
+          <H3 className="kosh-section-title">Financial Details</H3>
+          <Facts
+            rows={[
+              ['Principal Amount', formatMoney(Number(loan.principalAmount))],
+              ['Interest Rate', interestLabel(loan)],
+              ['Processing Fee', formatMoney(Number(loan.processingFee ?? 0))],
+              ['GST', Number(loan.hasGst) ? `${Number(loan.gstPercentage)}% on interest` : 'Not applicable'],
+            ]}
+          />
+        </Card>
+        <Card>
+          <H3 className="kosh-section-title">Date Information</H3>
+          <Facts
+            rows={[
+              ['Start Date', formatDate(loan.startDate)],
+              ['End Date', formatDate(loan.endDate)],
+              ['Duration', durationLabel(loan)],
+              ['Created', formatDateTime(loan.createdAt)],
+              ['Last Updated', formatDateTime(loan.updatedAt)],
+            ]}
+          />
+        </Card>
+        <Card>
+          <H3 className="kosh-section-title">Loan Summary</H3>
+          <Facts
+            rows={[
+              ['Monthly EMI', formatMoney(preview.emi)],
+              ['Total Interest', formatMoney(preview.totalInterest)],
+              ['GST', formatMoney(preview.gst)],
+              ['Total Amount', formatMoney(preview.totalAmount)],
+              ['Number of EMIs', preview.months],
+            ]}
+          />
+        </Card>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,189 @@
+import { Button, Callout, Card, FormGroup, H3, InputGroup } from '@blueprintjs/core';
+import type { LoanValidationMode } from '@kosh/domain';
+import type { SubmissionErrors } from 'final-form';
+import { useMemo } from 'react';
+import { Form, FormSpy } from 'react-final-form';
+import { useLocation } from 'wouter';
+import '../dashboard/money-screens.css';
+import { formatDate, todayIso } from '../format';
+import {
+  FormErrorCallout,
+  HTMLSelectField,
+  InputGroupField,
+  NumericInputField,
+  RadioGroupField,
+  SwitchField,
+  TextAreaField,
+} from '../forms';
+import { LoanPreview } from './LoanPreview';
+import { bankLabel } from './loanDisplay';
+import { endDateOf, type LoanFormValues, loanFormValidator } from './loanForm';
+import { useGetBanksQuery, useGetLoanTypesQuery } from './loansApi';
+
+type Props = {
+  mode: LoanValidationMode;
+  initialValues: LoanFormValues;
+  submitText: string;
+  onSubmit: (values: LoanFormValues) => Promise<SubmissionErrors | undefined>;
+};
+
+const YEARLY_OPTIONS = [
+  { value: '1', label: 'Per year' },
+  { value: '0', label: 'Per month' },
+] as const;
+const DURATION_OPTIONS = [
+  { value: '1', label: 'Years' },
+  { value: '0', label: 'Months' },
+] as const;
+
+/** The create and edit form in its four sections, with the live preview beside it. */
+export function LoanForm({ mode, initialValues, submitText, onSubmit }: Props) {
+  const [, navigate] = useLocation();
+  const banks = useGetBanksQuery();
+  const loanTypes = useGetLoanTypesQuery();
+  const validate = useMemo(() => loanFormValidator(mode, () => todayIso()), [mode]);
+
+  return (
+    <Form<LoanFormValues>
+      onSubmit={onSubmit}
+      validate={validate}
+      initialValues={initialValues}
+      render={({ handleSubmit, submitting }) => (
+        <form onSubmit={handleSubmit} noValidate className="kosh-loan-form-layout">
+          <div className="kosh-loan-form">
+            <FormErrorCallout />
+            <Card className="kosh-panel">
+              <H3 className="kosh-section-title">Basic Information</H3>
+              {banks.data && banks.data.length === 0 ? (
+                <Callout intent="warning" className="kosh-panel">
+                  No banks are available. Bank selection is still required: add a bank first.
+                </Callout>
+              ) : null}
+              {loanTypes.data && loanTypes.data.length === 0 ? (
+                <Callout intent="warning" className="kosh-panel">
+                  No loan types are available. Loan type selection is still required: add a loan type first.
+                </Callout>
+              ) : null}
+              <div className="kosh-form-grid">
+                <HTMLSelectField
+                  name="bankId"
+                  label="Bank"
+                  options={[
+                    { value: '', label: banks.isLoading ? 'Loading banks...' : 'Select a bank' },
+                    ...(banks.data ?? []).map((bank) => ({ value: String(bank.id), label: bankLabel(bank) })),
+                  ]}
+                />
+                <HTMLSelectField
+                  name="loanTypeId"
+                  label="Loan Type"
+                  options={[
+                    {
+                      value: '',
+                      label: loanTypes.isLoading ? 'Loading loan types...' : 'Select a loan type',
+                    },
+                    ...(loanTypes.data ?? []).map((type) => ({
+                      value: String(type.id),
+                      label: type.typeName,
+                    })),
+                  ]}
+                />
+                <InputGroupField name="accountNumber" label="Account Number" placeholder="e.g. HDFC0012345" />
+              </div>
+              <TextAreaField name="shortDetail" label="Short Description (optional)" rows={2} />
+            </Card>
+            <Card className="kosh-panel">
+              <H3 className="kosh-section-title">Financial Details</H3>
+              <div className="kosh-form-grid">
+                <NumericInputField
+                  name="principalAmount"
+                  label="Principal Amount (₹)"
+                  buttonPosition="none"
+                  min={100}
+                  placeholder="e.g. 500000"
+                />
+                <NumericInputField
+                  name="processingFee"
+                  label="Processing Fee (₹)"
+                  buttonPosition="none"
+                  min={0}
+                />
+                <NumericInputField
+                  name="interestRate"
+                  label="Interest Rate (%)"
+                  buttonPosition="none"
+                  placeholder="e.g. 8.5"
+                />
+                <RadioGroupField
+                  name="isInterestRateYearly"
+                  label="Interest rate is"
+                  options={YEARLY_OPTIONS}
+                  inline
+                />
+                <FormSpy<LoanFormValues> subscription={{ values: true }}>
+                  {({ values }) => (
+                    <NumericInputField
+                      name="duration"
+                      label={values.isDurationYearly === '1' ? 'Duration (years)' : 'Duration (months)'}
+                      buttonPosition="none"
+                      min={1}
+                      max={values.isDurationYearly === '1' ? 50 : 600}
+                    />
+                  )}
+                </FormSpy>
+                <RadioGroupField
+                  name="isDurationYearly"
+                  label="Duration in"
+                  options={DURATION_OPTIONS}
+                  inline
+                />
+              </div>
+            </Card>
+            <Card className="kosh-panel">
+              <H3 className="kosh-section-title">Date Details</H3>
+              <div className="kosh-form-grid">
+                <InputGroupField name="startDate" label="Start Date" type="date" min="2000-01-01" />
+                <FormSpy<LoanFormValues> subscription={{ values: true }}>
+                  {({ values }) => {
+                    const end = endDateOf(values);
+                    return (
+                      <FormGroup label="End Date (computed)" labelFor="loan-end-date">
+                        <InputGroup
+                          id="loan-end-date"
+                          readOnly
+                          value={end ? formatDate(end) : ''}
+                          placeholder="Start date plus duration"
+                        />
+                      </FormGroup>
+                    );
+                  }}
+                </FormSpy>
+              </div>
+            </Card>
+            <Card className="kosh-panel">
+              <H3 className="kosh-section-title">Additional Options</H3>
+              <SwitchField name="hasGst" label="GST applies to the interest" />
+              <FormSpy<LoanFormValues> subscription={{ values: true }}>
+                {({ values }) =>
+                  values.hasGst ? (
+                    <NumericInputField
+                      name="gstPercentage"
+                      label="GST Percentage (%)"
+                      buttonPosition="none"
+                    />
+                  ) : null
+                }
+              </FormSpy>
+            </Card>
+            <div className="kosh-form-buttons">
+              <Button text="Cancel" onClick={() => navigate('/loans')} disabled={submitting} />
+              <Button type="submit" intent="primary" text={submitText} loading={submitting} />
+            </div>
+          </div>
+          <aside className="kosh-loan-preview">
+            <LoanPreview />
+          </aside>
+        </form>
+      )}
+    />
+  );
+}

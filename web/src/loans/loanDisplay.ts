@@ -1,0 +1,24 @@
+import type { Bank, Loan } from './loansApi';
+
+/** 'Bank - branch', or the bank name alone when it has no branch (spec section 9). */
+export function bankLabel(bank: Pick<Bank, 'bankName' | 'branchName'> | null | undefined): string {
+  if (!bank) return '—';
+  return bank.branchName ? `${bank.bankName} - ${bank.branchName}` : bank.bankName;
+}
+
+export type LoanStatus = 'Completed' | 'Active';
+
+/** Derived on the client, never stored: 'Completed' once the end date is past (spec section 4). */
+export function loanStatus(endDate: string, today: string): LoanStatus {
+  return endDate.slice(0, 10) < today ? 'Completed' : 'Active';
+}
+
+export function interestLabel(loan: Pick<Loan, 'interestRate' | 'isInterestRateYearly'>): string {
+  return `${Number(loan.interestRate)}% ${loan.isInterestRateYearly ? 'per year' : 'per month'}`;
+}
+
+export function durationLabel(loan: Pick<Loan, 'duration' | 'isDurationYearly'>): string {
+  const n = Number(loan.duration);
+  if (loan.isDurationYearly) return `${n} ${n === 1 ? 'year' : 'years'}`;
+  return `${n} ${n === 1 ? 'month' : 'months'}`;
+}

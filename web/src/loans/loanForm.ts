@@ -1,0 +1,120 @@
+import {
+  durationInMonths,
+  LOAN_LIMITS,
+  type LoanValidationMode,
+  loanEndDate,
+  validateLoan,
+} from '@kosh/domain';
+import { toFormErrors } from '../forms';
+import type { Loan, LoanBody } from './loansApi';
+
+/** The loan form as typed: numbers stay text so partial input survives (spec section 3 names). */
+export type LoanFormValues = {
+  bankId: string;
+  loanTypeId: string;
+  accountNumber: string;
+  shortDetail: string;
+  principalAmount: string;
+  interestRate: string;
+  isInterestRateYearly: '1' | '0';
+  duration: string;
+  isDurationYearly: '1' | '0';
+  startDate: string;
+  processingFee: string;
+  hasGst: boolean;
+  gstPercentage: string;
+};
+
+export const LOAN_FIELDS: readonly string[] = [
+  'bankId',
+  'loanTypeId',
+  'accountNumber',
+  'shortDetail',
+  'principalAmount',
+  'interestRate',
+  'isInterestRateYearly',
+  'duration',
+  'isDurationYearly',
+  'startDate',
+  'endDate',
+  'processingFee',
+  'hasGst',
+  'gstPercentage',
+];
+
+/** Spec section 9 defaults: rate and duration yearly, no processing fee, GST off (18% when on). */
+export const NEW_LOAN: LoanFormValues = {
+  bankId: '',
+  loanTypeId: '',
+  accountNumber: '',
+  shortDetail: '',
+  principalAmount: '',
+  interestRate: '',
+  isInterestRateYearly: '1',
+  duration: '',
+  isDurationYearly: '1',
+  startDate: '',
+  processingFee: '0',
+  hasGst: false,
+  gstPercentage: String(LOAN_LIMITS.defaultGstPercentage),
+};
+
+export function valuesOf(loan: Loan): LoanFormValues {
+  const hasGst = Boolean(Number(loan.hasGst));
+  return {
+    bankId: String(loan.bankId),
+    loanTypeId: String(loan.loanTypeId),
+    accountNumber: loan.accountNumber,
+    shortDetail: loan.shortDetail ?? '',
+    principalAmount: String(Number(loan.principalAmount)),
+    interestRate: String(Number(loan.interestRate)),
+    isInterestRateYearly: Number(loan.isInterestRateYearly) ? '1' : '0',
+    duration: String(Number(loan.duration)),
+    isDurationYearly: Number(loan.isDurationYearly) ? '1' : '0',
+    startDate: loan.startDate.slice(0, 10),
+    processingFee: String(Number(loan.processingFee ?? 0)),
+    hasGst,
+    gstPercentage: hasGst ? String(Number(loan.gstPercentage)) : String(LOAN_LIMITS.defaultGstPercentage),
+  };
+}
+
+export function loanFormValidator(mode: LoanValidationMode, today: () => string) {
+  return (values: LoanFormValues) => toFormErrors(validateLoan(values, mode, today()));
+}
+
+/** Whole months of the duration as typed, or null while it is not a usable number. */
+export function monthsOf(values: Pick<LoanFormValues, 'duration' | 'isDurationYearly'>): number | null {
+  const duration = Number(values.duration);
+  if (values.duration.trim() === '' || !Number.isFinite(duration) || duration <= 0) return null;
+  const months = Math.round(durationInMonths(duration, values.isDurationYearly === '1'));
+  return months >= 1 && months <= LOAN_LIMITS.durationMonthsMax ? months : null;
+}
+
+/** The end date is computed on the client from the start date plus the duration (spec section 3). */
+export function endDateOf(
+  values: Pick<LoanFormValues, 'duration' | 'isDurationYearly' | 'startDate'>,
+): string | null {
+  const months = monthsOf(values);
+  if (months === null || !/^\d{4}-\d{2}-\d{2}$/.test(values.startDate)) return null;
+  return loanEndDate(values.startDate, months, false);
+}
+
+/** The loan request payload; call only with values that passed validation. */
+export function toLoanBody(values: LoanFormValues): LoanBody {
+  return {
+    bankId: Number(values.bankId),
+    loanTypeId: Number(values.loanTypeId),
+    accountNumber: values.accountNumber.trim(),
+    shortDetail: values.shortDetail.trim(),
+    principalAmount: Number(values.principalAmount),
+    interestRate: Number(values.interestRate),
+    isInterestRateYearly: values.isInterestRateYearly === '1' ? 1 : 0,
+    duration: Number(values.duration),
+    isDurationYearly: values.isDurationYearly === '1' ? 1 : 0,
+    startDate: values.startDate,
+    endDate: endDateOf(values) ?? values.startDate,
+    processingFee: values.processingFee.trim() === '' ? 0 : Number(values.processingFee),
+    hasGst: values.hasGst ? 1 : 0,
+    gstPercentage: values.hasGst ? Number(values.gstPercentage) : 0,
+  };
+}

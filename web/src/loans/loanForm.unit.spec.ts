@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { endDateOf, loanFormValidator, NEW_LOAN, toLoanBody } from './loanForm';
+
+const filled = {
+  ...NEW_LOAN,
+  bankId: '3',
+  loanTypeId: '1',
+  accountNumber: 'HDFC12345',
+  principalAmount: '500000',
+  interestRate: '8.5',
+  duration: '5',
+  startDate: '2024-01-31',
+};
+
+describe('loan form', () => {
+  it('computes the end date from the start date and the duration in years or months', () => {
+    expect(endDateOf(filled)).toBe('2029-01-31');
+    expect(endDateOf({ ...filled, duration: '13', isDurationYearly: '0' })).toBe('2025-02-28');
+    expect(endDateOf({ ...filled, duration: '' })).toBeNull();
+  });
+
+  it('sends the spec payload: flags as 1/0, GST 0 when off, the computed end date', () => {
+    expect(toLoanBody(filled)).toEqual({
+      bankId: 3,
+      loanTypeId: 1,
+      accountNumber: 'HDFC12345',
+      shortDetail: '',
+      principalAmount: 500000,
+      interestRate: 8.5,
+      isInterestRateYearly: 1,
+      duration: 5,
+      isDurationYearly: 1,
+      startDate: '2024-01-31',
+      endDate: '2029-01-31',
+      processingFee: 0,
+      hasGst: 0,
+      gstPercentage: 0,
+    });
+    expect(toLoanBody({ ...filled, hasGst: true }).gstPercentage).toBe(18);
+  });
+
+  it('shows the domain messages, with the create-only rules off when editing', () => {
+    const today = () => '2025-06-01';
+    expect(loanFormValidator('create', today)(NEW_LOAN)).toMatchObject({
+      bankId: 'Bank selection is required',
+      accountNumber: 'Account number is required',
+    });
+    const future = { ...filled, startDate: '2025-07-01' };
+    expect(loanFormValidator('create', today)(future).startDate).toBe('Start date cannot be in the future');
+    expect(loanFormValidator('edit', today)(future).startDate).toBeUndefined();
+  });
+});

@@ -1,0 +1,171 @@
+import { api, type Envelope } from '../api/baseApi';
+
+/** A loan as the screens read it (spec section 3, camelCase on receipt). */
+export type Loan = {
+  id: string;
+  bankId: number;
+  loanTypeId: number;
+  accountNumber: string;
+  shortDetail: string | null;
+  principalAmount: number;
+  interestRate: number;
+  isInterestRateYearly: boolean | number;
+  duration: number;
+  isDurationYearly: boolean | number;
+  startDate: string;
+  endDate: string;
+  processingFee: number;
+  hasGst: boolean | number;
+  gstPercentage: number;
+  createdAt: string;
+  updatedAt: string;
+  bank?: { bankName: string; branchName?: string | null } | null;
+  loanType?: { typeName: string } | null;
+};
+
+export type Bank = { id: number; bankName: string; branchName?: string | null };
+export type LoanType = { id: number; typeName: string };
+
+export type ScheduleRow = {
+  id?: string | number;
+  paymentNumber: number;
+  emiDate: string;
+  principal: number;
+  interest: number;
+  gst: number;
+  emi: number;
+  remainingPrincipal: number;
+};
+
+export type LoanStats = {
+  totalLoans: number;
+  activeLoans: number;
+  totalAmount: number;
+  remainingAmount: number;
+};
+
+export type LoanPage = {
+  loans: Loan[];
+  pagination: { page: number; limit: number; totalItems: number; totalPages: number };
+};
+
+export type LoanListArgs = { page: number; limit: number; search: string; bankId: string };
+
+/** The loan request payload in camelCase; the base query sends it as snake_case (spec section 3). */
+export type LoanBody = {
+  bankId: number;
+  loanTypeId: number;
+  accountNumber: string;
+  shortDetail: string;
+  principalAmount: number;
+  interestRate: number;
+  isInterestRateYearly: 1 | 0;
+  duration: number;
+  isDurationYearly: 1 | 0;
+  startDate: string;
+  endDate: string;
+  processingFee: number;
+  hasGst: 1 | 0;
+  gstPercentage: number;
+};
+
+/** A loan with the stream version it was read at, sent back as If-Match on update. */
+export type VersionedLoan = { loan: Loan; etag: string | null };
+
+type ListAnswer = Envelope<Loan[]> & {
+  meta: { pagination: { page: number; limit: number; totalItems: number; totalPages: number } };
+};
+
+function listParams({ page, limit, search, bankId }: LoanListArgs): Record<string, string | number> {
+  const params: Record<string, string | number> = { page, limit, sortBy: 'created_at', sortOrder: 'DESC' };
+  if (search.trim()) params.search = search.trim();
+  if (bankId) params.filter_bank_id = bankId;
+  return params;
+}
+
+/** Anything that moves a loan's EMIs moves the stats, the ledger and its periods too. */
+const loanChanged = [{ type: 'Loan', id: 'LIST' }, 'LoanStats', 'Ledger', 'Periods'] as const;
+
+export const loansApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    getLoans: build.query<LoanPage, LoanListArgs>({
+      query: (args) => ({ url: '/loans', params: listParams(args) }),
+      transformResponse: (answer: ListAnswer) => ({ loans: answer.data, pagination: answer.meta.pagination }),
+      providesTags: (result) => [
+        { type: 'Loan', id: 'LIST' },
+        ...(result?.loans ?? []).map((loan) => ({ type: 'Loan' as const, id: loan.id })),
+      ],
+    }),
+    getLoanStats: build.query<LoanStats, void>({
+      query: () => '/loans/stats',
+      transformResponse: (answer: Envelope<LoanStats>) => answer.data,
+      providesTags: ['LoanStats'],
+    }),
+    getLoan: build.query<VersionedLoan, string>({
+      query: (id) => `/loans/${id}`,
+      transformResponse: (answer: Envelope<{ loan: Loan }>, meta) => ({
+        loan: answer.data.loan,
+        etag: meta?.response?.headers.get('ETag') ?? null,
+      }),
+      providesTags: (_r, _e, id) => [{ type: 'Loan', id }],
+    }),
+    createLoan: build.mutation<Envelope<{ loan?: Loan }>, LoanBody>({
+      query: (body) => ({ url: '/loans', method: 'POST', body }),
+      invalidatesTags: [...loanChanged],
+    }),
+    updateLoan: build.mutation<
+      Envelope<{ loan?: Loan }>,
+      { id: string; body: LoanBody; etag: string | null }
+    >({
+      query: ({ id, body, etag }) => ({
+        url: `/loans/${id}`,
+        method: 'PUT',
+        body,
+        headers: etag ? { 'If-Match': etag } : {},
+      }),
+      invalidatesTags: (_r, _e, { id }) => [...loanChanged, { type: 'Loan', id }, { type: 'Schedule', id }],
+    }),
+    deleteLoan: build.mutation<Envelope<unknown>, string>({
+      query: (id) => ({ url: `/loans/${id}`, method: 'DELETE' }),
+      invalidatesTags: (_r, _e, id) => [...loanChanged, { type: 'Loan', id }, { type: 'Schedule', id }],
+    }),
+    getSchedule: build.query<ScheduleRow[], string>({
+      query: (id) => `/loans/${id}/amortization`,
+      transformResponse: (answer: Envelope<{ schedule: ScheduleRow[] }>) => answer.data.schedule ?? [],
+      providesTags: (_r, _e, id) => [{ type: 'Schedule', id }],
+    }),
+    regenerateSchedule: build.mutation<ScheduleRow[], string>({
+      query: (id) => ({ url: `/loans/${id}/amortization/regenerate`, method: 'POST' }),
+      transformResponse: (answer: Envelope<{ schedule: ScheduleRow[] }>) => answer.data.schedule ?? [],
+      invalidatesTags: (_r, _e, id) => [{ type: 'Schedule', id }, 'LoanStats', 'Ledger', 'Periods'],
+    }),
+    getBanks: build.query<Bank[], void>({
+      // The dropdown loads up to 100, by name (spec section 9).
+      query: () => ({
+        url: '/banks',
+        params: { page: 1, limit: 100, sortBy: 'bank_name', sortOrder: 'ASC' },
+      }),
+      transformResponse: (answer: Envelope<Bank[] | { banks: Bank[] }>) =>
+        Array.isArray(answer.data) ? answer.data : (answer.data.banks ?? []),
+      providesTags: ['Bank'],
+    }),
+    getLoanTypes: build.query<LoanType[], void>({
+      query: () => '/loans/types',
+      transformResponse: (answer: Envelope<{ loanTypes: LoanType[] }>) => answer.data.loanTypes ?? [],
+      providesTags: ['LoanType'],
+    }),
+  }),
+});
+
+export const {
+  useGetLoansQuery,
+  useGetLoanStatsQuery,
+  useGetLoanQuery,
+  useCreateLoanMutation,
+  useUpdateLoanMutation,
+  useDeleteLoanMutation,
+  useGetScheduleQuery,
+  useRegenerateScheduleMutation,
+  useGetBanksQuery,
+  useGetLoanTypesQuery,
+} = loansApi;

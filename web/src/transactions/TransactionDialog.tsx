@@ -1,0 +1,122 @@
+import { Button, Dialog, DialogBody, DialogFooter } from '@blueprintjs/core';
+import { validateTransaction } from '@kosh/domain';
+import { FORM_ERROR, type SubmissionErrors } from 'final-form';
+import { Form } from 'react-final-form';
+import { isApiError } from '../api/apiError';
+import { todayIso } from '../format';
+import { FormErrorCallout, formValidator, HTMLSelectField, InputGroupField, TextAreaField } from '../forms';
+import { toast } from '../toaster';
+import {
+  type Transaction,
+  type TransactionBody,
+  useCreateTransactionMutation,
+  useUpdateTransactionMutation,
+} from './transactionsApi';
+
+/** The form holds the wire names, which are also the domain validator's field names. */
+type Values = { notes: string; transaction_type: string; transaction_date: string; amount: string };
+
+const FIELDS: readonly string[] = ['notes', 'transaction_type', 'transaction_date', 'amount'];
+
+const validate = formValidator<Values>(validateTransaction);
+
+function initialValues(editing: Transaction | null): Values {
+  if (!editing) return { notes: '', transaction_type: '', transaction_date: todayIso(), amount: '' };
+  return {
+    notes: editing.notes,
+    transaction_type: editing.transaction_type,
+    transaction_date: editing.transaction_date.slice(0, 10),
+    amount: editing.amount.toFixed(2),
+  };
+}
+
+/** A failed save back onto the form: 422 items on their fields, anything else on the form. */
+function submissionErrors(error: unknown, fallback: string): SubmissionErrors {
+  if (!isApiError(error)) return { [FORM_ERROR]: fallback };
+  const errors: Record<string, string> = {};
+  for (const { field, message } of error.errors) if (FIELDS.includes(field)) errors[field] ??= message;
+  if (Object.keys(errors).length === 0) errors[FORM_ERROR] = error.message || fallback;
+  return errors;
+}
+
+type Props = { open: boolean; editing: Transaction | null; onClose: () => void };
+
+/** 'Add New Transaction' / 'Edit Transaction' (spec section 2). */
+export function TransactionDialog({ open, editing, onClose }: Props) {
+  const [create] = useCreateTransactionMutation();
+  const [update] = useUpdateTransactionMutation();
+
+  const save = async (values: Values): Promise<SubmissionErrors | undefined> => {
+    const body: TransactionBody = {
+      notes: values.notes.trim(),
+      transaction_type: values.transaction_type as TransactionBody['transaction_type'],
+      transaction_date: values.transaction_date,
+      amount: Number(values.amount),
+    };
+    const result = editing ? await update({ id: editing.id, body }) : await create(body);
+    if ('error' in result) {
+      return submissionErrors(
+        result.error,
+        editing ? 'Failed to update transaction' : 'Failed to create transaction',
+      );
+    }
+    toast.success(editing ? 'Transaction updated successfully!' : 'Transaction created successfully!');
+    onClose();
+    return undefined;
+  };
+
+  return (
+    <Dialog
+      isOpen={open}
+      onClose={onClose}
+      title={editing ? 'Edit Transaction' : 'Add New Transaction'}
+      icon={editing ? 'edit' : 'add'}
+    >
+      <Form<Values>
+        onSubmit={save}
+        validate={validate}
+        initialValues={initialValues(editing)}
+        render={({ handleSubmit, submitting }) => (
+          <form onSubmit={handleSubmit} noValidate>
+            <DialogBody>
+              <FormErrorCallout />
+              <TextAreaField name="notes" label="Notes" rows={3} placeholder="What was this for?" autoFocus />
+              <HTMLSelectField
+                name="transaction_type"
+                label="Transaction Type"
+                options={[
+                  { value: '', label: 'Select type' },
+                  { value: 'C', label: 'Credit (Income)' },
+                  { value: 'D', label: 'Debit (Expense)' },
+                ]}
+              />
+              <InputGroupField name="transaction_date" label="Transaction Date" type="date" />
+              <InputGroupField
+                name="amount"
+                label="Amount (₹)"
+                type="number"
+                step="0.01"
+                min="0.01"
+                inputMode="decimal"
+                placeholder="0.00"
+              />
+            </DialogBody>
+            <DialogFooter
+              actions={
+                <>
+                  <Button text="Cancel" onClick={onClose} disabled={submitting} />
+                  <Button
+                    type="submit"
+                    intent="primary"
+                    loading={submitting}
+                    text={editing ? 'Update Transaction' : 'Create Transaction'}
+                  />
+                </>
+              }
+            />
+          </form>
+        )}
+      />
+    </Dialog>
+  );
+}

@@ -1,0 +1,100 @@
+import { Button, Card, FormGroup, HTMLSelect, InputGroup, Tag } from '@blueprintjs/core';
+import type { FormEvent } from 'react';
+import { formatDate } from '../format';
+import { NO_FILTERS, type TransactionFilters } from './transactionsApi';
+
+type Props = {
+  typed: TransactionFilters;
+  applied: TransactionFilters;
+  onType: (filters: TransactionFilters) => void;
+  onApply: () => void;
+  onClear: () => void;
+};
+
+export const isFiltered = (filters: TransactionFilters): boolean =>
+  Object.values(filters).some((value) => value.trim() !== '');
+
+function badgesOf(filters: TransactionFilters): string[] {
+  const badges: string[] = [];
+  if (filters.search.trim()) badges.push(`Search: ${filters.search.trim()}`);
+  if (filters.transaction_type) badges.push(`Type: ${filters.transaction_type === 'C' ? 'Credit' : 'Debit'}`);
+  if (filters.date_from) badges.push(`From: ${formatDate(filters.date_from)}`);
+  if (filters.date_to) badges.push(`To: ${formatDate(filters.date_to)}`);
+  return badges;
+}
+
+/** Typed values apply only on Search or Enter (spec section 2). */
+export function TransactionFilterPanel({ typed, applied, onType, onApply, onClear }: Props) {
+  const set = (patch: Partial<TransactionFilters>) => onType({ ...typed, ...patch });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    onApply();
+  };
+  const active = isFiltered(typed) || isFiltered(applied);
+  return (
+    <Card className="kosh-panel">
+      <form onSubmit={submit} aria-label="Transaction filters">
+        <div className="kosh-toolbar">
+          <FormGroup label="Search" labelFor="filter-search">
+            <InputGroup
+              id="filter-search"
+              type="search"
+              leftIcon="search"
+              placeholder="Search by notes..."
+              value={typed.search}
+              onChange={(e) => set({ search: e.target.value })}
+            />
+          </FormGroup>
+          <FormGroup label="Transaction Type" labelFor="filter-type">
+            <HTMLSelect
+              id="filter-type"
+              fill
+              value={typed.transaction_type}
+              onChange={(e) =>
+                set({ transaction_type: e.target.value as TransactionFilters['transaction_type'] })
+              }
+              options={[
+                { value: '', label: 'All' },
+                { value: 'C', label: 'Credit' },
+                { value: 'D', label: 'Debit' },
+              ]}
+            />
+          </FormGroup>
+          <FormGroup label="Date From" labelFor="filter-from">
+            <InputGroup
+              id="filter-from"
+              type="date"
+              value={typed.date_from}
+              onChange={(e) => set({ date_from: e.target.value })}
+            />
+          </FormGroup>
+          <FormGroup label="Date To" labelFor="filter-to">
+            <InputGroup
+              id="filter-to"
+              type="date"
+              value={typed.date_to}
+              onChange={(e) => set({ date_to: e.target.value })}
+            />
+          </FormGroup>
+          <div className="kosh-actions">
+            <Button type="submit" intent="primary" icon="search" text="Search" />
+            {active ? <Button icon="cross" text="Clear" onClick={onClear} /> : null}
+          </div>
+        </div>
+        {isFiltered(applied) ? (
+          <ul className="kosh-badges" aria-label="Active filters">
+            {badgesOf(applied).map((badge) => (
+              <li key={badge}>
+                <Tag minimal intent="primary" round>
+                  {badge}
+                </Tag>
+              </li>
+            ))}
+          </ul>
+        ) : null}
+      </form>
+    </Card>
+  );
+}
+
+export { NO_FILTERS };

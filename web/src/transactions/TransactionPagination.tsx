@@ -1,0 +1,61 @@
+import { Button, ButtonGroup } from '@blueprintjs/core';
+import { pageItems } from './pageItems';
+import type { TransactionPagination as Pagination } from './transactionsApi';
+
+type Props = { pagination: Pagination; pageSize: number; onPage: (page: number) => void };
+
+/** Shown only when there is more than one page (spec section 2). */
+export function TransactionPagination({ pagination, pageSize, onPage }: Props) {
+  const { current_page: current, total_pages: total, total_items: items } = pagination;
+  if (total <= 1) return null;
+  const first = (current - 1) * pageSize + 1;
+  const last = Math.min(current * pageSize, items);
+  return (
+    <nav className="kosh-pagination" aria-label="Transaction pages">
+      <span className="kosh-muted">
+        Showing {first} to {last} of {items} transactions
+      </span>
+      <ButtonGroup>
+        <Button
+          icon="double-chevron-left"
+          aria-label="First page"
+          disabled={current === 1}
+          onClick={() => onPage(1)}
+        />
+        <Button
+          icon="chevron-left"
+          aria-label="Previous page"
+          disabled={!pagination.has_prev}
+          onClick={() => onPage(current - 1)}
+        />
+        {pageItems(current, total).map((item, index) =>
+          item === 'gap' ? (
+            // biome-ignore lint/suspicious/noArrayIndexKey: a gap has no identity beyond its place
+            <Button key={`gap-${index}`} disabled text="…" aria-hidden tabIndex={-1} />
+          ) : (
+            <Button
+              key={item}
+              text={item}
+              active={item === current}
+              aria-label={`Page ${item}`}
+              aria-current={item === current ? 'page' : undefined}
+              onClick={() => onPage(item)}
+            />
+          ),
+        )}
+        <Button
+          icon="chevron-right"
+          aria-label="Next page"
+          disabled={!pagination.has_next}
+          onClick={() => onPage(current + 1)}
+        />
+        <Button
+          icon="double-chevron-right"
+          aria-label="Last page"
+          disabled={current === total}
+          onClick={() => onPage(total)}
+        />
+      </ButtonGroup>
+    </nav>
+  );
+}

@@ -1,0 +1,114 @@
+import { Button, HTMLTable, Spinner, Tag } from '@blueprintjs/core';
+import { formatDate, formatDateTime, formatMoney } from '../format';
+import type { Transaction } from './transactionsApi';
+
+type Props = {
+  transactions: Transaction[];
+  loading: boolean;
+  filtered: boolean;
+  onEdit: (transaction: Transaction) => void;
+  onDelete: (transaction: Transaction) => void;
+  onClearFilters: () => void;
+};
+
+const COLUMNS = 6;
+
+export function TransactionTable({
+  transactions,
+  loading,
+  filtered,
+  onEdit,
+  onDelete,
+  onClearFilters,
+}: Props) {
+  return (
+    <div className="kosh-table-wrap">
+      <HTMLTable striped interactive aria-label="Transactions" aria-busy={loading}>
+        <thead>
+          <tr>
+            <th>Date</th>
+            <th>Notes</th>
+            <th>Type</th>
+            <th className="kosh-num">Amount</th>
+            <th>Created</th>
+            <th>Actions</th>
+          </tr>
+        </thead>
+        <tbody>
+          {loading ? (
+            <tr>
+              <td colSpan={COLUMNS} className="kosh-empty-cell">
+                <Spinner size={20} aria-hidden /> Loading transactions...
+              </td>
+            </tr>
+          ) : transactions.length === 0 ? (
+            <tr>
+              <td colSpan={COLUMNS} className="kosh-empty-cell">
+                <div>No transactions found</div>
+                {filtered ? (
+                  <Button
+                    variant="minimal"
+                    intent="primary"
+                    text="Clear all filters"
+                    onClick={onClearFilters}
+                  />
+                ) : null}
+              </td>
+            </tr>
+          ) : (
+            transactions.map((t) => <TransactionRow key={t.id} t={t} onEdit={onEdit} onDelete={onDelete} />)
+          )}
+        </tbody>
+      </HTMLTable>
+    </div>
+  );
+}
+
+function TransactionRow({
+  t,
+  onEdit,
+  onDelete,
+}: {
+  t: Transaction;
+  onEdit: (t: Transaction) => void;
+  onDelete: (t: Transaction) => void;
+}) {
+  const credit = t.transaction_type === 'C';
+  return (
+    <tr>
+      <td>{formatDate(t.transaction_date)}</td>
+      <td className="kosh-notes" title={t.notes}>
+        {t.notes}
+      </td>
+      <td>
+        <Tag intent={credit ? 'success' : 'danger'} minimal>
+          {credit ? 'Credit' : 'Debit'}
+        </Tag>
+      </td>
+      <td className={`kosh-num ${credit ? 'kosh-credit' : 'kosh-debit'}`}>
+        {credit ? '+' : '-'}
+        {formatMoney(t.amount)}
+      </td>
+      <td>{formatDateTime(t.created_at)}</td>
+      <td>
+        <div className="kosh-actions">
+          <Button
+            variant="minimal"
+            icon="edit"
+            aria-label={`Edit transaction ${t.notes}`}
+            title="Edit"
+            onClick={() => onEdit(t)}
+          />
+          <Button
+            variant="minimal"
+            icon="trash"
+            intent="danger"
+            aria-label={`Delete transaction ${t.notes}`}
+            title="Delete"
+            onClick={() => onDelete(t)}
+          />
+        </div>
+      </td>
+    </tr>
+  );
+}

@@ -1,0 +1,120 @@
+import { Button, Callout, Card, Intent } from '@blueprintjs/core';
+import { useState } from 'react';
+import { PageHeader } from '../app/layout/PageHeader';
+import { StatCard, StatGrid } from '../dashboard/StatCard';
+import { formatMoney } from '../format';
+import { DeleteTransactionDialog } from './DeleteTransactionDialog';
+import { TransactionDialog } from './TransactionDialog';
+import { isFiltered, NO_FILTERS, TransactionFilterPanel } from './TransactionFilterPanel';
+import { TransactionPagination } from './TransactionPagination';
+import { TransactionTable } from './TransactionTable';
+import {
+  TRANSACTION_PAGE_SIZE,
+  type Transaction,
+  type TransactionFilters,
+  useGetTransactionStatsQuery,
+  useGetTransactionsQuery,
+} from './transactionsApi';
+
+type Editing = { open: false } | { open: true; transaction: Transaction | null };
+
+/** /transactions, the Transaction Book (spec section 2). */
+export function TransactionsPage() {
+  const [typed, setTyped] = useState<TransactionFilters>(NO_FILTERS);
+  const [applied, setApplied] = useState<TransactionFilters>(NO_FILTERS);
+  const [page, setPage] = useState(1);
+  const [editing, setEditing] = useState<Editing>({ open: false });
+  const [deleting, setDeleting] = useState<Transaction | null>(null);
+
+  const list = useGetTransactionsQuery({ page, filters: applied });
+  const stats = useGetTransactionStatsQuery();
+
+  const apply = () => {
+    setApplied({ ...typed, search: typed.search.trim() });
+    setPage(1);
+  };
+  const clear = () => {
+    setTyped(NO_FILTERS);
+    setApplied(NO_FILTERS);
+    setPage(1);
+  };
+
+  const net = stats.data?.net_amount ?? 0;
+  return (
+    <>
+      <PageHeader
+        title="Transaction Book"
+        subtitle="Your credits and debits"
+        actions={
+          <Button
+            intent="primary"
+            icon="add"
+            text="Add Transaction"
+            onClick={() => setEditing({ open: true, transaction: null })}
+          />
+        }
+      />
+      {stats.isError ? (
+        <Callout intent="danger" className="kosh-panel">
+          Failed to load transaction statistics
+        </Callout>
+      ) : null}
+      <StatGrid>
+        <StatCard label="Total Transactions" icon="exchange" value={stats.data?.total_transactions ?? '—'} />
+        <StatCard
+          label="Total Credits"
+          icon="arrow-down"
+          intent={Intent.SUCCESS}
+          value={stats.data ? formatMoney(stats.data.credit_amount) : '—'}
+        />
+        <StatCard
+          label="Total Debits"
+          icon="arrow-up"
+          intent={Intent.DANGER}
+          value={stats.data ? formatMoney(stats.data.debit_amount) : '—'}
+        />
+        <StatCard
+          label="Net Amount"
+          icon={net >= 0 ? 'trending-up' : 'trending-down'}
+          intent={net >= 0 ? Intent.SUCCESS : Intent.WARNING}
+          value={stats.data ? formatMoney(net) : '—'}
+        />
+      </StatGrid>
+      <TransactionFilterPanel
+        typed={typed}
+        applied={applied}
+        onType={setTyped}
+        onApply={apply}
+        onClear={clear}
+      />
+      <Card>
+        {list.isError ? (
+          <Callout intent="danger" className="kosh-panel">
+            Failed to load transactions
+          </Callout>
+        ) : null}
+        <TransactionTable
+          transactions={list.data?.transactions ?? []}
+          loading={list.isFetching}
+          filtered={isFiltered(applied)}
+          onEdit={(transaction) => setEditing({ open: true, transaction })}
+          onDelete={setDeleting}
+          onClearFilters={clear}
+        />
+        {list.data ? (
+          <TransactionPagination
+            pagination={list.data.pagination}
+            pageSize={TRANSACTION_PAGE_SIZE}
+            onPage={setPage}
+          />
+        ) : null}
+      </Card>
+      <TransactionDialog
+        open={editing.open}
+        editing={editing.open ? editing.transaction : null}
+        onClose={() => setEditing({ open: false })}
+      />
+      <DeleteTransactionDialog transaction={deleting} onClose={() => setDeleting(null)} />
+    </>
+  );
+}

@@ -1,0 +1,109 @@
+import { api, type Envelope } from '../api/baseApi';
+
+/** Transaction answers are read in the server's own names (spec section 3). */
+export type TransactionType = 'C' | 'D';
+
+export type Transaction = {
+  id: string;
+  notes: string;
+  transaction_type: TransactionType;
+  transaction_date: string;
+  amount: number;
+  created_at: string;
+};
+
+export type TransactionFilters = {
+  search: string;
+  transaction_type: '' | TransactionType;
+  date_from: string;
+  date_to: string;
+};
+
+export const NO_FILTERS: TransactionFilters = {
+  search: '',
+  transaction_type: '',
+  date_from: '',
+  date_to: '',
+};
+
+export type TransactionPagination = {
+  current_page: number;
+  total_pages: number;
+  total_items: number;
+  has_prev: boolean;
+  has_next: boolean;
+};
+
+export type TransactionList = {
+  transactions: Transaction[];
+  pagination: TransactionPagination;
+  filters: Partial<TransactionFilters>;
+};
+
+export type TransactionStats = {
+  total_transactions: number;
+  credit_amount: number;
+  debit_amount: number;
+  net_amount: number;
+};
+
+export type TransactionBody = Pick<Transaction, 'notes' | 'transaction_type' | 'transaction_date'> & {
+  amount: number;
+};
+
+/** The screen's list request: 10 a page, newest first (spec section 7). */
+export const TRANSACTION_PAGE_SIZE = 10;
+
+type ListArgs = { page: number; filters: TransactionFilters };
+
+function listParams({ page, filters }: ListArgs): Record<string, string | number> {
+  const params: Record<string, string | number> = {
+    page,
+    limit: TRANSACTION_PAGE_SIZE,
+    sort_by: 'transaction_date',
+    sort_order: 'DESC',
+  };
+  // Empty values are omitted (spec section 7).
+  for (const [key, value] of Object.entries(filters)) if (value.trim() !== '') params[key] = value.trim();
+  return params;
+}
+
+const changes = [{ type: 'Transaction', id: 'LIST' }, 'TransactionStats', 'Ledger', 'Periods'] as const;
+
+export const transactionsApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    getTransactions: build.query<TransactionList, ListArgs>({
+      query: (args) => ({ url: '/transactions', params: listParams(args) }),
+      transformResponse: (answer: Envelope<TransactionList>) => answer.data,
+      providesTags: (result) => [
+        { type: 'Transaction', id: 'LIST' },
+        ...(result?.transactions ?? []).map((t) => ({ type: 'Transaction' as const, id: t.id })),
+      ],
+    }),
+    getTransactionStats: build.query<TransactionStats, void>({
+      query: () => '/transactions/stats',
+      transformResponse: (answer: Envelope<{ stats: TransactionStats }>) => answer.data.stats,
+      providesTags: ['TransactionStats'],
+    }),
+    createTransaction: build.mutation<Envelope<unknown>, TransactionBody>({
+      query: (body) => ({ url: '/transactions', method: 'POST', body }),
+      invalidatesTags: [...changes],
+    }),
+    updateTransaction: build.mutation<Envelope<unknown>, { id: string; body: TransactionBody }>({
+      query: ({ id, body }) => ({ url: `/transactions/${id}`, method: 'PUT', body }),
+      invalidatesTags: (_r, _e, { id }) => [...changes, { type: 'Transaction', id }],
+    }),
+    deleteTransaction: build.mutation<Envelope<unknown>, string>({
+      query: (id) => ({ url: `/transactions/${id}`, method: 'DELETE' }),
+      invalidatesTags: (_r, _e, id) => [...changes, { type: 'Transaction', id }],
+    }),
+  }),
+});
+
+export const {
+  useGetTransactionsQuery,
+  useGetTransactionStatsQuery,
+  useCreateTransactionMutation,
+  useUpdateTransactionMutation,
+  useDeleteTransactionMutation,
+} = transactionsApi;

@@ -1,0 +1,74 @@
+import type { Mail } from './mailer';
+
+export const PRODUCT_NAME = 'Kosh';
+
+const escapeHtml = (s: string) =>
+  s.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
+  );
+
+/** `APP_URL` may end with a slash or not. */
+const joinUrl = (appUrl: string, pathAndQuery: string) => `${appUrl.replace(/\/+$/, '')}${pathAndQuery}`;
+
+export function verificationLink(appUrl: string, token: string, email: string): string {
+  return joinUrl(
+    appUrl,
+    `/verify-email?token=${encodeURIComponent(token)}&email=${encodeURIComponent(email)}`,
+  );
+}
+
+export function resetLink(appUrl: string, token: string): string {
+  return joinUrl(appUrl, `/reset-password?token=${encodeURIComponent(token)}`);
+}
+
+function layout(
+  to: string,
+  subject: string,
+  paragraphs: string[],
+  link: string,
+  action: string,
+  after: string[],
+): Mail {
+  const text = [...paragraphs, '', link, '', ...after, '', `— ${PRODUCT_NAME}`].join('\n');
+  const p = (s: string) => `<p style="margin:0 0 16px">${escapeHtml(s)}</p>`;
+  const html = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>
+<body style="font-family:system-ui,-apple-system,'Segoe UI',sans-serif;color:#1c2127;max-width:560px;margin:0 auto;padding:24px">
+<h1 style="font-size:20px;margin:0 0 24px">${PRODUCT_NAME}</h1>
+${paragraphs.map(p).join('\n')}
+<p style="margin:24px 0"><a href="${escapeHtml(link)}" style="background:#2d72d2;color:#fff;padding:10px 16px;border-radius:4px;text-decoration:none">${escapeHtml(action)}</a></p>
+<p style="margin:0 0 16px;font-size:13px;color:#5f6b7c">If the button does not work, open this link: <a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>
+${after.map(p).join('\n')}
+<p style="margin:24px 0 0;color:#5f6b7c">— ${PRODUCT_NAME}</p>
+</body></html>`;
+  return { to, subject, text, html };
+}
+
+export function verificationMail(input: { appUrl: string; to: string; token: string }): Mail {
+  return layout(
+    input.to,
+    `Verify your email address for ${PRODUCT_NAME}`,
+    [`Welcome to ${PRODUCT_NAME}!`, 'Please confirm your email address by opening this link:'],
+    verificationLink(input.appUrl, input.token, input.to),
+    'Verify email',
+    [`If you did not create a ${PRODUCT_NAME} account, you can ignore this email.`],
+  );
+}
+
+export function passwordResetMail(input: { appUrl: string; to: string; token: string }): Mail {
+  return layout(
+    input.to,
+    `Reset your ${PRODUCT_NAME} password`,
+    [
+      `Someone asked to reset the password of your ${PRODUCT_NAME} account.`,
+      'To choose a new password, open this link:',
+    ],
+    resetLink(input.appUrl, input.token),
+    'Reset password',
+    [
+      'The link expires in 1 hour and works once.',
+      'If you did not ask for this, you can ignore this email: your password stays the same.',
+    ],
+  );
+}

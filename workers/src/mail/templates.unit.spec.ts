@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { passwordResetMail, verificationMail } from './templates';
+
+describe('account mails', () => {
+  it('carries the product name, a text and an HTML part, and the full verification link', () => {
+    const mail = verificationMail({
+      appUrl: 'https://kosh.example/',
+      to: 'a+b@example.in',
+      token: 'T0k-en_',
+    });
+    const link = 'https://kosh.example/verify-email?token=T0k-en_&email=a%2Bb%40example.in';
+    expect(mail.to).toBe('a+b@example.in');
+    expect(mail.subject).toContain('Kosh');
+    expect(mail.text).toContain(link);
+    expect(mail.html).toContain(link.replace('&', '&amp;'));
+    expect(mail.html).toContain('Kosh');
+  });
+
+  it('links the reset page and says the link lasts 1 hour', () => {
+    const mail = passwordResetMail({ appUrl: 'http://127.0.0.1:3000', to: 'a@example.in', token: 'abc' });
+    expect(mail.text).toContain('http://127.0.0.1:3000/reset-password?token=abc');
+    expect(mail.text).toContain('1 hour');
+    expect(mail.subject).toBe('Reset your Kosh password');
+  });
+});
