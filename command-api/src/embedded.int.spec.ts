@@ -1,0 +1,112 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { repoRoot } from './platform';
+
+/**
+ * `npm start` with nothing configured: PGlite in DATA_DIR, in-process queue, outbox mail.
+ * Runs the real server process, stops it and starts it again on the same data.
+ */
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const address = srv.address();
+      srv.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+async function startServer(dataDir: string, port: number): Promise<ChildProcess> {
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn' };
+  for (const key of ['DATABASE_URL', 'REDIS_URL', 'SMTP_URL', 'JWT_SECRET']) delete env[key];
+  const child = spawn(process.execPath, ['--import', 'tsx', 'command-api/src/server.ts'], {
+    cwd: repoRoot,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (d) => {
+    output += d;
+  });
+  child.stderr?.on('data', (d) => {
+    output += d;
+  });
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited: ${output}`);
+    const ok = await fetch(`http://127.0.0.1:${port}/livez`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) return child;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`server did not start: ${output}`);
+}
+
+async function stopServer(child: ChildProcess) {
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+describe('embedded mode (npm start with nothing configured)', () => {
+  let dataDir: string;
+  let port: number;
+  let server: ChildProcess | undefined;
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'kosh-embedded-'));
+    port = await freePort();
+  });
+  afterAll(async () => {
+    if (server && server.exitCode === null) await stopServer(server);
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('serves /livez and /dev/mailbox, and keeps its data across a restart', async () => {
+    const base = `http://127.0.0.1:${port}`;
+    server = await startServer(dataDir, port);
+    const ready = await fetch(`${base}/readyz`);
+    expect(ready.status).toBe(200);
+
+    const email = `asha.${Date.now()}@example.in`;
+    const register = await fetch(`${base}/api/auth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ first_name: 'Asha', last_name: 'Verma', email, password: 'Secret123' }),
+    });
+    expect(register.status).toBe(201);
+
+    const mailboxPage = await fetch(`${base}/dev/mailbox`);
+    expect(mailboxPage.status).toBe(200);
+    expect(mailboxPage.headers.get('content-type')).toContain('text/html');
+    const waitForMail = async () => {
+      for (let i = 0; i < 100; i++) {
+        const mails = (await (await fetch(`${base}/dev/mailbox.json`)).json()) as { to: string; text: string }[];
+        const mail = mails.find((m) => m.to === email);
+        if (mail) return mail;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      throw new Error('no verification mail');
+    };
+    const mail = await waitForMail();
+    expect(mail.text).toMatch(/verify-email\?token=/);
+
+    await stopServer(server);
+    server = await startServer(dataDir, port);
+
+    const after = (await (await fetch(`${base}/dev/mailbox.json`)).json()) as { to: string }[];
+    expect(after.some((m) => m.to === email)).toBe(true);
+    const again = await fetch(`${base}/api/auth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ first_name: 'Asha', last_name: 'Verma', email, password: 'Secret123' }),
+    });
+    expect(again.status).toBe(409);
+  });
+});
