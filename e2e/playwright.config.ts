@@ -36,7 +36,8 @@ const chromiumArgs = [
 export default defineConfig({
   testDir: '.',
   testMatch: '**/*.e2e.spec.ts',
-  outputDir: 'test-results',
+  // Per run: a teammate's run cleans its own folder, not this one's.
+  outputDir: `test-results/port-${port}`,
   // Two cores shared by the whole team: one browser at a time.
   workers: 1,
   fullyParallel: false,
@@ -53,8 +54,9 @@ export default defineConfig({
     screenshot: 'only-on-failure',
   },
   webServer: {
-    // The embedded app (API, workers, web) on a fresh data folder, serving the web app built now.
-    command: 'npm run build -w web && npm start',
+    // The embedded app, as `npm start` runs it, on a fresh data folder, with the web app built
+    // now into this run's own folder (see support/serve-app.ts).
+    command: 'npx tsx e2e/support/serve-app.ts',
     cwd: repoRoot,
     url: `${baseURL}/livez`,
     reuseExistingServer: false,

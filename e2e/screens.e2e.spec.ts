@@ -11,6 +11,7 @@ import { createVerifiedUser } from './support/users';
 /** Every screen, at 1280×800 and 390×844: no serious or critical axe violation, and a screenshot. */
 test.describe('every screen: accessibility and screenshots', () => {
   test('signed-out screens', async ({ page }) => {
+    test.slow();
     const login = new LoginPage(page);
     await login.goto();
     await captureScreen(page, 'login');
@@ -41,6 +42,7 @@ test.describe('every screen: accessibility and screenshots', () => {
   });
 
   test('signed-in screens', async ({ page, request }) => {
+    test.slow();
     const user = await createVerifiedUser(request, 'Priya');
     const login = new LoginPage(page);
     await login.goto();

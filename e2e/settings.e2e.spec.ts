@@ -28,8 +28,8 @@ test('settings stay on the device; dark mode and compact view apply at once and 
   await settings.saveSettings.click();
   const alert = page.getByRole('alertdialog');
   await expect(alert.getByText('Settings saved successfully!')).toBeVisible();
-  // Portals (this dialog) are dark too.
-  await expect(page.locator('.bp6-portal .bp6-alert')).toHaveCSS('background-color', 'rgb(47, 52, 60)');
+  // Portals (this dialog) are dark too: Blueprint's dark dialog background, not white.
+  await expect(page.locator('.bp6-portal .bp6-alert')).toHaveCSS('background-color', 'rgb(28, 33, 39)');
   await alert.getByRole('button', { name: 'OK' }).click();
 
   await page.reload();

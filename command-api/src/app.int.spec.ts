@@ -25,7 +25,12 @@ describe('API skeleton on PostgreSQL and BullMQ', () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/no-such-thing' });
     expect(res.statusCode).toBe(404);
     const body = res.json();
-    expect(body).toMatchObject({ success: false, message: 'Resource not found', errorCode: 'NOT_FOUND', errors: [] });
+    expect(body).toMatchObject({
+      success: false,
+      message: 'Resource not found',
+      errorCode: 'NOT_FOUND',
+      errors: [],
+    });
     expect(Number.isNaN(Date.parse(body.timestamp))).toBe(false);
   });
 
@@ -73,14 +78,22 @@ describe('errors and logs', () => {
       },
     });
     const app = await buildApp(t.platform, {
-      logger: { level: 'info', stream, redact: { paths: ['req.headers.authorization'], censor: '[redacted]' } },
+      logger: {
+        level: 'info',
+        stream,
+        redact: { paths: ['req.headers.authorization'], censor: '[redacted]' },
+      },
     });
     app.get('/api/explode', async () => {
       throw new Error('relation "secret_table" does not exist at 10.0.0.5');
     });
     await app.ready();
     const token = t.tokenFor('someone');
-    const res = await app.inject({ method: 'GET', url: '/api/explode', headers: { authorization: `Bearer ${token}` } });
+    const res = await app.inject({
+      method: 'GET',
+      url: '/api/explode',
+      headers: { authorization: `Bearer ${token}` },
+    });
     await app.close();
     expect(res.statusCode).toBe(500);
     expect(res.json()).toMatchObject({

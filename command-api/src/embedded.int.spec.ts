@@ -15,7 +15,9 @@ async function freePort(): Promise<number> {
     const srv = createServer();
     srv.listen(0, '127.0.0.1', () => {
       const address = srv.address();
-      srv.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      srv.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -87,7 +89,10 @@ describe('embedded mode (npm start with nothing configured)', () => {
     expect(mailboxPage.headers.get('content-type')).toContain('text/html');
     const waitForMail = async () => {
       for (let i = 0; i < 100; i++) {
-        const mails = (await (await fetch(`${base}/dev/mailbox.json`)).json()) as { to: string; text: string }[];
+        const mails = (await (await fetch(`${base}/dev/mailbox.json`)).json()) as {
+          to: string;
+          text: string;
+        }[];
         const mail = mails.find((m) => m.to === email);
         if (mail) return mail;
         await new Promise((r) => setTimeout(r, 100));

@@ -1,6 +1,6 @@
-import closeWithGrace from 'close-with-grace';
 import { ConfigError, loadConfig } from '@kosh/workers/config';
 import { createPlatform } from '@kosh/workers/runtime';
+import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app';
 
 /** The only file that listens: builds the platform and the app, serves, and shuts down cleanly. */

@@ -124,6 +124,12 @@ export function createPgDb(url: string, opts: PgDbOptions = {}): Db {
     async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
       const client = await pool.connect();
       let broken = false;
+      // A checked-out client can be ended by the server (idle_in_transaction_session_timeout,
+      // pg_terminate_backend): the pending query rejects; keep the 'error' event handled.
+      const onError = () => {
+        broken = true;
+      };
+      client.on('error', onError);
       try {
         await client.query('BEGIN');
         const result = await fn(queryableOf(client));
@@ -137,6 +143,7 @@ export function createPgDb(url: string, opts: PgDbOptions = {}): Db {
         }
         throw err;
       } finally {
+        client.off('error', onError);
         client.release(broken);
       }
     },

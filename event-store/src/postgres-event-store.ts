@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { EventMetadata, RecordedEvent } from '@kosh/domain';
 import type { Db, Queryable } from './db';
 import {
@@ -11,7 +12,12 @@ import {
 import { decodePosition } from './position';
 import { noUpcasters, type UpcasterRegistry } from './upcasters';
 
-/** NOTIFY channel on which every append announces the position of its last event. */
+/**
+ * NOTIFY channel on which stores announce appends, after they commit. Payload:
+ * '<position token of the last event>|<id of the announcing store instance>'. Coalesced: one
+ * NOTIFY may stand for several appends, and a crash between commit and NOTIFY loses it, so
+ * listeners read from their checkpoint and keep a periodic safety net.
+ */
 export const EVENTS_CHANNEL = 'kosh_events';
 
 export type PostgresEventStoreOptions = {
@@ -86,6 +92,8 @@ function rowToEvent(row: EventRow): RecordedEvent {
   };
 }
 
+const NOTIFY_SQL = 'SELECT pg_notify($1, $2)';
+
 const LAST_OF_STREAM_SQL = `SELECT stream_version, kosh_position(transaction_id, global_position) AS position
 FROM events WHERE stream_id = $1 ORDER BY stream_version DESC LIMIT 1`;
 
@@ -148,7 +156,11 @@ export async function appendOn(
 export function createPostgresEventStore(db: Db, options: PostgresEventStoreOptions = {}): EventStore {
   const upcasters = options.upcasters ?? noUpcasters;
   const listeners = new Set<(position?: string) => void>();
+  const instance = randomUUID();
   let live: Promise<() => Promise<void>> | null = null;
+  let pending: string | null = null;
+  let flushing: Promise<void> | null = null;
+  let closed = false;
 
   const call = (listener: (position?: string) => void, position?: string) => {
     try {
@@ -158,16 +170,38 @@ export function createPostgresEventStore(db: Db, options: PostgresEventStoreOpti
     }
   };
 
+  /**
+   * After an append commits: wake this store's subscribers at once, and other processes with
+   * NOTIFY from outside the append transaction (coalesced: at most one NOTIFY in flight).
+   */
+  function announce(position: string) {
+    for (const l of listeners) call(l, position);
+    if (pending === null || position > pending) pending = position;
+    if (!flushing && !closed) {
+      flushing = (async () => {
+        while (pending !== null && !closed) {
+          const p = pending;
+          pending = null;
+          await db.query(NOTIFY_SQL, [EVENTS_CHANNEL, `${p}|${instance}`]).catch(() => {});
+        }
+        flushing = null;
+      })();
+    }
+  }
+
   return {
     async appendToStream(streamId, events, { expectedVersion }) {
+      let result: AppendResult;
       try {
-        return await appendOn(db, streamId, events, expectedVersion);
+        result = await appendOn(db, streamId, events, expectedVersion);
       } catch (err) {
         // The same event id committed meanwhile by an append to another stream: retry once,
         // which returns the original result (or a ConcurrencyError).
-        if (isDuplicateEventId(err as PgError)) return appendOn(db, streamId, events, expectedVersion);
-        throw err;
+        if (!isDuplicateEventId(err as PgError)) throw err;
+        result = await appendOn(db, streamId, events, expectedVersion);
       }
+      if (events.length > 0) announce(result.position);
+      return result;
     },
     async readStream(streamId, opts) {
       const from = Math.max(1, opts?.from ?? 1);
@@ -194,7 +228,9 @@ export function createPostgresEventStore(db: Db, options: PostgresEventStoreOpti
       listeners.add(listener);
       if (!live) {
         live = db.listen(EVENTS_CHANNEL, (payload) => {
-          for (const l of listeners) call(l, payload || undefined);
+          const [position, from] = payload.split('|');
+          if (from === instance) return; // already announced locally
+          for (const l of listeners) call(l, position || undefined);
         });
         live.catch(() => {
           live = null;
@@ -211,7 +247,9 @@ export function createPostgresEventStore(db: Db, options: PostgresEventStoreOpti
       };
     },
     async close() {
+      closed = true;
       listeners.clear();
+      await flushing;
       const l = live;
       live = null;
       if (l) await (await l.catch(() => async () => {}))();

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { Type, type Static } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { Value } from 'typebox/value';
 
 /** Every setting the process reads, validated once at boot (mirrored in .env.example). */
@@ -21,7 +21,9 @@ const ConfigSchema = Type.Object({
   DATA_DIR: Type.String({ minLength: 1 }),
   UPLOADS_DIR: Type.String({ minLength: 1 }),
   JWT_SECRET: Type.String({ minLength: 32 }),
-  LOG_LEVEL: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l))),
+  LOG_LEVEL: Type.Union(
+    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
+  ),
   /** Bound on read-your-writes waits (DESIGN.md). */
   READ_YOUR_WRITES_TIMEOUT_MS: Type.Integer({ minimum: 0 }),
   /** Prefix of BullMQ keys, so several deployments or test runs can share one Redis. */
@@ -57,13 +59,16 @@ export function loadConfig(env: Env = process.env): Config {
     UPLOADS_DIR: path.resolve(env.UPLOADS_DIR || path.join(dataDir, 'uploads')),
     JWT_SECRET: env.JWT_SECRET || (env.DATABASE_URL ? '' : embeddedSecret(dataDir)),
     LOG_LEVEL: env.LOG_LEVEL || 'info',
-    READ_YOUR_WRITES_TIMEOUT_MS: env.READ_YOUR_WRITES_TIMEOUT_MS ? Number(env.READ_YOUR_WRITES_TIMEOUT_MS) : 5000,
+    READ_YOUR_WRITES_TIMEOUT_MS: env.READ_YOUR_WRITES_TIMEOUT_MS
+      ? Number(env.READ_YOUR_WRITES_TIMEOUT_MS)
+      : 5000,
     QUEUE_PREFIX: env.QUEUE_PREFIX || 'kosh',
     RATE_LIMIT_ENABLED: env.RATE_LIMIT_ENABLED !== 'false',
   };
   const problems = [...Value.Errors(ConfigSchema, raw)].map((e) => {
     const key = e.instancePath.replace(/^\//, '') || 'config';
-    const hint = key === 'JWT_SECRET' ? ' (set JWT_SECRET to at least 32 characters when DATABASE_URL is set)' : '';
+    const hint =
+      key === 'JWT_SECRET' ? ' (set JWT_SECRET to at least 32 characters when DATABASE_URL is set)' : '';
     return `${key}: ${e.message}${hint}`;
   });
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);

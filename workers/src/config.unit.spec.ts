@@ -18,9 +18,9 @@ describe('configuration at boot', () => {
   });
 
   it('refuses to boot with PostgreSQL but no JWT secret, naming every problem', () => {
-    expect(() => loadConfig({ DATABASE_URL: 'postgres://db/kosh', PORT: 'eighty', REDIS_URL: 'http://x' })).toThrow(
-      ConfigError,
-    );
+    expect(() =>
+      loadConfig({ DATABASE_URL: 'postgres://db/kosh', PORT: 'eighty', REDIS_URL: 'http://x' }),
+    ).toThrow(ConfigError);
     try {
       loadConfig({ DATABASE_URL: 'postgres://db/kosh', PORT: 'eighty', REDIS_URL: 'http://x' });
     } catch (error) {

@@ -76,7 +76,9 @@ export async function createPlatform(config: Config, options: PlatformOptions = 
     runner,
     clock: options.clock ?? (() => new Date()),
     async afterAppend(position, waitFor) {
-      await enqueueProjections(queue, projectionNames);
+      // The events are stored: a queue outage must not turn the command into an error. The
+      // scheduled safety net catches the projections up once the queue is back.
+      await enqueueProjections(queue, projectionNames).catch(() => undefined);
       if (waitFor.length === 0) return true;
       return runner.waitFor(waitFor, position, config.READ_YOUR_WRITES_TIMEOUT_MS);
     },

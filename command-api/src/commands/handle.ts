@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ConflictError, type Command, type Decider, type DomainEvent } from '@kosh/domain';
+import { type Command, ConflictError, type Decider, type DomainEvent } from '@kosh/domain';
 import { ConcurrencyError, type ExpectedVersion, type NewEvent } from '@kosh/event-store/port';
 import type { FastifyReply } from 'fastify';
 import type { Platform } from '../platform';
@@ -90,7 +90,12 @@ export async function handleCommand<State, C extends Command, E extends DomainEv
         expectedVersion: version === 0 ? 'no_stream' : version,
         waitFor: options.waitFor,
       });
-      return { ...outcome, nextVersion: events.length ? outcome.nextVersion : version, events, state: newState };
+      return {
+        ...outcome,
+        nextVersion: events.length ? outcome.nextVersion : version,
+        events,
+        state: newState,
+      };
     } catch (error) {
       if (!(error instanceof ConcurrencyError)) throw error;
       if (options.expectedVersion !== undefined || attempt >= 2) {

@@ -1,11 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 
-const Health = Type.Object({ status: Type.String(), checks: Type.Optional(Type.Record(Type.String(), Type.String())) });
+const Health = Type.Object({
+  status: Type.String(),
+  checks: Type.Optional(Type.Record(Type.String(), Type.String())),
+});
 
 /** Liveness (the process answers) and readiness (the database and the queue answer). */
 export async function healthRoutes(app: FastifyInstance) {
-  app.get('/livez', { schema: { tags: ['health'], response: { 200: Health } } }, async () => ({ status: 'ok' }));
+  app.get('/livez', { schema: { tags: ['health'], response: { 200: Health } } }, async () => ({
+    status: 'ok',
+  }));
 
   app.get(
     '/readyz',

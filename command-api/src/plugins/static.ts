@@ -42,7 +42,10 @@ export const staticPlugin = fp(
       const url = request.url.split('?')[0] ?? '';
       const isApi = url.startsWith('/api/') || url === '/api' || url.startsWith('/uploads/');
       if (!isApi && hasWeb && (request.method === 'GET' || request.method === 'HEAD')) {
-        return reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-cache').sendFile('index.html', opts.webDist);
+        return reply
+          .type('text/html; charset=utf-8')
+          .header('Cache-Control', 'no-cache')
+          .sendFile('index.html', opts.webDist);
       }
       return sendError(reply, 404, 'Resource not found', 'NOT_FOUND');
     });

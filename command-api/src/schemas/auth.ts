@@ -51,14 +51,6 @@ export const ProfileBody = Type.Object({
 });
 export type ProfileBody = Static<typeof ProfileBody>;
 
-/** JSON form of the picture upload; the same route also takes multipart/form-data. */
-export const ProfilePictureBody = Type.Object({
-  profile_picture: Type.Optional(
-    Type.String({ description: 'data:image/...;base64,... (at most 5,242,880 bytes decoded)' }),
-  ),
-});
-export type ProfilePictureBody = Static<typeof ProfilePictureBody>;
-
 /** The user object on the wire. `profile_picture` is the file name under /uploads/profile-pictures/. */
 export const WireUser = Type.Object({
   id: Type.String(),

@@ -22,7 +22,8 @@ export function validateBank(input: { bankName?: unknown; branchName?: unknown }
   const errors: FieldError[] = [];
   const name = text(input.bankName);
   if (name === '') errors.push({ field: 'bank_name', message: CATALOG_MESSAGES.bankNameRequired });
-  else if ([...name].length > NAME_MAX) errors.push({ field: 'bank_name', message: CATALOG_MESSAGES.bankNameTooLong });
+  else if ([...name].length > NAME_MAX)
+    errors.push({ field: 'bank_name', message: CATALOG_MESSAGES.bankNameTooLong });
   if ([...text(input.branchName)].length > NAME_MAX)
     errors.push({ field: 'branch_name', message: CATALOG_MESSAGES.branchNameTooLong });
   return errors;
@@ -39,7 +40,13 @@ export function validateLoanType(input: { typeName?: unknown }): FieldError[] {
 /** `ownerUserId` null adds to the shared catalog (seeding); a user id adds an entry only they see. */
 export type AddBank = Command<
   'AddBank',
-  Readonly<{ bankId: number; bankName: string; branchName: string | null; ownerUserId: string | null; now: string }>
+  Readonly<{
+    bankId: number;
+    bankName: string;
+    branchName: string | null;
+    ownerUserId: string | null;
+    now: string;
+  }>
 >;
 export type AddLoanType = Command<
   'AddLoanType',
@@ -61,7 +68,13 @@ function decideCatalog(command: CatalogCommand, state: CatalogEntryState): Catal
       return [
         {
           type: 'BankAdded',
-          data: { bankId, bankName: bankName.trim(), branchName: branch === '' ? null : branch, ownerUserId, addedAt: now },
+          data: {
+            bankId,
+            bankName: bankName.trim(),
+            branchName: branch === '' ? null : branch,
+            ownerUserId,
+            addedAt: now,
+          },
         },
       ];
     }
@@ -69,7 +82,9 @@ function decideCatalog(command: CatalogCommand, state: CatalogEntryState): Catal
       const { loanTypeId, typeName, ownerUserId, now } = command.data;
       const errors = validateLoanType({ typeName });
       if (errors.length > 0) throw new ValidationError(errors);
-      return [{ type: 'LoanTypeAdded', data: { loanTypeId, typeName: typeName.trim(), ownerUserId, addedAt: now } }];
+      return [
+        { type: 'LoanTypeAdded', data: { loanTypeId, typeName: typeName.trim(), ownerUserId, addedAt: now } },
+      ];
     }
     default:
       return assertNever(command);

@@ -3,7 +3,13 @@ import type { DomainEvent } from '../shared/messages';
 /** A lender. `ownerUserId` null: part of the seeded catalog, visible to everyone. */
 export type BankAdded = DomainEvent<
   'BankAdded',
-  Readonly<{ bankId: number; bankName: string; branchName: string | null; ownerUserId: string | null; addedAt: string }>
+  Readonly<{
+    bankId: number;
+    bankName: string;
+    branchName: string | null;
+    ownerUserId: string | null;
+    addedAt: string;
+  }>
 >;
 
 /** A kind of loan. `ownerUserId` null: part of the seeded catalog, visible to everyone. */

@@ -48,7 +48,13 @@ describe('loan calculator (spec section 5)', () => {
   });
 
   it('counts a monthly rate as twelve times per year and months as given', () => {
-    const monthly = calculateLoan({ ...yearly, interestRate: 0.875, isInterestRateYearly: false, duration: 120, isDurationYearly: false });
+    const monthly = calculateLoan({
+      ...yearly,
+      interestRate: 0.875,
+      isInterestRateYearly: false,
+      duration: 120,
+      isDurationYearly: false,
+    });
     expect(monthly).toEqual(calculateLoan(yearly));
   });
 
@@ -60,7 +66,13 @@ describe('loan calculator (spec section 5)', () => {
   });
 
   it('divides the principal evenly at a rate of 0', () => {
-    const result = calculateLoan({ ...yearly, principalAmount: 1000, interestRate: 0, duration: 3, isDurationYearly: false });
+    const result = calculateLoan({
+      ...yearly,
+      principalAmount: 1000,
+      interestRate: 0,
+      duration: 3,
+      isDurationYearly: false,
+    });
     expect(result).toEqual({ months: 3, emi: 333.33, totalInterest: 0, gst: 0, totalAmount: 1000 });
   });
 

@@ -38,5 +38,10 @@ export function loanEndDate(startDate: string, duration: number, isDurationYearl
 
 /** The calendar date (YYYY-MM-DD) of the instant `now` in `timeZone` (Kosh's users are in India). */
 export function calendarDateOf(now: Date, timeZone = 'Asia/Kolkata'): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+  return new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).format(now);
 }

@@ -5,7 +5,7 @@ import type { LoanFields } from '../validation/loan';
 import { loanEndDate } from './dates';
 import type { LoanDetails, LoanEvent, ScheduleGenerated } from './events';
 import { generateSchedule } from './schedule';
-import { evolveLoan, type ExistingLoan, initialLoanState, type LoanState, scheduleTermsOf } from './state';
+import { type ExistingLoan, evolveLoan, initialLoanState, type LoanState, scheduleTermsOf } from './state';
 
 export const LOAN_NOT_FOUND = 'Loan not found';
 
@@ -91,12 +91,20 @@ function decideLoan(command: LoanCommand, state: LoanState): LoanEvent[] {
       const { userId, fields, now } = command.data;
       const loan = ownLoan(state, userId);
       const next = withEndDate(fields);
-      const changed = (Object.keys(next) as (keyof LoanDetails)[]).filter((key) => next[key] !== loan.details[key]);
+      const changed = (Object.keys(next) as (keyof LoanDetails)[]).filter(
+        (key) => next[key] !== loan.details[key],
+      );
       if (changed.length === 0) return [];
       const pick = (details: LoanDetails) => Object.fromEntries(changed.map((key) => [key, details[key]]));
       const updated: LoanEvent = {
         type: 'LoanUpdated',
-        data: { loanId: loan.loanId, userId, changes: pick(next), previous: pick(loan.details), updatedAt: now },
+        data: {
+          loanId: loan.loanId,
+          userId,
+          changes: pick(next),
+          previous: pick(loan.details),
+          updatedAt: now,
+        },
       };
       const termsChanged = changed.some((key) => (SCHEDULE_FIELDS as readonly string[]).includes(key));
       if (!termsChanged) return [updated];

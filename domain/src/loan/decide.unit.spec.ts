@@ -40,7 +40,10 @@ function schedule(
 ): ScheduleGenerated {
   const terms = scheduleTermsOf({ ...loanFields, endDate: '' });
   const { rows, totals } = generateSchedule(terms);
-  return { type: 'ScheduleGenerated', data: { loanId, userId, version, reason, terms, rows, totals, generatedAt: at } };
+  return {
+    type: 'ScheduleGenerated',
+    data: { loanId, userId, version, reason, terms, rows, totals, generatedAt: at },
+  };
 }
 
 const created: LoanCreated = { type: 'LoanCreated', data: { loanId, userId, ...details, createdAt: now } };
@@ -63,7 +66,10 @@ describe('CreateLoan', () => {
 describe('UpdateLoan', () => {
   it('records only what changed, without a new schedule when the terms are the same', () => {
     given(history)
-      .when({ type: 'UpdateLoan', data: { loanId, userId, fields: { ...fields, accountNumber: 'HL99999999' }, now: later } })
+      .when({
+        type: 'UpdateLoan',
+        data: { loanId, userId, fields: { ...fields, accountNumber: 'HL99999999' }, now: later },
+      })
       .then([
         {
           type: 'LoanUpdated',
@@ -95,7 +101,10 @@ describe('UpdateLoan', () => {
 
   it('moves the end date with the start date', () => {
     given(history)
-      .when({ type: 'UpdateLoan', data: { loanId, userId, fields: { ...fields, startDate: '2025-05-31' }, now: later } })
+      .when({
+        type: 'UpdateLoan',
+        data: { loanId, userId, fields: { ...fields, startDate: '2025-05-31' }, now: later },
+      })
       .then([
         {
           type: 'LoanUpdated',
@@ -112,13 +121,22 @@ describe('UpdateLoan', () => {
   });
 
   it('records nothing when nothing changed', () => {
-    given(history).when({ type: 'UpdateLoan', data: { loanId, userId, fields, now: later } }).then([]);
+    given(history)
+      .when({ type: 'UpdateLoan', data: { loanId, userId, fields, now: later } })
+      .then([]);
   });
 
   it('answers not found for another user’s loan, a missing loan and a deleted loan', () => {
-    const command = { type: 'UpdateLoan' as const, data: { loanId, userId: otherUserId, fields, now: later } };
-    given(history).when(command).thenThrows(NotFoundError, (error) => expect(error.message).toBe('Loan not found'));
-    given([]).when({ ...command, data: { ...command.data, userId } }).thenThrows(NotFoundError);
+    const command = {
+      type: 'UpdateLoan' as const,
+      data: { loanId, userId: otherUserId, fields, now: later },
+    };
+    given(history)
+      .when(command)
+      .thenThrows(NotFoundError, (error) => expect(error.message).toBe('Loan not found'));
+    given([])
+      .when({ ...command, data: { ...command.data, userId } })
+      .thenThrows(NotFoundError);
     given([...history, { type: 'LoanDeleted', data: { loanId, userId, deletedAt: later } }])
       .when({ ...command, data: { ...command.data, userId } })
       .thenThrows(NotFoundError);
@@ -133,7 +151,9 @@ describe('DeleteLoan', () => {
   });
 
   it('answers not found for another user and for a second delete', () => {
-    given(history).when({ type: 'DeleteLoan', data: { loanId, userId: otherUserId, now: later } }).thenThrows(NotFoundError);
+    given(history)
+      .when({ type: 'DeleteLoan', data: { loanId, userId: otherUserId, now: later } })
+      .thenThrows(NotFoundError);
     given([...history, { type: 'LoanDeleted', data: { loanId, userId, deletedAt: later } }])
       .when({ type: 'DeleteLoan', data: { loanId, userId, now: later } })
       .thenThrows(NotFoundError);
@@ -149,15 +169,20 @@ describe('RegenerateSchedule', () => {
 
   it('numbers versions after updates', () => {
     const next = { ...fields, interestRate: 9 };
-    given([...history, ...loanDecider.decide(
-      { type: 'UpdateLoan', data: { loanId, userId, fields: next, now: later } },
-      history.reduce(loanDecider.evolve, loanDecider.initialState()),
-    )])
+    given([
+      ...history,
+      ...loanDecider.decide(
+        { type: 'UpdateLoan', data: { loanId, userId, fields: next, now: later } },
+        history.reduce(loanDecider.evolve, loanDecider.initialState()),
+      ),
+    ])
       .when({ type: 'RegenerateSchedule', data: { loanId, userId, now: later } })
       .then([schedule(3, 'regenerated', later, next)]);
   });
 
   it('answers not found for another user', () => {
-    given(history).when({ type: 'RegenerateSchedule', data: { loanId, userId: otherUserId, now: later } }).thenThrows(NotFoundError);
+    given(history)
+      .when({ type: 'RegenerateSchedule', data: { loanId, userId: otherUserId, now: later } })
+      .thenThrows(NotFoundError);
   });
 });

@@ -1,5 +1,5 @@
-import type { DomainEvent } from '../shared/messages';
 import type { Paise } from '../money/paise';
+import type { DomainEvent } from '../shared/messages';
 
 /** What a user records about a loan. Amounts in paise; rates and GST in percent. */
 export type LoanDetails = Readonly<{

@@ -10,7 +10,9 @@ function toMicroPercent(percent: number): bigint {
 }
 
 /** Annual percentage rate of the terms (a monthly rate times 12). */
-export function annualRatePercent(terms: Pick<ScheduleTerms, 'interestRate' | 'isInterestRateYearly'>): number {
+export function annualRatePercent(
+  terms: Pick<ScheduleTerms, 'interestRate' | 'isInterestRateYearly'>,
+): number {
   return terms.isInterestRateYearly ? terms.interestRate : terms.interestRate * 12;
 }
 
@@ -37,7 +39,8 @@ export type Schedule = Readonly<{ rows: ScheduleRow[]; totals: ScheduleTotals }>
  */
 export function generateSchedule(terms: ScheduleTerms): Schedule {
   const months = durationInMonths(terms.duration, terms.isDurationYearly);
-  if (!Number.isInteger(months) || months < 1) throw new RangeError(`Not a whole number of months: ${months}`);
+  if (!Number.isInteger(months) || months < 1)
+    throw new RangeError(`Not a whole number of months: ${months}`);
   const annualMicro = toMicroPercent(annualRatePercent(terms));
   const gstMicro = terms.hasGst ? toMicroPercent(terms.gstPercentage) : 0n;
   const emi = BigInt(levelEmi(terms.principalAmount, Number(annualMicro) / MICRO, months));

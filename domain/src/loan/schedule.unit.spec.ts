@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { ScheduleTerms } from './events';
 import { addMonths, loanEndDate } from './dates';
+import type { ScheduleTerms } from './events';
 import { balanceOn, generateSchedule, levelEmi } from './schedule';
 
 const tenLakh: ScheduleTerms = {
@@ -72,7 +72,13 @@ describe('schedule', () => {
   });
 
   it('splits the principal evenly at a rate of 0', () => {
-    const { rows } = generateSchedule({ ...tenLakh, principalAmount: 100000, interestRate: 0, duration: 3, isDurationYearly: false });
+    const { rows } = generateSchedule({
+      ...tenLakh,
+      principalAmount: 100000,
+      interestRate: 0,
+      duration: 3,
+      isDurationYearly: false,
+    });
     expect(rows.map((row) => [row.principal, row.interest, row.remainingPrincipal])).toEqual([
       [33333, 0, 66667],
       [33333, 0, 33334],
@@ -81,7 +87,9 @@ describe('schedule', () => {
   });
 
   it('rejects a duration that is not a whole number of months', () => {
-    expect(() => generateSchedule({ ...tenLakh, duration: 2.5, isDurationYearly: false })).toThrow(RangeError);
+    expect(() => generateSchedule({ ...tenLakh, duration: 2.5, isDurationYearly: false })).toThrow(
+      RangeError,
+    );
   });
 
   it('computes the EMI by the standard formula', () => {
@@ -92,8 +100,18 @@ describe('schedule', () => {
 
 describe('payment dates', () => {
   it('puts payment n exactly n months after the start, clamped to the month end', () => {
-    const { rows } = generateSchedule({ ...tenLakh, startDate: '2023-01-31', duration: 14, isDurationYearly: false });
-    expect(rows.slice(0, 4).map((row) => row.emiDate)).toEqual(['2023-02-28', '2023-03-31', '2023-04-30', '2023-05-31']);
+    const { rows } = generateSchedule({
+      ...tenLakh,
+      startDate: '2023-01-31',
+      duration: 14,
+      isDurationYearly: false,
+    });
+    expect(rows.slice(0, 4).map((row) => row.emiDate)).toEqual([
+      '2023-02-28',
+      '2023-03-31',
+      '2023-04-30',
+      '2023-05-31',
+    ]);
     expect(rows[11]!.emiDate).toBe('2024-01-31');
     expect(rows[12]!.emiDate).toBe('2024-02-29');
   });
@@ -106,7 +124,12 @@ describe('payment dates', () => {
 });
 
 describe('balanceOn', () => {
-  const { rows } = generateSchedule({ ...tenLakh, startDate: '2024-01-15', duration: 12, isDurationYearly: false });
+  const { rows } = generateSchedule({
+    ...tenLakh,
+    startDate: '2024-01-15',
+    duration: 12,
+    isDurationYearly: false,
+  });
   it('is the full principal before the first instalment', () => {
     expect(balanceOn(100000000, rows, '2024-02-14')).toBe(100000000);
   });
@@ -123,7 +146,9 @@ const validTerms = fc.record({
   interestRate: fc.integer({ min: 100, max: 50000 }).map((milli) => milli / 1000),
   isInterestRateYearly: fc.boolean(),
   months: fc.integer({ min: 1, max: 600 }),
-  startDate: fc.date({ min: new Date('2000-01-01'), max: new Date('2099-12-31'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)),
+  startDate: fc
+    .date({ min: new Date('2000-01-01'), max: new Date('2099-12-31'), noInvalidDate: true })
+    .map((d) => d.toISOString().slice(0, 10)),
   hasGst: fc.boolean(),
   gstPercentage: fc.integer({ min: 0, max: 10000 }).map((hundredths) => hundredths / 100),
 });
@@ -136,7 +161,8 @@ describe('schedule properties over the whole valid range', () => {
         const { rows, totals } = generateSchedule(terms);
         expect(rows).toHaveLength(months);
         expect(rows.at(-1)!.remainingPrincipal).toBe(0);
-        const sum = (pick: (row: (typeof rows)[number]) => number) => rows.reduce((s, row) => s + pick(row), 0);
+        const sum = (pick: (row: (typeof rows)[number]) => number) =>
+          rows.reduce((s, row) => s + pick(row), 0);
         expect(sum((row) => row.principal)).toBe(terms.principalAmount);
         expect(totals).toEqual({
           principal: sum((row) => row.principal),

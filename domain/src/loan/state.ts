@@ -18,20 +18,42 @@ export const initialLoanState = (): LoanState => ({ status: 'none' });
 
 /** The inputs of the schedule, taken from the loan's details. */
 export function scheduleTermsOf(details: LoanDetails): ScheduleTerms {
-  const { principalAmount, interestRate, isInterestRateYearly, duration, isDurationYearly, startDate } = details;
+  const { principalAmount, interestRate, isInterestRateYearly, duration, isDurationYearly, startDate } =
+    details;
   const { hasGst, gstPercentage } = details;
-  return { principalAmount, interestRate, isInterestRateYearly, duration, isDurationYearly, startDate, hasGst, gstPercentage };
+  return {
+    principalAmount,
+    interestRate,
+    isInterestRateYearly,
+    duration,
+    isDurationYearly,
+    startDate,
+    hasGst,
+    gstPercentage,
+  };
 }
 
 export function evolveLoan(state: LoanState, event: LoanEvent): LoanState {
   switch (event.type) {
     case 'LoanCreated': {
       const { loanId, userId, createdAt, ...details } = event.data;
-      return { status: 'active', loanId, userId, details, scheduleVersion: 0, createdAt, updatedAt: createdAt };
+      return {
+        status: 'active',
+        loanId,
+        userId,
+        details,
+        scheduleVersion: 0,
+        createdAt,
+        updatedAt: createdAt,
+      };
     }
     case 'LoanUpdated':
       if (state.status === 'none') return state;
-      return { ...state, details: { ...state.details, ...event.data.changes }, updatedAt: event.data.updatedAt };
+      return {
+        ...state,
+        details: { ...state.details, ...event.data.changes },
+        updatedAt: event.data.updatedAt,
+      };
     case 'LoanDeleted':
       if (state.status === 'none') return state;
       return { ...state, status: 'deleted', updatedAt: event.data.deletedAt };

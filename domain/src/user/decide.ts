@@ -198,8 +198,21 @@ export function checkSignIn(state: UserState, passwordMatches: boolean): Registe
   return state;
 }
 
-/** Commands of an e-mail reservation stream; `email` is trimmed and lower-cased. */
-export type ReserveEmail = Command<'ReserveEmail', Readonly<{ email: string; userId: string; now: string }>>;
+/**
+ * A reservation whose holder does not use the address (its registration or e-mail change never
+ * completed, e.g. the process died between the two appends) is taken over after this long.
+ */
+export const STALE_RESERVATION_MS = 10 * 60 * 1000;
+
+/**
+ * Commands of an e-mail reservation stream; `email` is trimmed and lower-cased.
+ * `holderUsesAddress`: whether the current holder (if another user) is registered with this
+ * address; the API reads it from the holder's stream.
+ */
+export type ReserveEmail = Command<
+  'ReserveEmail',
+  Readonly<{ email: string; userId: string; now: string; holderUsesAddress: boolean }>
+>;
 export type ReleaseEmail = Command<'ReleaseEmail', Readonly<{ email: string; userId: string; now: string }>>;
 export type EmailReservationCommand = ReserveEmail | ReleaseEmail;
 
@@ -209,10 +222,21 @@ export function decideEmailReservation(
 ): EmailReservationEvent[] {
   const { email, userId, now } = command.data;
   switch (command.type) {
-    case 'ReserveEmail':
-      if (state.heldBy === userId) return [];
-      if (state.heldBy !== null) throw new ConflictError(USER_MESSAGES.emailTaken, 'EMAIL_TAKEN');
-      return [{ type: 'EmailReserved', data: { email, userId, reservedAt: now } }];
+    case 'ReserveEmail': {
+      const { heldBy, reservedAt } = state;
+      const reserved: EmailReservationEvent = {
+        type: 'EmailReserved',
+        data: { email, userId, reservedAt: now },
+      };
+      if (heldBy === userId) return [];
+      if (heldBy === null) return [reserved];
+      const stale =
+        !command.data.holderUsesAddress &&
+        reservedAt !== null &&
+        Date.parse(now) - Date.parse(reservedAt) >= STALE_RESERVATION_MS;
+      if (!stale) throw new ConflictError(USER_MESSAGES.emailTaken, 'EMAIL_TAKEN');
+      return [{ type: 'EmailReleased', data: { email, userId: heldBy, releasedAt: now } }, reserved];
+    }
     case 'ReleaseEmail':
       if (state.heldBy !== userId) return [];
       return [{ type: 'EmailReleased', data: { email, userId, releasedAt: now } }];

@@ -289,17 +289,21 @@ describe('e-mail reservation', () => {
   const released = { type: 'EmailReleased', data: { email, userId, releasedAt: later } } as const;
 
   it('reserves a free address', () => {
-    givenReservation([]).when({ type: 'ReserveEmail', data: { email, userId, now } }).then([reserved]);
+    givenReservation([])
+      .when({ type: 'ReserveEmail', data: { email, userId, now, holderUsesAddress: true } })
+      .then([reserved]);
   });
 
   it('refuses an address held by someone else', () => {
     givenReservation([reserved])
-      .when({ type: 'ReserveEmail', data: { email, userId: other, now } })
+      .when({ type: 'ReserveEmail', data: { email, userId: other, now, holderUsesAddress: true } })
       .thenThrows(ConflictError, (e) => expect(e.message).toBe('An account with this email already exists'));
   });
 
   it('is idempotent for the holder', () => {
-    givenReservation([reserved]).when({ type: 'ReserveEmail', data: { email, userId, now } }).then([]);
+    givenReservation([reserved])
+      .when({ type: 'ReserveEmail', data: { email, userId, now, holderUsesAddress: true } })
+      .then([]);
   });
 
   it('can be re-reserved once released', () => {
@@ -307,7 +311,7 @@ describe('e-mail reservation', () => {
       .when({ type: 'ReleaseEmail', data: { email, userId, now: later } })
       .then([released]);
     givenReservation([reserved, released])
-      .when({ type: 'ReserveEmail', data: { email, userId: other, now: later } })
+      .when({ type: 'ReserveEmail', data: { email, userId: other, now: later, holderUsesAddress: true } })
       .then([{ type: 'EmailReserved', data: { email, userId: other, reservedAt: later } }]);
   });
 
@@ -315,5 +319,27 @@ describe('e-mail reservation', () => {
     givenReservation([reserved])
       .when({ type: 'ReleaseEmail', data: { email, userId: other, now } })
       .then([]);
+  });
+  describe('a reservation its holder never used', () => {
+    const reserve = (at: string, holderUsesAddress: boolean) =>
+      ({ type: 'ReserveEmail', data: { email, userId: other, now: at, holderUsesAddress } }) as const;
+    const elevenMinutesLater = '2026-01-10T10:11:00.000Z';
+
+    it('is taken over after 10 minutes', () => {
+      givenReservation([reserved])
+        .when(reserve(elevenMinutesLater, false))
+        .then([
+          { type: 'EmailReleased', data: { email, userId, releasedAt: elevenMinutesLater } },
+          { type: 'EmailReserved', data: { email, userId: other, reservedAt: elevenMinutesLater } },
+        ]);
+    });
+
+    it('is not taken over while it may still be completing', () => {
+      givenReservation([reserved]).when(reserve('2026-01-10T10:05:00.000Z', false)).thenThrows(ConflictError);
+    });
+
+    it('is never taken over while the holder uses the address', () => {
+      givenReservation([reserved]).when(reserve(elevenMinutesLater, true)).thenThrows(ConflictError);
+    });
   });
 });

@@ -82,10 +82,10 @@ export function evolveUser(state: UserState, event: UserEvent): UserState {
   }
 }
 
-/** Who holds an e-mail address (null when free or released). */
-export type EmailReservationState = Readonly<{ heldBy: string | null }>;
+/** Who holds an e-mail address, since when (both null when free or released). */
+export type EmailReservationState = Readonly<{ heldBy: string | null; reservedAt: string | null }>;
 
-export const initialEmailReservationState = (): EmailReservationState => ({ heldBy: null });
+export const initialEmailReservationState = (): EmailReservationState => ({ heldBy: null, reservedAt: null });
 
 export function evolveEmailReservation(
   state: EmailReservationState,
@@ -93,9 +93,9 @@ export function evolveEmailReservation(
 ): EmailReservationState {
   switch (event.type) {
     case 'EmailReserved':
-      return { heldBy: event.data.userId };
+      return { heldBy: event.data.userId, reservedAt: event.data.reservedAt };
     case 'EmailReleased':
-      return state.heldBy === event.data.userId ? { heldBy: null } : state;
+      return state.heldBy === event.data.userId ? initialEmailReservationState() : state;
     default:
       return assertNever(event);
   }

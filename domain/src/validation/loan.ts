@@ -3,8 +3,9 @@
  * and the loan forms. Fields are the form's camelCase names; the API maps them to its snake_case
  * wire names. Messages the spec does not give are written in its voice.
  */
-import type { LoanDetails } from '../loan/events';
+
 import { durationInMonths, isIsoDate, loanEndDate } from '../loan/dates';
+import type { LoanDetails } from '../loan/events';
 import { type Paise, toPaise } from '../money/paise';
 import type { FieldError } from '../shared/errors';
 
@@ -206,10 +207,17 @@ export function validateLoan(input: LoanInput, mode: LoanValidationMode, today: 
   const durationYearly = flag(input.isDurationYearly, true);
   const hasGst = flag(input.hasGst, false);
   const durationMessage =
-    durationYearly === null ? LOAN_MESSAGES.durationPeriodInvalid : durationError(input.duration, durationYearly, mode);
+    durationYearly === null
+      ? LOAN_MESSAGES.durationPeriodInvalid
+      : durationError(input.duration, durationYearly, mode);
   const startMessage = startDateError(input.startDate, today, mode);
   let endMessage: string | null = null;
-  if (!isBlank(input.endDate) && durationMessage === null && startMessage === null && durationYearly !== null) {
+  if (
+    !isBlank(input.endDate) &&
+    durationMessage === null &&
+    startMessage === null &&
+    durationYearly !== null
+  ) {
     const expected = loanEndDate(input.startDate as string, monthsOf(input.duration, durationYearly), false);
     if (input.endDate !== expected) endMessage = LOAN_MESSAGES.endDateMismatch;
   }

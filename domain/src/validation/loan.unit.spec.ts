@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LOAN_MESSAGES as M, type LoanInput, parseLoan, validateLoan } from './loan';
+import { type LoanInput, LOAN_MESSAGES as M, parseLoan, validateLoan } from './loan';
 
 const today = '2026-01-10';
 const valid: LoanInput = {
@@ -50,8 +50,18 @@ describe('loan create rules (spec section 5)', () => {
     ['missing duration', { duration: undefined }, 'duration', M.durationRequired],
     ['duration 0', { duration: 0 }, 'duration', M.durationTooSmall],
     ['51 years', { duration: 51 }, 'duration', M.durationTooLarge],
-    ['601 months', { duration: 601, isDurationYearly: 0, endDate: undefined }, 'duration', M.durationTooLarge],
-    ['2.5 months', { duration: 2.5, isDurationYearly: 0, endDate: undefined }, 'duration', M.durationWholeMonths],
+    [
+      '601 months',
+      { duration: 601, isDurationYearly: 0, endDate: undefined },
+      'duration',
+      M.durationTooLarge,
+    ],
+    [
+      '2.5 months',
+      { duration: 2.5, isDurationYearly: 0, endDate: undefined },
+      'duration',
+      M.durationWholeMonths,
+    ],
     ['missing start date', { startDate: '' }, 'startDate', M.startDateRequired],
     ['impossible start date', { startDate: '2025-02-30' }, 'startDate', M.startDateInvalid],
     ['start before 2000', { startDate: '1999-12-31' }, 'startDate', M.startDateTooEarly],
@@ -78,8 +88,18 @@ describe('loan create rules (spec section 5)', () => {
   });
 
   it('accepts the limits themselves', () => {
-    expect(errorsFor({ principalAmount: 100, interestRate: 0.1, duration: 1, isDurationYearly: 0, endDate: undefined })).toEqual([]);
-    expect(errorsFor({ principalAmount: 100000000, interestRate: 50, duration: 50, endDate: '2075-03-15' })).toEqual([]);
+    expect(
+      errorsFor({
+        principalAmount: 100,
+        interestRate: 0.1,
+        duration: 1,
+        isDurationYearly: 0,
+        endDate: undefined,
+      }),
+    ).toEqual([]);
+    expect(
+      errorsFor({ principalAmount: 100000000, interestRate: 50, duration: 50, endDate: '2075-03-15' }),
+    ).toEqual([]);
     expect(errorsFor({ processingFee: 1000000, hasGst: 1, gstPercentage: 100 })).toEqual([]);
     expect(errorsFor({ startDate: today, endDate: '2046-01-10' })).toEqual([]);
     expect(errorsFor({ startDate: '2000-01-01', endDate: undefined })).toEqual([]);
@@ -91,24 +111,49 @@ describe('loan create rules (spec section 5)', () => {
 
   it('reports every failing field at once, in form order', () => {
     const fields = validateLoan({}, 'create', today).map((error) => error.field);
-    expect(fields).toEqual(['bankId', 'loanTypeId', 'accountNumber', 'principalAmount', 'interestRate', 'duration', 'startDate']);
+    expect(fields).toEqual([
+      'bankId',
+      'loanTypeId',
+      'accountNumber',
+      'principalAmount',
+      'interestRate',
+      'duration',
+      'startDate',
+    ]);
   });
 });
 
 describe('loan edit rules', () => {
   it('allows more decimals on the rate and GST and a future start date', () => {
-    expect(errorsFor({ interestRate: 8.1234, hasGst: 1, gstPercentage: 18.125, startDate: '2027-01-01', endDate: undefined }, 'edit')).toEqual([]);
+    expect(
+      errorsFor(
+        {
+          interestRate: 8.1234,
+          hasGst: 1,
+          gstPercentage: 18.125,
+          startDate: '2027-01-01',
+          endDate: undefined,
+        },
+        'edit',
+      ),
+    ).toEqual([]);
   });
 
   it('needs a whole duration', () => {
-    expect(errorsFor({ duration: 1.5, endDate: undefined }, 'edit')).toEqual([{ field: 'duration', message: M.durationWhole }]);
+    expect(errorsFor({ duration: 1.5, endDate: undefined }, 'edit')).toEqual([
+      { field: 'duration', message: M.durationWhole },
+    ]);
     expect(errorsFor({ duration: 1.5, endDate: undefined }, 'create')).toEqual([]);
   });
 });
 
 describe('parseLoan', () => {
   it('gives money in paise, flags as booleans and trimmed text', () => {
-    const result = parseLoan({ ...valid, accountNumber: ' HL00012345 ', principalAmount: '2500000.50' }, 'create', today);
+    const result = parseLoan(
+      { ...valid, accountNumber: ' HL00012345 ', principalAmount: '2500000.50' },
+      'create',
+      today,
+    );
     expect(result).toEqual({
       ok: true,
       value: {

@@ -254,8 +254,15 @@ export function eventStoreContract(
       expect(read.version).toBe(3);
       expect(read.events.map((e) => e.data)).toEqual([{ amount: 100 }, { amount: 200 }, { amount: 300 }]);
       const reader = checkpointingReader(store, 1000);
-      await reader.catchUp();
-      expect(reader.seen.filter((e) => e.streamId === stream('p'))).toHaveLength(3);
+      await waitUntil(async () => {
+        await reader.catchUp();
+        return reader.seen.filter((e) => e.streamId === stream('p')).length >= 3;
+      }, 'the appends to be readable');
+      expect(reader.seen.filter((e) => e.streamId === stream('p')).map((e) => e.data)).toEqual([
+        { amount: 100 },
+        { amount: 200 },
+        { amount: 300 },
+      ]);
 
       // Concurrent retries of the same append still store it once.
       const once = event('Paid', { amount: 400 });
@@ -378,6 +385,25 @@ export function eventStoreContract(
         );
       } finally {
         unsubscribe();
+      }
+      // Another store on the same database (another process) is woken too, through NOTIFY.
+      if (harness.storesShareData) {
+        const elsewhere = harness.createStore();
+        const woken: (string | undefined)[] = [];
+        const stop = elsewhere.subscribe((position) => woken.push(position));
+        try {
+          await waitUntil(() => woken.length > 0, 'the other subscription to be live');
+          const { position } = await store.appendToStream(stream('w2'), [event('Woken', {})], {
+            expectedVersion: 'no_stream',
+          });
+          await waitUntil(
+            () => woken.some((p) => p !== undefined && p >= position),
+            'a NOTIFY for the append',
+          );
+        } finally {
+          stop();
+          await elsewhere.close();
+        }
       }
       const before = calls.length;
       await store.appendToStream(stream('w'), [event('Woken', {})], { expectedVersion: 1 });

@@ -9,13 +9,24 @@ export type BankRow = Readonly<{
   branchName: string | null;
   createdAt: string;
 }>;
-export type LoanTypeRow = Readonly<{ id: number; userId: string | null; typeName: string; createdAt: string }>;
+export type LoanTypeRow = Readonly<{
+  id: number;
+  userId: string | null;
+  typeName: string;
+  createdAt: string;
+}>;
 
 /** Catalog entries never change once added, so the fold is "first event wins". */
 export function evolveBankRow(row: BankRow | null, event: CatalogEvent): BankRow | null {
   if (row || event.type !== 'BankAdded') return row;
   const d = event.data;
-  return { id: d.bankId, userId: d.ownerUserId, bankName: d.bankName, branchName: d.branchName, createdAt: d.addedAt };
+  return {
+    id: d.bankId,
+    userId: d.ownerUserId,
+    bankName: d.bankName,
+    branchName: d.branchName,
+    createdAt: d.addedAt,
+  };
 }
 
 export function evolveLoanTypeRow(row: LoanTypeRow | null, event: CatalogEvent): LoanTypeRow | null {

@@ -13,7 +13,13 @@ const BANK_COLUMNS = `id, user_id, bank_name, branch_name,
 const LOAN_TYPE_COLUMNS = `id, user_id, type_name,
   to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at`;
 
-type DbBank = { id: number; user_id: string | null; bank_name: string; branch_name: string | null; created_at: string };
+type DbBank = {
+  id: number;
+  user_id: string | null;
+  bank_name: string;
+  branch_name: string | null;
+  created_at: string;
+};
 type DbLoanType = { id: number; user_id: string | null; type_name: string; created_at: string };
 
 const bankOf = (r: DbBank): BankRow => ({
@@ -57,10 +63,10 @@ export async function listBanks(
 
 /** The bank if the user can see it, else null. */
 export async function getBank(db: Queryable, userId: string, bankId: number): Promise<BankRow | null> {
-  const { rows } = await db.query<DbBank>(`SELECT ${BANK_COLUMNS} FROM catalog_banks WHERE ${VISIBLE} AND id = $2`, [
-    userId,
-    bankId,
-  ]);
+  const { rows } = await db.query<DbBank>(
+    `SELECT ${BANK_COLUMNS} FROM catalog_banks WHERE ${VISIBLE} AND id = $2`,
+    [userId, bankId],
+  );
   return rows[0] ? bankOf(rows[0]) : null;
 }
 
@@ -73,7 +79,11 @@ export async function listLoanTypes(db: Queryable, userId: string): Promise<Loan
   return rows.map(loanTypeOf);
 }
 
-export async function getLoanType(db: Queryable, userId: string, loanTypeId: number): Promise<LoanTypeRow | null> {
+export async function getLoanType(
+  db: Queryable,
+  userId: string,
+  loanTypeId: number,
+): Promise<LoanTypeRow | null> {
   const { rows } = await db.query<DbLoanType>(
     `SELECT ${LOAN_TYPE_COLUMNS} FROM catalog_loan_types WHERE ${VISIBLE} AND id = $2`,
     [userId, loanTypeId],

@@ -10,7 +10,8 @@ export async function seedCatalog(eventStore: EventStore, now: Date): Promise<st
   const recordedAt = now.toISOString();
   let position: string | null = null;
   for (const { eventId, event } of catalogSeedEvents(recordedAt)) {
-    const streamId = event.type === 'BankAdded' ? bankStreamId(event.data.bankId) : loanTypeStreamId(event.data.loanTypeId);
+    const streamId =
+      event.type === 'BankAdded' ? bankStreamId(event.data.bankId) : loanTypeStreamId(event.data.loanTypeId);
     try {
       const result = await eventStore.appendToStream(
         streamId,
@@ -19,7 +20,13 @@ export async function seedCatalog(eventStore: EventStore, now: Date): Promise<st
             id: eventId,
             type: event.type,
             data: event.data,
-            metadata: { userId: null, correlationId: 'catalog-seed', causationId: null, recordedAt, schemaVersion: 1 },
+            metadata: {
+              userId: null,
+              correlationId: 'catalog-seed',
+              causationId: null,
+              recordedAt,
+              schemaVersion: 1,
+            },
           },
         ],
         { expectedVersion: 'no_stream' },

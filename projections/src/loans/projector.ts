@@ -105,9 +105,10 @@ export function loanFromDb(r: DbLoanRow): LoanRow {
 }
 
 async function loadRows(tx: Queryable, ids: readonly string[]): Promise<Map<string, LoanRow>> {
-  const { rows } = await tx.query<DbLoanRow>(`SELECT ${LOAN_COLUMNS} FROM loans l WHERE l.id = ANY($1::uuid[])`, [
-    ids,
-  ]);
+  const { rows } = await tx.query<DbLoanRow>(
+    `SELECT ${LOAN_COLUMNS} FROM loans l WHERE l.id = ANY($1::uuid[])`,
+    [ids],
+  );
   return new Map(rows.map((r) => [r.id, loanFromDb(r)]));
 }
 

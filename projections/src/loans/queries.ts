@@ -31,7 +31,11 @@ export type LoanListQuery = {
 export type LoanView = LoanRow &
   Readonly<{ bank: { bankName: string; branchName: string | null }; loanType: { typeName: string } }>;
 
-type DbLoanView = DbLoanRow & { bank_name: string | null; branch_name: string | null; type_name: string | null };
+type DbLoanView = DbLoanRow & {
+  bank_name: string | null;
+  branch_name: string | null;
+  type_name: string | null;
+};
 
 const VIEW_COLUMNS = `${LOAN_COLUMNS}, b.bank_name, b.branch_name, t.type_name`;
 const VIEW_FROM = `loans l
@@ -143,11 +147,17 @@ export async function getLoanStats(db: Queryable, userId: string, today: string)
     `SELECT count(*)::int AS total,
             count(*) FILTER (WHERE l.end_date >= $2::date)::int AS active,
             coalesce(sum(l.principal_amount), 0)::text AS amount,
-            coalesce(sum(coalesce(
-              (SELECT r.remaining_principal FROM loan_schedule_rows r
-                WHERE r.loan_id = l.id AND r.emi_date <= $2::date
-                ORDER BY r.emi_date DESC LIMIT 1),
-              l.principal_amount)), 0)::text AS remaining
+            coalesce(sum(CASE
+              -- The last instalment falls on the end date: nothing is left after it.
+              WHEN l.end_date <= $2::date THEN 0
+              -- The first falls a month after the start (clamped to the month's end, as PostgreSQL does).
+              WHEN (l.start_date + interval '1 month')::date > $2::date THEN l.principal_amount
+              ELSE coalesce(
+                (SELECT r.remaining_principal FROM loan_schedule_rows r
+                  WHERE r.loan_id = l.id AND r.emi_date <= $2::date
+                  ORDER BY r.emi_date DESC LIMIT 1),
+                l.principal_amount)
+            END), 0)::text AS remaining
        FROM loans l WHERE l.user_id = $1`,
     [userId, today],
   );

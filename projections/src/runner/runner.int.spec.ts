@@ -152,8 +152,7 @@ describe('projection runner on PostgreSQL', () => {
   });
 
   it('dead-letters a projector that keeps failing and stops only that projection', async () => {
-    await seedEvents(store, { count: 300 });
-    const beforePoison = (await store.readAll({ limit: 10_000 })).at(-1)?.position;
+    const beforePoison = await seedEvents(store, { count: 300 });
     const poison = amountAdded(7, { poison: true });
     const { position: poisonPosition } = await store.appendToStream('test-poison', [poison], {
       expectedVersion: 'any',
@@ -211,6 +210,34 @@ describe('projection runner on PostgreSQL', () => {
     await catchUpTo(worker, TOTALS, last);
     expect(await Promise.all(waiting)).toEqual([true, true]);
     expect(await api.waitFor([TOTALS], last, 1)).toBe(true);
+  });
+
+  it('a catch-up does not stop short of a committed event that an older open transaction hides', async () => {
+    const runner = runnerOn(database.db);
+    await runner.catchUp(TOTALS);
+    let xidTaken!: () => void;
+    let release!: () => void;
+    const taken = new Promise<void>((resolve) => {
+      xidTaken = resolve;
+    });
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const older = database.db.transaction(async (tx) => {
+      await tx.query('SELECT pg_current_xact_id()');
+      xidTaken();
+      await released;
+    });
+    await taken;
+    const { position } = await store.appendToStream('test-hidden', [amountAdded(5)], {
+      expectedVersion: 'any',
+    });
+
+    const caughtUp = runner.catchUp(TOTALS);
+    expect(await runner.waitFor([TOTALS], position, 200)).toBe(false);
+    release();
+    await older;
+    expect(await caughtUp).toMatchObject({ position, stopped: false });
   });
 
   it('a rebuild killed midway and restarted ends identical to a clean rebuild', async () => {

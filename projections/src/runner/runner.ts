@@ -1,3 +1,19 @@
+/**
+ * The projection runner (DESIGN.md "Projections").
+ *
+ * - Live: each batch (up to `batchSize` events after the checkpoint) is applied in one
+ *   transaction together with a compare-and-set of the checkpoint, under
+ *   `pg_try_advisory_xact_lock`, so at most one runner applies a projection's batch at a time
+ *   and a batch lands once even when jobs or processes overlap.
+ * - Failure: a batch that keeps failing is retried with backoff, then applied event by event;
+ *   the event that fails is recorded in `projection_dead_letters` and the projection is
+ *   stopped (`projection_checkpoints.status`) until `resume`. Other projections go on.
+ * - Rebuild: replays into copies of the projection's `tables` in schema `rebuild_<name>` (the
+ *   projector writes unqualified names; `SET LOCAL search_path` points them there), with its
+ *   own position in `projection_rebuilds` so a killed rebuild resumes, then swaps the tables
+ *   in and sets the checkpoint in one transaction. Copies are `LIKE ... INCLUDING ALL`:
+ *   projection tables must not use `serial` columns or be referenced by foreign keys.
+ */
 import type { RecordedEvent } from '@kosh/domain';
 import type { Db, Queryable } from '@kosh/event-store/db';
 import type { EventStore } from '@kosh/event-store/port';
@@ -83,6 +99,8 @@ export interface ProjectionRunner {
 /** Advisory lock namespaces (first key of `pg_*advisory_xact_lock(int, int)`). */
 const LIVE_LOCK = 0x6b6f7368; // 'kosh'
 const REBUILD_LOCK = LIVE_LOCK + 1;
+/** How long a catch-up keeps retrying for a committed event that readAll still hides. */
+const HIDDEN_EVENT_WAIT_MS = 5000;
 
 const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
 const quote = (identifier: string) => `"${identifier}"`;
@@ -280,9 +298,23 @@ export function createProjectionRunner(options: ProjectionRunnerOptions): Projec
 
   const inflight = new Map<string, { again: boolean; promise: Promise<CatchUpResult> }>();
 
+  // The newest position this process heard committed (its own appends and NOTIFY from others).
+  // readAll hides a committed event while an older transaction is still open, even one of
+  // another projection's batches; a catch-up that stops short of it would leave it to the
+  // safety-net tick, seconds later, and a read-your-writes wait would time out.
+  let latestCommitted = '';
+  let unsubscribe: (() => void) | null = null;
+  function followCommits(): void {
+    if (unsubscribe) return;
+    unsubscribe = eventStore.subscribe((position) => {
+      if (position && position > latestCommitted) latestCommitted = position;
+    });
+  }
+
   async function catchUpLoop(name: string, state: { again: boolean }): Promise<CatchUpResult> {
     let events = 0;
     let busyWaits = 0;
+    let hiddenSince = 0;
     for (;;) {
       state.again = false;
       const result = await runWithRetries(name);
@@ -297,12 +329,21 @@ export function createProjectionRunner(options: ProjectionRunnerOptions): Projec
         await sleep(Math.min(25 * busyWaits, 250));
         continue;
       }
-      if (!state.again) return { events, position: result.position, stopped: false };
+      if (state.again) continue;
+      if (latestCommitted > result.position) {
+        hiddenSince ||= Date.now();
+        if (Date.now() - hiddenSince < HIDDEN_EVENT_WAIT_MS) {
+          await sleep(10);
+          continue;
+        }
+      }
+      return { events, position: result.position, stopped: false };
     }
   }
 
   function catchUp(name: string): Promise<CatchUpResult> {
     get(name);
+    followCommits();
     const running = inflight.get(name);
     if (running) {
       running.again = true;
@@ -488,6 +529,9 @@ export function createProjectionRunner(options: ProjectionRunnerOptions): Projec
     rebuild,
     status,
     resume,
-    close: () => watcher.close(),
+    close() {
+      unsubscribe?.();
+      watcher.close();
+    },
   };
 }

@@ -2,7 +2,6 @@ import {
   assertNever,
   type LoanEvent,
   loanEventTypes,
-  type RecordedEvent,
   type ScheduleRow,
   type ScheduleTotals,
   toDecimalString,
@@ -59,7 +58,15 @@ async function loadHeaders(tx: Queryable, ids: readonly string[]): Promise<Map<s
   return new Map(
     rows.map((r) => [
       r.loan_id,
-      { loanId: r.loan_id, userId: r.user_id, version: Number(r.version), reason: '', totals: empty, generatedAt: '', rows: [] },
+      {
+        loanId: r.loan_id,
+        userId: r.user_id,
+        version: Number(r.version),
+        reason: '',
+        totals: empty,
+        generatedAt: '',
+        rows: [],
+      },
     ]),
   );
 }

@@ -75,15 +75,31 @@ export async function listTransactions(
     .join(', ');
   const filter = where.join(' AND ');
   const offset = (query.page - 1) * query.limit;
-  const [page, count] = await Promise.all([
-    db.query<DbTransactionRow>(
-      `SELECT ${TRANSACTION_COLUMNS} FROM transactions t WHERE ${filter}
-       ORDER BY ${order} LIMIT ${query.limit} OFFSET ${offset}`,
+  const pageSql = (extra: string) =>
+    `SELECT ${TRANSACTION_COLUMNS}${extra} FROM transactions t WHERE ${filter}
+     ORDER BY ${order} LIMIT ${query.limit} OFFSET ${offset}`;
+  if (query.search) {
+    // A text search visits every matching row anyway: count them in the same pass.
+    const { rows } = await db.query<DbTransactionRow & { total: number }>(
+      pageSql(', count(*) OVER ()::int AS total'),
       params,
-    ),
+    );
+    const total = rows[0]?.total ?? (offset > 0 ? await countRows(db, filter, params) : 0);
+    return { rows: rows.map(fromDb), totalItems: total };
+  }
+  const [page, count] = await Promise.all([
+    db.query<DbTransactionRow>(pageSql(''), params),
     countTransactions(db, userId, query, filter, params),
   ]);
   return { rows: page.rows.map(fromDb), totalItems: count };
+}
+
+async function countRows(db: Queryable, filter: string, params: unknown[]): Promise<number> {
+  const { rows } = await db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM transactions WHERE ${filter}`,
+    params,
+  );
+  return rows[0]?.n ?? 0;
 }
 
 /** Without search or date filters the count comes from the stats row instead of counting rows. */
@@ -100,11 +116,7 @@ async function countTransactions(
     if (query.transactionType === 'D') return stats.debitCount;
     return stats.totalTransactions;
   }
-  const { rows } = await db.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM transactions WHERE ${filter}`,
-    params,
-  );
-  return rows[0]?.n ?? 0;
+  return countRows(db, filter, params);
 }
 
 /** The user's own transaction, or null (also for another user's id). */

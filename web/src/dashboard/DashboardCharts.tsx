@@ -55,8 +55,8 @@ export function DashboardCharts() {
                 <YAxis tickFormatter={axisMoney} tick={{ fontSize: 12 }} width={70} />
                 <Tooltip formatter={money} />
                 <Legend />
-                <Bar dataKey="credits" name="Credits" fill="#238551" />
-                <Bar dataKey="debits" name="Debits (incl. EMIs)" fill="#cd4246" />
+                <Bar dataKey="credits" name="Credits" fill="#238551" isAnimationActive={false} />
+                <Bar dataKey="debits" name="Debits (incl. EMIs)" fill="#cd4246" isAnimationActive={false} />
               </BarChart>
             </ResponsiveContainer>
           </div>
@@ -92,6 +92,7 @@ export function DashboardCharts() {
                   stroke="#2d72d2"
                   fill="#2d72d2"
                   fillOpacity={0.2}
+                  isAnimationActive={false}
                 />
               </AreaChart>
             </ResponsiveContainer>

@@ -23,6 +23,8 @@ function yearChoices(now: Date): number[] {
   return Array.from({ length: 10 }, (_, i) => year - 5 + i);
 }
 
+const entries = (n: number) => `${n} ${n === 1 ? 'entry' : 'entries'}`;
+
 function PageLoading() {
   return (
     <div className="kosh-page-loading" role="status">
@@ -102,14 +104,14 @@ export function LedgerPage() {
               icon="arrow-down"
               intent={Intent.SUCCESS}
               value={formatMoney(data.summary.totalCredit)}
-              detail={`${data.credit.transactions.length} entries`}
+              detail={entries(data.credit.transactions.length)}
             />
             <StatCard
               label="Total Debit"
               icon="arrow-up"
               intent={Intent.DANGER}
               value={formatMoney(data.summary.totalDebit)}
-              detail={`${data.debit.transactions.length} entries`}
+              detail={entries(data.debit.transactions.length)}
             />
             <StatCard
               label="Net Balance"

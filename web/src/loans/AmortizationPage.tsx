@@ -38,7 +38,7 @@ export function AmortizationPage() {
         title="Amortization Schedule"
         subtitle={subtitle}
         actions={
-          <>
+          <div className="kosh-header-buttons">
             <Button icon="arrow-left" text="Loan Details" onClick={() => navigate(`/loans/${id}`)} />
             <Button icon="edit" text="Edit Loan" onClick={() => navigate(`/loans/${id}/edit`)} />
             {rows.length > 0 ? (
@@ -50,7 +50,7 @@ export function AmortizationPage() {
                 onClick={generate}
               />
             ) : null}
-          </>
+          </div>
         }
       />
       {schedule.isLoading ? (

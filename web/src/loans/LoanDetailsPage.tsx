@@ -1,5 +1,4 @@
 import { Button, Card, H3, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
-import { calculateLoan } from '@kosh/domain';
 import type { ReactNode } from 'react';
 import { useLocation, useParams } from 'wouter';
 import { PageHeader } from '../app/layout/PageHeader';
@@ -8,6 +7,7 @@ import { formatDate, formatDateTime, formatMoney, todayIso } from '../format';
 import { toast } from '../toaster';
 import { bankLabel, durationLabel, interestLabel, loanStatus } from './loanDisplay';
 import { useGetLoanQuery, useGetScheduleQuery, useRegenerateScheduleMutation } from './loansApi';
+import { scheduleTotals } from './scheduleTotals';
 
 function Facts({ rows }: { rows: [string, ReactNode][] }) {
   return (
@@ -45,16 +45,13 @@ export function LoanDetailsPage() {
   }
   const loan = answer.data.loan;
   const hasSchedule = (schedule.data?.length ?? 0) > 0;
-  const status = loanStatus(loan.endDate, todayIso());
-  const preview = calculateLoan({
-    principalAmount: loan.principalAmount,
-    interestRate: loan.interestRate,
-    duration: loan.duration,
-    isDurationYearly: Boolean(Number(loan.isDurationYearly)),
-    isInterestRateYearly: Boolean(Number(loan.isInterestRateYearly)),
-    hasGst: Boolean(Number(loan.hasGst)),
-    gstPercentage: loan.gstPercentage,
-  });
+  const totals = scheduleTotals(schedule.data ?? []);
+  const today = todayIso();
+  // The balance after the last EMI due by today; the whole principal before the first.
+  const remaining =
+    (schedule.data ?? []).filter((row) => row.emiDate <= today).at(-1)?.remainingPrincipal ??
+    Number(loan.principalAmount);
+  const status = loanStatus(loan.endDate, today);
 
   const generate = async () => {
     const result = await regenerate(id);
@@ -69,7 +66,7 @@ export function LoanDetailsPage() {
         title="Loan Details"
         subtitle={`${loan.accountNumber} · ${bankLabel(loan.bank)}`}
         actions={
-          <>
+          <div className="kosh-header-buttons">
             <Button icon="edit" text="Edit Loan" onClick={() => navigate(`/loans/${id}/edit`)} />
             <Button
               icon="refresh"
@@ -83,7 +80,7 @@ export function LoanDetailsPage() {
               text="View Schedule"
               onClick={() => navigate(`/loans/${id}/amortization`)}
             />
-          </>
+          </div>
         }
       />
       <div className="kosh-details-grid">
@@ -131,11 +128,12 @@ export function LoanDetailsPage() {
           <H3 className="kosh-section-title">Loan Summary</H3>
           <Facts
             rows={[
-              ['Monthly EMI', formatMoney(preview.emi)],
-              ['Total Interest', formatMoney(preview.totalInterest)],
-              ['GST', formatMoney(preview.gst)],
-              ['Total Amount', formatMoney(preview.totalAmount)],
-              ['Number of EMIs', preview.months],
+              ['Monthly EMI', schedule.data?.[0] ? formatMoney(schedule.data[0].emi) : '—'],
+              ['Total Interest', formatMoney(totals.interest)],
+              ['GST', formatMoney(totals.gst)],
+              ['Total Amount', formatMoney(totals.emi)],
+              ['Number of EMIs', totals.payments],
+              ['Remaining Balance', formatMoney(remaining)],
             ]}
           />
         </Card>

@@ -67,14 +67,26 @@ export function ProfilePage() {
                 ) : null}
               </div>
               <FormErrorCallout />
-              <fieldset disabled={!editing} className="kosh-fieldset">
-                <legend className="kosh-visually-hidden">Personal information</legend>
+              {/* View mode shows the values read-only (readable, selectable) rather than greyed out. */}
+              <div className={editing ? undefined : 'kosh-read-only'}>
                 <div className="kosh-form-columns">
-                  <InputGroupField name="firstName" label="First Name" autoComplete="given-name" />
-                  <InputGroupField name="lastName" label="Last Name" autoComplete="family-name" />
+                  <InputGroupField
+                    name="firstName"
+                    label="First Name"
+                    autoComplete="given-name"
+                    readOnly={!editing}
+                  />
+                  <InputGroupField name="lastName" label="Last Name" autoComplete="family-name" readOnly={!editing} />
                 </div>
-                <InputGroupField name="email" label="Email" type="email" autoComplete="email" leftIcon="envelope" />
-              </fieldset>
+                <InputGroupField
+                  name="email"
+                  label="Email"
+                  type="email"
+                  autoComplete="email"
+                  leftIcon="envelope"
+                  readOnly={!editing}
+                />
+              </div>
               {editing ? (
                 <div className="kosh-form-actions">
                   <Button

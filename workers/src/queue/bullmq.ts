@@ -16,6 +16,7 @@ export type BullMqQueueOptions = {
 };
 
 const PING_TIMEOUT_MS = 1000;
+const ENQUEUE_TIMEOUT_MS = 5000;
 
 /**
  * BullMQ on Redis. Our `jobId` becomes BullMQ's de-duplication id with `keepLastIfActive`: while
@@ -64,12 +65,25 @@ export function createBullMqQueue(options: BullMqQueueOptions = {}): JobQueue {
   return {
     kind: 'bullmq',
     async enqueue(name: string, data: unknown, opts: EnqueueOptions = {}) {
-      await queue.add(name, data ?? {}, {
+      const added = queue.add(name, data ?? {}, {
         ...(opts.jobId ? { deduplication: { id: opts.jobId, keepLastIfActive: true } } : {}),
         ...(opts.attempts ? { attempts: opts.attempts } : {}),
         ...(opts.backoffMs ? { backoff: { type: 'exponential', delay: opts.backoffMs } } : {}),
         ...(opts.delayMs ? { delay: opts.delayMs } : {}),
       });
+      // With maxRetriesPerRequest: null a command waits for Redis forever; a request must not.
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () => reject(new Error(`Redis did not accept job ${name} in time`)),
+          ENQUEUE_TIMEOUT_MS,
+        );
+      });
+      try {
+        await Promise.race([added, timeout]);
+      } finally {
+        clearTimeout(timer);
+      }
     },
     process(name, handler) {
       handlers.add(name, handler);

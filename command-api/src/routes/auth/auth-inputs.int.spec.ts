@@ -3,6 +3,8 @@ import { listOutbox } from '@kosh/workers/mail/mailer';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestApp } from '../../testing/test-app';
+import { AUTH_LIMITS } from './limits';
+import { emailStreamId } from './secrets';
 import {
   bearer,
   dataUrl,
@@ -74,6 +76,25 @@ describe('auth endpoints with bad inputs', () => {
     password: 'Secret12',
   };
 
+  it('documents every auth route in the OpenAPI document', async () => {
+    const docs = await inject({ method: 'GET', url: '/docs/json' });
+    expect(docs.statusCode).toBe(200);
+    const paths = Object.keys(docs.json().paths);
+    for (const path of [
+      'register',
+      'login',
+      'verify-email',
+      'resend-verification',
+      'profile',
+      'forgot-password',
+      'reset-password',
+      'change-password',
+      'profile-picture',
+    ]) {
+      expect(paths).toContain(`/api/auth/${path}`);
+    }
+  });
+
   describe('register', () => {
     it.each([
       [{ first_name: '' }, 'first_name', 'First name is required'],
@@ -104,6 +125,49 @@ describe('auth endpoints with bad inputs', () => {
       const response = await register(t.app, { ...validRegistration, email: `  ${email.toUpperCase()} ` });
       expect(response.statusCode).toBe(409);
       expect(response.json().message).toBe('An account with this email already exists');
+    });
+
+    it('lets exactly one of two simultaneous registrations of an address through', async () => {
+      const email = `race.${randomUUID()}@example.in`;
+      const answers = await Promise.all([
+        register(t.app, { ...validRegistration, email }),
+        register(t.app, { ...validRegistration, email: email.toUpperCase() }),
+      ]);
+      expect(answers.map((a) => a.statusCode).sort()).toEqual([201, 409]);
+    });
+
+    it('takes over an address whose registration never completed, once 10 minutes have passed', async () => {
+      const reserveForGhost = async (email: string, minutesAgo: number) => {
+        const ghost = randomUUID();
+        await t.platform.eventStore.appendToStream(
+          emailStreamId(email),
+          [
+            {
+              id: randomUUID(),
+              type: 'EmailReserved',
+              data: {
+                email,
+                userId: ghost,
+                reservedAt: new Date(Date.now() - minutesAgo * 60_000).toISOString(),
+              },
+              metadata: {
+                userId: ghost,
+                correlationId: randomUUID(),
+                causationId: null,
+                recordedAt: new Date().toISOString(),
+                schemaVersion: 1,
+              },
+            },
+          ],
+          { expectedVersion: 'no_stream' },
+        );
+      };
+      const abandoned = `abandoned.${randomUUID()}@example.in`;
+      await reserveForGhost(abandoned, 11);
+      expect((await register(t.app, { ...validRegistration, email: abandoned })).statusCode).toBe(201);
+      const inFlight = `inflight.${randomUUID()}@example.in`;
+      await reserveForGhost(inFlight, 1);
+      expect((await register(t.app, { ...validRegistration, email: inFlight })).statusCode).toBe(409);
     });
 
     it('stores SQL and HTML in names verbatim and returns them as given', async () => {
@@ -417,11 +481,8 @@ describe('auth endpoints with bad inputs', () => {
   describe('tokens and isolation', () => {
     it('answers 401 without a token, with a bad one, or an expired one', async () => {
       const user = await signedUpUser();
-      const expired = t.app.jwt.sign({
-        sub: user.id,
-        iat_ms: Date.now(),
-        exp: Math.floor(Date.now() / 1000) - 60,
-      });
+      const expiredClaims = { sub: user.id, iat_ms: Date.now(), exp: Math.floor(Date.now() / 1000) - 60 };
+      const expired = t.app.jwt.sign(expiredClaims as { sub: string; iat_ms: number });
       for (const headers of [{}, bearer('not.a.jwt'), bearer(`${user.token}x`), bearer(expired)]) {
         const response = await inject({ method: 'GET', url: '/api/auth/profile', headers });
         expect(response.statusCode).toBe(401);
@@ -520,6 +581,21 @@ describe('auth rate limits', () => {
     expect(limited.headers['retry-after']).toBeDefined();
     // Another address from the same client is still served.
     expect((await ask('other@example.in')).statusCode).toBe(200);
+  });
+
+  it('limits one client spreading requests over many addresses', async () => {
+    const ask = (i: number) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/auth/resend-verification',
+        payload: { email: `spread.${i}@example.in` },
+        remoteAddress: '10.0.0.9',
+      });
+    for (let i = 0; i < AUTH_LIMITS.resendVerification.perIp.max; i++)
+      expect((await ask(i)).statusCode).toBe(200);
+    const limited = await ask(-1);
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json().message).toBe('Too many requests. Please try again later.');
   });
 
   it('limits login attempts per e-mail', async () => {

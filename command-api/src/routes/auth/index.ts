@@ -42,7 +42,7 @@ import {
 } from '../../schemas/auth';
 import { authRateLimit } from './limits';
 import { hashPassword, verifyPassword } from './passwords';
-import { deletePicture, readUploadedPicture, storePicture } from './pictures';
+import { deletePicture, pictureTooLargeError, readUploadedPicture, storePicture } from './pictures';
 import {
   emailStreamId,
   issueLinkToken,
@@ -126,12 +126,24 @@ export async function authRoutes(fastify: FastifyInstance) {
       waitFor: WAIT_FOR,
     });
 
-  const reserveEmail = (context: CommandContext, email: string, userId: string) =>
-    handleCommand(context, {
-      streamId: emailStreamId(email),
+  /** Whether `holder` is registered with `email` (else a reservation of theirs may be stale). */
+  async function usesAddress(holder: string | null, email: string): Promise<boolean> {
+    if (!holder) return true;
+    const { state } = await loadAggregate(platform(), userStreamId(holder), userDecider);
+    return state.status === 'registered' && state.email === email;
+  }
+
+  /** Reserves `email` for `userId`; a taken address is a 409 (uniqueness lives in this stream). */
+  async function reserveEmail(context: CommandContext, email: string, userId: string) {
+    const streamId = emailStreamId(email);
+    const { state } = await loadAggregate(platform(), streamId, emailReservationDecider);
+    const holderUsesAddress = state.heldBy === userId || (await usesAddress(state.heldBy, email));
+    return handleCommand(context, {
+      streamId,
       decider: emailReservationDecider,
-      command: { type: 'ReserveEmail', data: { email, userId, now: now().toISOString() } },
+      command: { type: 'ReserveEmail', data: { email, userId, now: now().toISOString(), holderUsesAddress } },
     });
+  }
 
   const releaseEmail = (context: CommandContext, email: string, userId: string) =>
     handleCommand(context, {
@@ -147,8 +159,11 @@ export async function authRoutes(fastify: FastifyInstance) {
       emailStreamId(email),
       emailReservationDecider,
     );
-    if (!reservation.heldBy) return { userId: null, state: userDecider.initialState() };
+    const unknown = { userId: null, state: userDecider.initialState() };
+    if (!reservation.heldBy) return unknown;
     const { state } = await loadAggregate(platform(), userStreamId(reservation.heldBy), userDecider);
+    // A reservation left over from an unfinished change does not make the address the user's.
+    if (state.status !== 'registered' || state.email !== email) return unknown;
     return { userId: reservation.heldBy, state };
   }
 
@@ -466,9 +481,12 @@ export async function authRoutes(fastify: FastifyInstance) {
           'Set the profile picture: JSON { profile_picture: data URL } or multipart field profile_picture. PNG, JPEG, WebP or GIF (checked from the bytes), at most 5,242,880 bytes.',
         security: [{ bearerAuth: [] }],
         consumes: ['application/json', 'multipart/form-data'],
-        response: { 200: UserResponse, ...errorResponses(401, 404, 413, 422) },
+        response: { 200: UserResponse, ...errorResponses(401, 404, 422) },
       },
       bodyLimit: PICTURE_BODY_LIMIT,
+      // A body over the limit is a picture far over 5 MB: answer with the spec's message.
+      errorHandler: (error, request, reply) =>
+        app.errorHandler(error.statusCode === 413 ? pictureTooLargeError() : error, request, reply),
       onRequest: [app.authenticate],
     },
     async (request, reply) => {

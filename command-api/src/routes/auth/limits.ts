@@ -12,15 +12,15 @@ const MINUTE = 60_000;
  * address (so spreading guesses over many addresses or many clients does not help).
  */
 export const AUTH_LIMITS = {
-  login: { perIp: { max: 30, windowMs: 15 * MINUTE }, perEmail: { max: 10, windowMs: 15 * MINUTE } },
-  register: { perIp: { max: 20, windowMs: 60 * MINUTE }, perEmail: { max: 5, windowMs: 60 * MINUTE } },
-  forgotPassword: { perIp: { max: 20, windowMs: 60 * MINUTE }, perEmail: { max: 5, windowMs: 60 * MINUTE } },
+  login: { perIp: { max: 100, windowMs: 15 * MINUTE }, perEmail: { max: 10, windowMs: 15 * MINUTE } },
+  register: { perIp: { max: 50, windowMs: 60 * MINUTE }, perEmail: { max: 5, windowMs: 60 * MINUTE } },
+  forgotPassword: { perIp: { max: 50, windowMs: 60 * MINUTE }, perEmail: { max: 5, windowMs: 60 * MINUTE } },
   resendVerification: {
-    perIp: { max: 20, windowMs: 60 * MINUTE },
+    perIp: { max: 50, windowMs: 60 * MINUTE },
     perEmail: { max: 5, windowMs: 60 * MINUTE },
   },
-  verifyEmail: { perIp: { max: 30, windowMs: 15 * MINUTE } },
-  resetPassword: { perIp: { max: 30, windowMs: 15 * MINUTE } },
+  verifyEmail: { perIp: { max: 100, windowMs: 15 * MINUTE } },
+  resetPassword: { perIp: { max: 100, windowMs: 15 * MINUTE } },
 } satisfies Record<string, { perIp: Limit; perEmail?: Limit }>;
 
 type Hook = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;

@@ -14,6 +14,8 @@ const FIELD = 'profile_picture';
 
 const reject = (message: string) => new ValidationError([{ field: FIELD, message }], message);
 
+export const pictureTooLargeError = () => reject(AUTH_MESSAGES.pictureTooLarge);
+
 /** `data:<type>[;params];base64,<payload>`; the declared type is ignored (checked from the bytes). */
 const DATA_URL = /^data:[^,;]*((?:;[^,;]*)*),(.*)$/s;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;

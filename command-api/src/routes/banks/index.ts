@@ -9,7 +9,13 @@ import {
   validateBank,
   validateLoanType,
 } from '@kosh/domain';
-import { getBank, getLoanType, listBanks, listLoanTypes, nextCatalogId } from '@kosh/projections/catalog/queries';
+import {
+  getBank,
+  getLoanType,
+  listBanks,
+  listLoanTypes,
+  nextCatalogId,
+} from '@kosh/projections/catalog/queries';
 import type { FastifyInstance } from 'fastify';
 import { handleCommand } from '../../commands/handle';
 import { errorResponses } from '../../schemas/auth';
@@ -31,7 +37,8 @@ const tags = ['Banks'];
 const security = [{ bearerAuth: [] }];
 
 /** A positive integer id from the path, or null (answered as not found). */
-const idOf = (text: string): number | null => (/^\d{1,9}$/.test(text) && Number(text) > 0 ? Number(text) : null);
+const idOf = (text: string): number | null =>
+  /^\d{1,9}$/.test(text) && Number(text) > 0 ? Number(text) : null;
 
 /** Spec section 7, Banks: the shared catalog plus entries only their owner sees. */
 export async function bankRoutes(fastify: FastifyInstance) {
@@ -106,7 +113,11 @@ export async function bankRoutes(fastify: FastifyInstance) {
       );
       const bank = await getBank(platform.db, request.userId, bankId);
       if (!bank) throw new NotFoundError(CATALOG_MESSAGES.bankNotFound);
-      return reply.status(201).send({ success: true as const, message: 'Bank added successfully', data: { bank: toWireBank(bank) } });
+      return reply.status(201).send({
+        success: true as const,
+        message: 'Bank added successfully',
+        data: { bank: toWireBank(bank) },
+      });
     },
   );
 
@@ -149,16 +160,23 @@ export async function bankRoutes(fastify: FastifyInstance) {
           decider: catalogDecider,
           command: {
             type: 'AddLoanType',
-            data: { loanTypeId, typeName: String(typeName), ownerUserId: request.userId, now: platform.clock().toISOString() },
+            data: {
+              loanTypeId,
+              typeName: String(typeName),
+              ownerUserId: request.userId,
+              now: platform.clock().toISOString(),
+            },
           },
           waitFor: READ_MODELS,
         },
       );
       const loanType = await getLoanType(platform.db, request.userId, loanTypeId);
       if (!loanType) throw new NotFoundError(CATALOG_MESSAGES.loanTypeNotFound);
-      return reply
-        .status(201)
-        .send({ success: true as const, message: 'Loan type added successfully', data: { loanType: toWireLoanType(loanType) } });
+      return reply.status(201).send({
+        success: true as const,
+        message: 'Loan type added successfully',
+        data: { loanType: toWireLoanType(loanType) },
+      });
     },
   );
 

@@ -9,7 +9,7 @@ import {
   ValidationError,
   type YearMonth,
 } from '@kosh/domain';
-import { type LedgerEntry, ledgerEntries, ledgerPeriods } from '@kosh/projections/ledger/queries';
+import { type LedgerLine, ledgerEntries, ledgerPeriods } from '@kosh/projections/ledger/queries';
 import type { FastifyInstance } from 'fastify';
 import { errorResponses } from '../../schemas/auth';
 import { LedgerQuery, LedgerResponse, PeriodsResponse, type WireLedgerEntry } from '../../schemas/ledger';
@@ -43,15 +43,15 @@ export function parseLedgerQuery(
   };
 }
 
-const toWire = (entry: LedgerEntry): WireLedgerEntry => ({
-  id: entry.entryId,
+const toWire = (entry: LedgerLine): WireLedgerEntry => ({
+  id: entry.id,
   date: entry.date,
   particulars: entry.particulars,
   amount: fromPaise(entry.amount),
   type: entry.kind,
 });
 
-const sum = (entries: readonly LedgerEntry[]): Paise => entries.reduce((total, e) => total + e.amount, 0);
+const sum = (entries: readonly LedgerLine[]): Paise => entries.reduce((total, e) => total + e.amount, 0);
 
 const tags = ['Ledger'];
 const security = [{ bearerAuth: [] }];

@@ -74,7 +74,13 @@ export async function loanRoutes(fastify: FastifyInstance) {
     return parsed.value;
   }
 
-  async function run(userId: string, loanId: string, command: LoanCommand, reply: FastifyReply, ifMatch?: string) {
+  async function run(
+    userId: string,
+    loanId: string,
+    command: LoanCommand,
+    reply: FastifyReply,
+    ifMatch?: string,
+  ) {
     return handleCommand(
       { platform, userId, reply },
       {
@@ -87,7 +93,13 @@ export async function loanRoutes(fastify: FastifyInstance) {
     );
   }
 
-  async function answerWithLoan(reply: FastifyReply, userId: string, loanId: string, status: number, message: string) {
+  async function answerWithLoan(
+    reply: FastifyReply,
+    userId: string,
+    loanId: string,
+    status: number,
+    message: string,
+  ) {
     const loan = await ownLoan(userId, loanId);
     return reply
       .status(status)
@@ -199,7 +211,12 @@ export async function loanRoutes(fastify: FastifyInstance) {
       const fields = await loanFields(request.userId, request.body, 'create');
       const loanId = randomUUID();
       const now = platform.clock().toISOString();
-      await run(request.userId, loanId, { type: 'CreateLoan', data: { loanId, userId: request.userId, fields, now } }, reply);
+      await run(
+        request.userId,
+        loanId,
+        { type: 'CreateLoan', data: { loanId, userId: request.userId, fields, now } },
+        reply,
+      );
       return answerWithLoan(reply, request.userId, loanId, 201, 'Loan created successfully');
     },
   );
@@ -247,7 +264,13 @@ export async function loanRoutes(fastify: FastifyInstance) {
       const { userId } = request;
       const loan = await ownLoan(userId, request.params.id);
       const now = platform.clock().toISOString();
-      await run(userId, loan.id, { type: 'DeleteLoan', data: { loanId: loan.id, userId, now } }, reply, request.headers['if-match']);
+      await run(
+        userId,
+        loan.id,
+        { type: 'DeleteLoan', data: { loanId: loan.id, userId, now } },
+        reply,
+        request.headers['if-match'],
+      );
       return { success: true as const, message: 'Loan deleted successfully', data: null };
     },
   );
@@ -285,7 +308,13 @@ export async function loanRoutes(fastify: FastifyInstance) {
       const { userId } = request;
       const loan = await ownLoan(userId, request.params.id);
       const now = platform.clock().toISOString();
-      await run(userId, loan.id, { type: 'RegenerateSchedule', data: { loanId: loan.id, userId, now } }, reply, request.headers['if-match']);
+      await run(
+        userId,
+        loan.id,
+        { type: 'RegenerateSchedule', data: { loanId: loan.id, userId, now } },
+        reply,
+        request.headers['if-match'],
+      );
       const schedule = await getSchedule(platform.db, userId, loan.id);
       return {
         success: true as const,

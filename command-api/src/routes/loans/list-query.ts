@@ -54,7 +54,8 @@ function pageAndOrder<K extends string>(
     return null;
   };
   const pageText = present(raw.page);
-  const page = pageText === null ? 1 : wholeNumber(pageText, 1, MAX_PAGE) ?? fail('page', LOAN_QUERY_MESSAGES.page);
+  const page =
+    pageText === null ? 1 : (wholeNumber(pageText, 1, MAX_PAGE) ?? fail('page', LOAN_QUERY_MESSAGES.page));
   const limitText = present(raw.limit);
   const limitNumber = wholeNumber(limitText, 1, 1000);
   const limit =
@@ -93,7 +94,8 @@ export function parseLoanListQuery(raw: Raw): Parsed<LoanListQuery> {
     defaultOrder: 'DESC',
   });
   const search = present(raw.search);
-  if (search !== null && [...search].length > 100) errors.push({ field: 'search', message: LOAN_QUERY_MESSAGES.search });
+  if (search !== null && [...search].length > 100)
+    errors.push({ field: 'search', message: LOAN_QUERY_MESSAGES.search });
   const id = (field: 'filter_bank_id' | 'filter_loan_type_id', message: string) => {
     const text = present(raw[field]);
     if (text === null) return null;

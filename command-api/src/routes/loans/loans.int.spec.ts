@@ -7,7 +7,10 @@ import { LOAN_QUERY_MESSAGES } from './list-query';
 
 /** 2026-01-10 in India; each call a second later so created_at orders the writes. */
 let instant = Date.parse('2026-01-10T04:00:00.000Z');
-const clock = () => new Date((instant += 1000));
+const clock = () => {
+  instant += 1000;
+  return new Date(instant);
+};
 const TODAY = '2026-01-10';
 
 let t: TestApp;
@@ -132,15 +135,23 @@ describe('POST /api/loans', () => {
     expect(schedule.status).toBe(200);
     const rows = schedule.body.data.schedule;
     expect(rows).toHaveLength(240);
-    expect(rows[0]).toMatchObject({ id: `${loan.id}:1:1`, payment_number: 1, emi_date: '2025-04-15', interest: 17708.33 });
+    expect(rows[0]).toMatchObject({
+      id: `${loan.id}:1:1`,
+      payment_number: 1,
+      emi_date: '2025-04-15',
+      interest: 17708.33,
+    });
     expect(rows[239]).toMatchObject({ payment_number: 240, emi_date: '2045-03-15', remaining_principal: 0 });
-    expect(schedule.body.data.summary).toMatchObject({ version: 1, total_principal: 2500000, number_of_payments: 240 });
+    expect(schedule.body.data.summary).toMatchObject({
+      version: 1,
+      total_principal: 2500000,
+      number_of_payments: 240,
+    });
   });
 
   it('computes the end date when the client sends none, and accepts months and a monthly rate', async () => {
-    const { end_date: _, ...rest } = homeLoan;
     const { loan } = await create(alice, {
-      ...rest,
+      end_date: null,
       account_number: 'PL00000001',
       duration: 18,
       is_duration_yearly: 0,
@@ -150,7 +161,12 @@ describe('POST /api/loans', () => {
       has_gst: 1,
       gst_percentage: 18,
     });
-    expect(loan).toMatchObject({ end_date: '2026-07-31', duration: 18, is_duration_yearly: false, has_gst: true });
+    expect(loan).toMatchObject({
+      end_date: '2026-07-31',
+      duration: 18,
+      is_duration_yearly: false,
+      has_gst: true,
+    });
     const rows = (await call(alice, 'GET', `/api/loans/${loan.id}/amortization`)).body.data.schedule;
     expect(rows[0].emi_date).toBe('2025-02-28');
     expect(rows[0].interest).toBe(31250); // 25,00,000 × 15% ÷ 12
@@ -167,7 +183,12 @@ describe('POST /api/loans', () => {
     ['no account number', { account_number: '' }, 'account_number', M.accountNumberRequired],
     ['a short account number', { account_number: 'AB12' }, 'account_number', M.accountNumberTooShort],
     ['a long account number', { account_number: 'A'.repeat(31) }, 'account_number', M.accountNumberTooLong],
-    ['an account number with symbols', { account_number: 'HL/0001' }, 'account_number', M.accountNumberCharacters],
+    [
+      'an account number with symbols',
+      { account_number: 'HL/0001' },
+      'account_number',
+      M.accountNumberCharacters,
+    ],
     ['a long description', { short_detail: 'x'.repeat(201) }, 'short_detail', M.shortDetailTooLong],
     ['no principal', { principal_amount: null }, 'principal_amount', M.principalRequired],
     ['a principal below ₹100', { principal_amount: 99 }, 'principal_amount', M.principalTooSmall],
@@ -181,7 +202,12 @@ describe('POST /api/loans', () => {
     ['601 months', { duration: 601, is_duration_yearly: 0, end_date: null }, 'duration', M.durationTooLarge],
     ['no start date', { start_date: '' }, 'start_date', M.startDateRequired],
     ['a start before 2000', { start_date: '1999-12-31', end_date: null }, 'start_date', M.startDateTooEarly],
-    ['a start in the future', { start_date: '2026-01-11', end_date: null }, 'start_date', M.startDateInFuture],
+    [
+      'a start in the future',
+      { start_date: '2026-01-11', end_date: null },
+      'start_date',
+      M.startDateInFuture,
+    ],
     ['a wrong end date', { end_date: '2045-03-16' }, 'end_date', M.endDateMismatch],
     ['a negative fee', { processing_fee: -1 }, 'processing_fee', M.processingFeeNegative],
     ['a fee above ₹10 lakh', { processing_fee: 1000001 }, 'processing_fee', M.processingFeeTooLarge],
@@ -192,7 +218,11 @@ describe('POST /api/loans', () => {
   it.each(invalid)('answers 422 for %s', async (_, change, field, message) => {
     const res = await call(alice, 'POST', '/api/loans', { ...homeLoan, ...change });
     expect(res.status).toBe(422);
-    expect(res.body).toMatchObject({ success: false, errorCode: 'VALIDATION_ERROR', errors: [{ field, message }] });
+    expect(res.body).toMatchObject({
+      success: false,
+      errorCode: 'VALIDATION_ERROR',
+      errors: [{ field, message }],
+    });
   });
 
   it('reports every bad field at once', async () => {
@@ -210,7 +240,10 @@ describe('POST /api/loans', () => {
   });
 
   it('refuses a bank another user added', async () => {
-    const added = await call(bob, 'POST', '/api/banks', { bank_name: 'Bob Cooperative Bank', branch_name: 'Nashik' });
+    const added = await call(bob, 'POST', '/api/banks', {
+      bank_name: 'Bob Cooperative Bank',
+      branch_name: 'Nashik',
+    });
     expect(added.status).toBe(201);
     const res = await call(alice, 'POST', '/api/loans', { ...homeLoan, bank_id: added.body.data.bank.id });
     expect(res.status).toBe(422);
@@ -230,19 +263,80 @@ describe('GET /api/loans', () => {
   beforeAll(async () => {
     // bank 12 HDFC, 13 ICICI, 1 SBI; types 1 home, 2 personal, 3 car
     const specs: Record<string, unknown>[] = [
-      { account_number: 'HOME0001', bank_id: 12, loan_type_id: 1, principal_amount: 5000000, interest_rate: 8.75, start_date: '2020-06-01', duration: 20, end_date: null },
-      { account_number: 'CAR00002', bank_id: 13, loan_type_id: 3, principal_amount: 800000, interest_rate: 9.5, start_date: '2023-02-10', duration: 5, end_date: null },
-      { account_number: 'PERS0003', bank_id: 1, loan_type_id: 2, principal_amount: 300000, interest_rate: 13, start_date: '2021-01-05', duration: 3, end_date: null },
-      { account_number: 'CAR00004', bank_id: 12, loan_type_id: 3, principal_amount: 650000, interest_rate: 10.25, start_date: '2024-08-20', duration: 7, end_date: null },
-      { account_number: 'HOME0005', bank_id: 1, loan_type_id: 1, principal_amount: 3200000, interest_rate: 8.4, start_date: '2022-11-30', duration: 25, end_date: null },
-      { account_number: 'PERS0006', bank_id: 13, loan_type_id: 2, principal_amount: 150000, interest_rate: 15.5, start_date: '2025-12-01', duration: 24, is_duration_yearly: 0, end_date: null },
+      {
+        account_number: 'HOME0001',
+        bank_id: 12,
+        loan_type_id: 1,
+        principal_amount: 5000000,
+        interest_rate: 8.75,
+        start_date: '2020-06-01',
+        duration: 20,
+        end_date: null,
+      },
+      {
+        account_number: 'CAR00002',
+        bank_id: 13,
+        loan_type_id: 3,
+        principal_amount: 800000,
+        interest_rate: 9.5,
+        start_date: '2023-02-10',
+        duration: 5,
+        end_date: null,
+      },
+      {
+        account_number: 'PERS0003',
+        bank_id: 1,
+        loan_type_id: 2,
+        principal_amount: 300000,
+        interest_rate: 13,
+        start_date: '2021-01-05',
+        duration: 3,
+        end_date: null,
+      },
+      {
+        account_number: 'CAR00004',
+        bank_id: 12,
+        loan_type_id: 3,
+        principal_amount: 650000,
+        interest_rate: 10.25,
+        start_date: '2024-08-20',
+        duration: 7,
+        end_date: null,
+      },
+      {
+        account_number: 'HOME0005',
+        bank_id: 1,
+        loan_type_id: 1,
+        principal_amount: 3200000,
+        interest_rate: 8.4,
+        start_date: '2022-11-30',
+        duration: 25,
+        end_date: null,
+      },
+      {
+        account_number: 'PERS0006',
+        bank_id: 13,
+        loan_type_id: 2,
+        principal_amount: 150000,
+        interest_rate: 15.5,
+        start_date: '2025-12-01',
+        duration: 24,
+        is_duration_yearly: 0,
+        end_date: null,
+      },
     ];
     for (const spec of specs) made.push((await create(carol, spec)).loan);
   });
 
   it('pages newest first by default with the pagination meta', async () => {
     const first = await list(carol, '?limit=5');
-    expect(first.data.map((l) => l.account_number)).toEqual(['PERS0006', 'HOME0005', 'CAR00004', 'PERS0003', 'CAR00002']);
+    expect(first.data.map((l) => l.account_number)).toEqual([
+      'PERS0006',
+      'HOME0005',
+      'CAR00004',
+      'PERS0003',
+      'CAR00002',
+    ]);
     expect(first.meta.pagination).toEqual({ page: 1, limit: 5, total_items: 6, total_pages: 2 });
     const second = await list(carol, '?limit=5&page=2');
     expect(second.data.map((l) => l.account_number)).toEqual(['HOME0001']);
@@ -258,7 +352,7 @@ describe('GET /api/loans', () => {
     ['principal_amount', 'ASC', ['PERS0006', 'PERS0003', 'CAR00004', 'CAR00002', 'HOME0005', 'HOME0001']],
     ['interest_rate', 'DESC', ['PERS0006', 'PERS0003', 'CAR00004', 'CAR00002', 'HOME0001', 'HOME0005']],
     ['start_date', 'ASC', ['HOME0001', 'PERS0003', 'HOME0005', 'CAR00002', 'CAR00004', 'PERS0006']],
-    ['end_date', 'DESC', ['HOME0005', 'HOME0001', 'CAR00004', 'PERS0006', 'CAR00002', 'PERS0003']],
+    ['end_date', 'DESC', ['HOME0005', 'HOME0001', 'CAR00004', 'CAR00002', 'PERS0006', 'PERS0003']],
     ['account_number', 'ASC', ['CAR00002', 'CAR00004', 'HOME0001', 'HOME0005', 'PERS0003', 'PERS0006']],
     ['created_at', 'ASC', ['HOME0001', 'CAR00002', 'PERS0003', 'CAR00004', 'HOME0005', 'PERS0006']],
   ])('sorts by %s %s', async (sortBy, sortOrder, expected) => {
@@ -300,7 +394,10 @@ describe('GET /api/loans', () => {
     expect(byType.data.map((l) => l.account_number)).toEqual(['PERS0003', 'PERS0006']);
     const both = await list(carol, '?filter_bank_id=13&filter_loan_type_id=3');
     expect(both.data.map((l) => l.account_number)).toEqual(['CAR00002']);
-    const searched = await list(carol, '?search=car&filter_bank_id=12&sortBy=account_number&sortOrder=ASC&limit=5&page=1');
+    const searched = await list(
+      carol,
+      '?search=car&filter_bank_id=12&sortBy=account_number&sortOrder=ASC&limit=5&page=1',
+    );
     expect(searched.data.map((l) => l.account_number)).toEqual(['CAR00004']);
     expect(searched.meta.pagination).toEqual({ page: 1, limit: 5, total_items: 1, total_pages: 1 });
   });
@@ -354,6 +451,29 @@ describe('GET /api/loans', () => {
     expect(remaining).toBeLessThan(toPaise(10100000 - 300000));
   });
 
+  it('counts the full principal before the first EMI, nothing after the last, the balance in between', async () => {
+    const erin = randomUUID();
+    const repaid = (
+      await create(erin, { start_date: '2020-01-10', duration: 6, is_duration_yearly: 0, end_date: null })
+    ).loan;
+    const notYet = (
+      await create(erin, { start_date: '2025-12-11', duration: 12, is_duration_yearly: 0, end_date: null })
+    ).loan;
+    const dueToday = (
+      await create(erin, { start_date: '2025-12-10', duration: 12, is_duration_yearly: 0, end_date: null })
+    ).loan;
+    const rows = (await call(erin, 'GET', `/api/loans/${dueToday.id}/amortization`)).body.data.schedule;
+    expect(rows[0].emi_date).toBe(TODAY);
+    const res = await call(erin, 'GET', '/api/loans/stats');
+    expect(res.body.data).toEqual({
+      total_loans: 3,
+      active_loans: 2,
+      total_amount: 7500000,
+      remaining_amount: notYet.principal_amount + rows[0].remaining_principal,
+    });
+    expect(repaid.end_date).toBe('2020-07-10');
+  });
+
   it('answers zeros for a user without loans', async () => {
     const res = await call(randomUUID(), 'GET', '/api/loans/stats');
     expect(res.body.data).toEqual({ total_loans: 0, active_loans: 0, total_amount: 0, remaining_amount: 0 });
@@ -383,7 +503,13 @@ describe('another user’s loan', () => {
 describe('PUT /api/loans/{id}', () => {
   it('updates the loan, and a change of terms makes a new schedule version', async () => {
     const { loan, etag } = await create(alice, { account_number: 'EDIT0001' });
-    const renamed = await call(alice, 'PUT', `/api/loans/${loan.id}`, { ...homeLoan, account_number: 'EDIT0002' }, { 'if-match': etag });
+    const renamed = await call(
+      alice,
+      'PUT',
+      `/api/loans/${loan.id}`,
+      { ...homeLoan, account_number: 'EDIT0002' },
+      { 'if-match': etag },
+    );
     expect(renamed.status).toBe(200);
     expect(renamed.body.message).toBe('Loan updated successfully');
     expect(renamed.body.data.loan).toMatchObject({ account_number: 'EDIT0002', schedule_version: 1 });
@@ -393,11 +519,22 @@ describe('PUT /api/loans/{id}', () => {
       alice,
       'PUT',
       `/api/loans/${loan.id}`,
-      { ...homeLoan, account_number: 'EDIT0002', interest_rate: 9.15, start_date: '2026-06-30', end_date: '2046-06-30' },
+      {
+        ...homeLoan,
+        account_number: 'EDIT0002',
+        interest_rate: 9.15,
+        start_date: '2026-06-30',
+        end_date: '2046-06-30',
+      },
       { 'if-match': renamed.headers.etag as string },
     );
     expect(repriced.status).toBe(200);
-    expect(repriced.body.data.loan).toMatchObject({ interest_rate: 9.15, start_date: '2026-06-30', end_date: '2046-06-30', schedule_version: 2 });
+    expect(repriced.body.data.loan).toMatchObject({
+      interest_rate: 9.15,
+      start_date: '2026-06-30',
+      end_date: '2046-06-30',
+      schedule_version: 2,
+    });
     expect(repriced.headers.etag).toBe('"5"');
     const schedule = (await call(alice, 'GET', `/api/loans/${loan.id}/amortization`)).body.data;
     expect(schedule.summary.version).toBe(2);
@@ -416,25 +553,53 @@ describe('PUT /api/loans/{id}', () => {
       gst_percentage: 18.125,
     });
     expect(ok.status).toBe(200);
-    const bad = await call(alice, 'PUT', `/api/loans/${loan.id}`, { ...homeLoan, duration: 1.5, end_date: null });
+    const bad = await call(alice, 'PUT', `/api/loans/${loan.id}`, {
+      ...homeLoan,
+      duration: 1.5,
+      end_date: null,
+    });
     expect(bad.status).toBe(422);
     expect(bad.body.errors).toEqual([{ field: 'duration', message: M.durationWhole }]);
   });
 
   it('answers 409 for a stale If-Match and leaves the loan as it was', async () => {
     const { loan, etag } = await create(alice, { account_number: 'STALE0001' });
-    expect((await call(alice, 'PUT', `/api/loans/${loan.id}`, { ...homeLoan, account_number: 'STALE0002' }, { 'if-match': etag })).status).toBe(200);
-    const stale = await call(alice, 'PUT', `/api/loans/${loan.id}`, { ...homeLoan, account_number: 'STALE0003' }, { 'if-match': etag });
+    expect(
+      (
+        await call(
+          alice,
+          'PUT',
+          `/api/loans/${loan.id}`,
+          { ...homeLoan, account_number: 'STALE0002' },
+          { 'if-match': etag },
+        )
+      ).status,
+    ).toBe(200);
+    const stale = await call(
+      alice,
+      'PUT',
+      `/api/loans/${loan.id}`,
+      { ...homeLoan, account_number: 'STALE0003' },
+      { 'if-match': etag },
+    );
     expect(stale.status).toBe(409);
     expect(stale.body).toMatchObject({ success: false, errorCode: 'STALE_VERSION' });
-    expect((await call(alice, 'GET', `/api/loans/${loan.id}`)).body.data.loan.account_number).toBe('STALE0002');
+    expect((await call(alice, 'GET', `/api/loans/${loan.id}`)).body.data.loan.account_number).toBe(
+      'STALE0002',
+    );
   });
 
   it('lets exactly one of two updates racing on the same version win', async () => {
     const { loan, etag } = await create(alice, { account_number: 'RACE0001' });
     const results = await Promise.all(
       ['RACE0002', 'RACE0003'].map((account) =>
-        call(alice, 'PUT', `/api/loans/${loan.id}`, { ...homeLoan, account_number: account }, { 'if-match': etag }),
+        call(
+          alice,
+          'PUT',
+          `/api/loans/${loan.id}`,
+          { ...homeLoan, account_number: account },
+          { 'if-match': etag },
+        ),
       ),
     );
     expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
@@ -451,18 +616,35 @@ describe('POST /api/loans/{id}/amortization/regenerate', () => {
     expect(first.body.data.summary.version).toBe(2);
     expect(first.body.data.schedule).toHaveLength(240);
 
-    const updated = await call(alice, 'PUT', `/api/loans/${loan.id}`, { ...homeLoan, account_number: 'REGEN0001', duration: 10, end_date: '2035-03-15' });
+    const updated = await call(alice, 'PUT', `/api/loans/${loan.id}`, {
+      ...homeLoan,
+      account_number: 'REGEN0001',
+      duration: 10,
+      end_date: '2035-03-15',
+    });
     expect(updated.status).toBe(200);
     expect(updated.body.data.loan.schedule_version).toBe(3);
 
     const again = await call(alice, 'POST', `/api/loans/${loan.id}/amortization/regenerate`);
-    expect(again.body.data.summary).toMatchObject({ version: 4, number_of_payments: 120, total_principal: 2500000 });
-    expect(again.body.data.schedule.at(-1)).toMatchObject({ payment_number: 120, emi_date: '2035-03-15', remaining_principal: 0 });
+    expect(again.body.data.summary).toMatchObject({
+      version: 4,
+      number_of_payments: 120,
+      total_principal: 2500000,
+    });
+    expect(again.body.data.schedule.at(-1)).toMatchObject({
+      payment_number: 120,
+      emi_date: '2035-03-15',
+      remaining_principal: 0,
+    });
     expect((await call(alice, 'GET', `/api/loans/${loan.id}`)).headers.etag).toBe('"6"');
 
     // Every version stays in the log.
     const { events } = await t.platform.eventStore.readStream(`loan-${loan.id}`);
-    expect(events.filter((e) => e.type === 'ScheduleGenerated').map((e) => (e.data as { version: number }).version)).toEqual([1, 2, 3, 4]);
+    expect(
+      events
+        .filter((e) => e.type === 'ScheduleGenerated')
+        .map((e) => (e.data as { version: number }).version),
+    ).toEqual([1, 2, 3, 4]);
   });
 });
 

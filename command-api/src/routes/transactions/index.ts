@@ -9,6 +9,8 @@ import {
   ValidationError,
 } from '@kosh/domain';
 import { TRANSACTION_NOT_FOUND, transactionDecider } from '@kosh/domain/transaction/decide';
+import type { TransactionEvent } from '@kosh/domain/transaction/events';
+import type { TransactionState } from '@kosh/domain/transaction/state';
 import {
   getTransaction,
   getTransactionStats,
@@ -16,7 +18,7 @@ import {
   type TransactionRow,
 } from '@kosh/projections/transactions/queries';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { etagOf, handleCommand, parseIfMatch } from '../../commands/handle';
+import { etagOf, type HandleResult, handleCommand, parseIfMatch } from '../../commands/handle';
 import { errorResponses } from '../../schemas/auth';
 import {
   TransactionBody,
@@ -69,15 +71,31 @@ export async function transactionRoutes(fastify: FastifyInstance) {
     return parsed.value;
   }
 
-  /** After the command: the row as the list shows it (the projections have caught up). */
+  /**
+   * After the command: the row as the list shows it. Should the read model still lag (the
+   * bounded read-your-writes wait timed out), the answer is built from the aggregate instead.
+   */
   async function answerWith(
     request: FastifyRequest,
     reply: FastifyReply,
-    id: string,
+    result: HandleResult<TransactionState, TransactionEvent>,
     status: number,
     message: string,
   ) {
-    const row = await ownTransaction(request.userId, id);
+    const { state } = result;
+    if (state.status !== 'recorded') throw new NotFoundError(TRANSACTION_NOT_FOUND);
+    const projected = await getTransaction(platform.db, request.userId, state.transactionId);
+    const row: TransactionRow =
+      projected && projected.version >= result.nextVersion
+        ? projected
+        : {
+            id: state.transactionId,
+            userId: state.userId,
+            ...state.fields,
+            createdAt: state.recordedAt,
+            updatedAt: projected?.updatedAt ?? state.recordedAt,
+            version: result.nextVersion,
+          };
     return reply
       .status(status)
       .header('ETag', etagOf(row.version))
@@ -183,7 +201,7 @@ export async function transactionRoutes(fastify: FastifyInstance) {
     async (request, reply) => {
       const value = fields(request.body);
       const transactionId = randomUUID();
-      await handleCommand(
+      const result = await handleCommand(
         { platform, userId: request.userId, reply },
         {
           streamId: transactionStreamId(transactionId),
@@ -195,7 +213,7 @@ export async function transactionRoutes(fastify: FastifyInstance) {
           waitFor: READ_MODELS,
         },
       );
-      return answerWith(request, reply, transactionId, 201, 'Transaction created successfully!');
+      return answerWith(request, reply, result, 201, 'Transaction created successfully!');
     },
   );
 
@@ -215,7 +233,7 @@ export async function transactionRoutes(fastify: FastifyInstance) {
       const { id } = request.params;
       await ownTransaction(request.userId, id);
       const value = fields(request.body);
-      await handleCommand(
+      const result = await handleCommand(
         { platform, userId: request.userId, reply },
         {
           streamId: transactionStreamId(id),
@@ -233,7 +251,7 @@ export async function transactionRoutes(fastify: FastifyInstance) {
           waitFor: READ_MODELS,
         },
       );
-      return answerWith(request, reply, id, 200, 'Transaction updated successfully!');
+      return answerWith(request, reply, result, 200, 'Transaction updated successfully!');
     },
   );
 

@@ -14,12 +14,12 @@ CREATE TABLE transactions (
 );
 
 -- One index per sort key, each ending in the tie-breakers (created_at, id), so every page is a
--- range scan that stops after `limit` rows, in either direction.
+-- range scan that stops after `limit` rows, in either direction. A type filter rides on these
+-- (half the rows or more match); its count comes from transaction_stats.
 CREATE INDEX transactions_by_date ON transactions (user_id, transaction_date, created_at, id);
 CREATE INDEX transactions_by_amount ON transactions (user_id, amount, created_at, id);
 CREATE INDEX transactions_by_created ON transactions (user_id, created_at, id);
 CREATE INDEX transactions_by_notes ON transactions (user_id, notes, created_at, id);
-CREATE INDEX transactions_by_type_date ON transactions (user_id, transaction_type, transaction_date, created_at, id);
 
 -- Notes search is a case-insensitive substring match: a trigram index serves it on PostgreSQL.
 -- Where pg_trgm cannot be created (embedded PGlite without the extension) the search scans the

@@ -1,0 +1,37 @@
+import { expect, type Locator, type Page } from '@playwright/test';
+
+/** /loans/{id}/amortization, 'Amortization Schedule'. */
+export class AmortizationPage {
+  readonly heading: Locator;
+  readonly table: Locator;
+  readonly rows: Locator;
+  readonly totalsRow: Locator;
+  readonly regenerateSchedule: Locator;
+  readonly editLoan: Locator;
+
+  constructor(readonly page: Page) {
+    this.heading = page.getByRole('heading', { name: 'Amortization Schedule', level: 1 });
+    this.table = page.getByRole('table', { name: 'Amortization schedule' });
+    this.rows = this.table.locator('tbody tr');
+    this.totalsRow = this.table.locator('tfoot tr');
+    this.regenerateSchedule = page.getByRole('button', { name: 'Regenerate Schedule' });
+    this.editLoan = page.getByRole('button', { name: 'Edit Loan' });
+  }
+
+  async goto(id: string): Promise<void> {
+    await this.page.goto(`/loans/${id}/amortization`);
+    await expect(this.heading).toBeVisible();
+  }
+
+  summary(label: 'Principal' | 'Interest' | 'GST' | 'Total EMI' | 'Number of Payments'): Locator {
+    return this.page.getByRole('group', { name: label, exact: true });
+  }
+
+  /** Cell `column` (0-based) of 1-based payment `n`. */
+  cell(n: number, column: number): Locator {
+    return this.rows
+      .nth(n - 1)
+      .locator('td')
+      .nth(column);
+  }
+}
