@@ -99,9 +99,12 @@ test('register, verify, sign in with and without remember-me, edit profile, uplo
   await profile.pictureFile.setInputFiles(picture);
   await expect(page.locator('img.kosh-avatar').first()).toBeVisible();
   await expect(page.locator('img.kosh-avatar').first()).toHaveJSProperty('complete', true);
-  expect(await page.locator('img.kosh-avatar').first().evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(
-    8,
-  );
+  expect(
+    await page
+      .locator('img.kosh-avatar')
+      .first()
+      .evaluate((img: HTMLImageElement) => img.naturalWidth),
+  ).toBe(8);
 
   // Change password: a wrong current password is shown on its field; then the real change.
   await shell.chooseFromUserMenu('Change Password');
@@ -115,9 +118,9 @@ test('register, verify, sign in with and without remember-me, edit profile, uplo
   // Logout clears the session; the old password no longer works, the new one does.
   await shell.chooseFromUserMenu('Logout');
   await expect(page).toHaveURL(/\/login$/);
-  expect(await page.evaluate(() => [localStorage.getItem('kosh.token'), sessionStorage.getItem('kosh.token')])).toEqual(
-    [null, null],
-  );
+  expect(
+    await page.evaluate(() => [localStorage.getItem('kosh.token'), sessionStorage.getItem('kosh.token')]),
+  ).toEqual([null, null]);
   await page.goto('/profile');
   await expect(page).toHaveURL(/\/login$/);
   await login.signInAs(user.email, user.password);

@@ -91,14 +91,20 @@ test.describe('validation messages (spec section 5)', () => {
     await profile.cancel.click();
 
     await profile.changePicture.click();
-    await profile.pictureFile.setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hi') });
+    await profile.pictureFile.setInputFiles({
+      name: 'notes.txt',
+      mimeType: 'text/plain',
+      buffer: Buffer.from('hi'),
+    });
     await expect(page.getByRole('alert').filter({ hasText: 'Please select an image file' })).toBeVisible();
     await profile.pictureFile.setInputFiles({
       name: 'huge.png',
       mimeType: 'image/png',
       buffer: Buffer.alloc(5_242_881, 1),
     });
-    await expect(page.getByRole('alert').filter({ hasText: 'Image size must be less than 5MB' })).toBeVisible();
+    await expect(
+      page.getByRole('alert').filter({ hasText: 'Image size must be less than 5MB' }),
+    ).toBeVisible();
 
     const changePassword = new ChangePasswordPage(page);
     await changePassword.goto();

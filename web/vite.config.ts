@@ -41,7 +41,11 @@ function blueprintIconPaths(): Plugin {
         for (const file of readdirSync(join(generated, `${pixels}px/paths`))) {
           if (!file.endsWith('.js') || file === 'index.js') continue;
           const name = file.slice(0, -3);
-          this.emitFile({ type: 'asset', fileName: `icons/${pixels}/${name}.json`, source: readPaths(pixels, name) });
+          this.emitFile({
+            type: 'asset',
+            fileName: `icons/${pixels}/${name}.json`,
+            source: readPaths(pixels, name),
+          });
         }
       }
     },
@@ -53,7 +57,9 @@ export default defineConfig({
   resolve: {
     // The workspace root holds an older React that some libraries would otherwise pick up.
     dedupe: ['react', 'react-dom'],
-    alias: [{ find: /^@kosh\/domain/, replacement: fileURLToPath(new URL('../domain/src', import.meta.url)) }],
+    alias: [
+      { find: /^@kosh\/domain/, replacement: fileURLToPath(new URL('../domain/src', import.meta.url)) },
+    ],
   },
   server: {
     proxy: { '/api': apiOrigin, '/uploads': apiOrigin, '/dev': apiOrigin },

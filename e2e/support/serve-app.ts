@@ -16,10 +16,14 @@ import { createPlatform } from '@kosh/workers/runtime';
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const webDist = mkdtempSync(path.join(tmpdir(), 'kosh-e2e-web-'));
 
-const build = spawnSync('npx', ['vite', 'build', '--outDir', webDist, '--emptyOutDir', '--logLevel', 'warn'], {
-  cwd: path.join(repoRoot, 'web'),
-  stdio: 'inherit',
-});
+const build = spawnSync(
+  'npx',
+  ['vite', 'build', '--outDir', webDist, '--emptyOutDir', '--logLevel', 'warn'],
+  {
+    cwd: path.join(repoRoot, 'web'),
+    stdio: 'inherit',
+  },
+);
 if (build.status !== 0) {
   console.error('The web app did not build.');
   process.exit(1);

@@ -16,7 +16,12 @@ export function newUser(firstName = 'Asha'): TestUser {
 export async function createVerifiedUser(request: APIRequestContext, firstName?: string): Promise<TestUser> {
   const user = newUser(firstName);
   const registered = await request.post('/api/auth/register', {
-    data: { first_name: user.firstName, last_name: user.lastName, email: user.email, password: user.password },
+    data: {
+      first_name: user.firstName,
+      last_name: user.lastName,
+      email: user.email,
+      password: user.password,
+    },
   });
   expect(registered.status(), await registered.text()).toBe(201);
   const link = await linkFromMail(request, user.email, '/verify-email');

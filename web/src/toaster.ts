@@ -12,7 +12,12 @@ function sharedToaster(): Promise<Toaster> {
 
 type ToastKind = 'success' | 'danger' | 'warning' | 'primary';
 
-const icons = { success: 'tick-circle', danger: 'error', warning: 'warning-sign', primary: 'info-sign' } as const;
+const icons = {
+  success: 'tick-circle',
+  danger: 'error',
+  warning: 'warning-sign',
+  primary: 'info-sign',
+} as const;
 const intents = {
   success: Intent.SUCCESS,
   danger: Intent.DANGER,

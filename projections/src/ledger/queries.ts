@@ -1,7 +1,17 @@
+import { type Paise, toPaise } from '@kosh/domain';
 import type { Queryable } from '@kosh/event-store/db';
-import { type DbLedgerEntry, ENTRY_COLUMNS, entryFromDb, type LedgerEntry } from './projector';
 
-export type { LedgerEntry } from './projector';
+/** What a ledger month shows of an entry. */
+export type LedgerLine = {
+  id: string;
+  date: string;
+  side: 'C' | 'D';
+  kind: 'transaction' | 'emi';
+  particulars: string;
+  amount: Paise;
+};
+
+type DbLedgerLine = Omit<LedgerLine, 'amount'> & { amount: string };
 
 /** The user's entries dated `from`..`to` (inclusive), in date order (then creation, then id). */
 export async function ledgerEntries(
@@ -9,14 +19,16 @@ export async function ledgerEntries(
   userId: string,
   from: string,
   to: string,
-): Promise<LedgerEntry[]> {
-  const { rows } = await db.query<DbLedgerEntry>(
-    `SELECT ${ENTRY_COLUMNS} FROM ledger_entries e
-      WHERE user_id = $1 AND e.entry_date BETWEEN $2::date AND $3::date
+): Promise<LedgerLine[]> {
+  const { rows } = await db.query<DbLedgerLine>(
+    `SELECT e.entry_id AS id, to_char(e.entry_date, 'YYYY-MM-DD') AS date, e.side, e.kind, e.particulars,
+            e.amount::text AS amount
+       FROM ledger_entries e
+      WHERE e.user_id = $1 AND e.entry_date BETWEEN $2::date AND $3::date
       ORDER BY e.entry_date, e.created_at, e.entry_id`,
     [userId, from, to],
   );
-  return rows.map(entryFromDb);
+  return rows.map((r) => ({ ...r, amount: toPaise(r.amount) }));
 }
 
 export type LedgerPeriod = { year: number; month: number; transactionCount: number; emiCount: number };

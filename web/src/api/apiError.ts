@@ -58,7 +58,11 @@ export function toApiError(error: FetchBaseQueryError, now: Date): ApiError {
     };
   }
   const status =
-    typeof error.status === 'number' ? error.status : error.status === 'PARSING_ERROR' ? error.originalStatus : null;
+    typeof error.status === 'number'
+      ? error.status
+      : error.status === 'PARSING_ERROR'
+        ? error.originalStatus
+        : null;
   if (status === null) {
     return {
       success: false,

@@ -2,8 +2,8 @@ import {
   type BaseQueryFn,
   createApi,
   type FetchArgs,
-  fetchBaseQuery,
   type FetchBaseQueryMeta,
+  fetchBaseQuery,
 } from '@reduxjs/toolkit/query/react';
 import { navigate } from 'wouter/use-browser-location';
 import { sessionEnded } from '../auth/sessionActions';

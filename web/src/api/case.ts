@@ -2,7 +2,8 @@
  * Spec section 3: the server speaks snake_case, the screens camelCase. Keys are converted
  * recursively; values (including `errors[].field`) are left alone.
  */
-export const toCamelKey = (key: string): string => key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+export const toCamelKey = (key: string): string =>
+  key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 
 export const toSnakeKey = (key: string): string => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 

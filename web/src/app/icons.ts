@@ -1,4 +1,4 @@
-import { type IconPaths, Icons, IconSize } from '@blueprintjs/icons';
+import { type IconPaths, IconSize, Icons } from '@blueprintjs/icons';
 
 /**
  * Blueprint's default loader fetches every icon of a size in one ~100 KB (gzip) chunk on the

@@ -35,7 +35,13 @@ export function ForgotPasswordPage() {
             We&apos;ve sent a password reset link to <strong>{sentTo}</strong>.
           </p>
           <p>The link expires in 1 hour. If you don&apos;t see the email, check your spam folder.</p>
-          <Button intent={Intent.PRIMARY} fill size="large" onClick={() => navigate('/login')} text="Back to Sign In" />
+          <Button
+            intent={Intent.PRIMARY}
+            fill
+            size="large"
+            onClick={() => navigate('/login')}
+            text="Back to Sign In"
+          />
         </div>
       </AuthLayout>
     );

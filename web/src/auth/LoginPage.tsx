@@ -119,7 +119,12 @@ export function LoginPage() {
               text="Sign In"
             />
             {showResend ? (
-              <Callout intent={Intent.WARNING} title="Email not verified?" className="kosh-resend" icon="envelope">
+              <Callout
+                intent={Intent.WARNING}
+                title="Email not verified?"
+                className="kosh-resend"
+                icon="envelope"
+              >
                 <p>Check your inbox for the verification link, or send yourself a new one.</p>
                 <Button
                   intent={Intent.WARNING}

@@ -2,7 +2,13 @@ import { Button, Intent } from '@blueprintjs/core';
 import { validateRegisterForm } from '@kosh/domain/validation/auth';
 import { Form } from 'react-final-form';
 import { Link, useLocation } from 'wouter';
-import { FormErrorCallout, formValidator, InputGroupField, PasswordField, toSubmissionErrors } from '../forms';
+import {
+  FormErrorCallout,
+  formValidator,
+  InputGroupField,
+  PasswordField,
+  toSubmissionErrors,
+} from '../forms';
 import { AuthLayout } from './AuthLayout';
 import { useRegisterMutation } from './authApi';
 
@@ -54,8 +60,18 @@ export function RegisterPage() {
           <form onSubmit={handleSubmit} noValidate aria-label="Create account">
             <FormErrorCallout />
             <div className="kosh-form-columns">
-              <InputGroupField name="firstName" label="First Name" autoComplete="given-name" placeholder="First name" />
-              <InputGroupField name="lastName" label="Last Name" autoComplete="family-name" placeholder="Last name" />
+              <InputGroupField
+                name="firstName"
+                label="First Name"
+                autoComplete="given-name"
+                placeholder="First name"
+              />
+              <InputGroupField
+                name="lastName"
+                label="Last Name"
+                autoComplete="family-name"
+                placeholder="Last name"
+              />
             </div>
             <InputGroupField
               name="email"

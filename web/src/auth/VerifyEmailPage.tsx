@@ -7,8 +7,8 @@ import { toast } from '../toaster';
 import { AuthLayout } from './AuthLayout';
 import { useResendVerificationMutation, useVerifyEmailMutation } from './authApi';
 import { signedIn } from './sessionActions';
-import type { User } from './user';
 import { useQueryParam } from './useQueryParam';
+import type { User } from './user';
 
 /** Spec section 2: redirect to /login 3 s after a successful verification. */
 export const VERIFIED_REDIRECT_MS = 3000;
@@ -47,7 +47,8 @@ export function VerifyEmailPage() {
   // Verification signs the user in for this tab (spec section 4: session storage); the session
   // starts when the screen is left, so the verified state stays visible until then.
   const goToLogin = () => {
-    if (state.kind === 'verified') dispatch(signedIn({ token: state.token, user: state.user, remember: false }));
+    if (state.kind === 'verified')
+      dispatch(signedIn({ token: state.token, user: state.user, remember: false }));
     navigate('/login', { replace: true });
   };
   const leave = useRef(goToLogin);

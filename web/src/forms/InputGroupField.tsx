@@ -3,7 +3,10 @@ import type { ReactNode } from 'react';
 import { useField } from 'react-final-form';
 import { fieldErrorOf } from './fieldError';
 
-type Props = Omit<InputGroupProps, 'name' | 'value' | 'onChange' | 'onBlur' | 'onFocus' | 'intent' | 'label'> & {
+type Props = Omit<
+  InputGroupProps,
+  'name' | 'value' | 'onChange' | 'onBlur' | 'onFocus' | 'intent' | 'label'
+> & {
   name: string;
   label: ReactNode;
   helperText?: ReactNode;

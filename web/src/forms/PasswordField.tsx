@@ -15,7 +15,11 @@ export function PasswordField(props: Props) {
         <Button
           variant="minimal"
           icon={visible ? 'eye-off' : 'eye-open'}
-          aria-label={visible ? `Hide ${String(props.label).toLowerCase()}` : `Show ${String(props.label).toLowerCase()}`}
+          aria-label={
+            visible
+              ? `Hide ${String(props.label).toLowerCase()}`
+              : `Show ${String(props.label).toLowerCase()}`
+          }
           aria-pressed={visible}
           onClick={() => setVisible((v) => !v)}
         />

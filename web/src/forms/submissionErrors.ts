@@ -6,7 +6,11 @@ import { toCamelKey } from '../api/case';
  * Maps a failed call back onto the form: each 422 item onto its field (wire names are
  * snake_case), anything else onto the form as a whole.
  */
-export function toSubmissionErrors(error: unknown, fields: readonly string[], fallback: string): SubmissionErrors {
+export function toSubmissionErrors(
+  error: unknown,
+  fields: readonly string[],
+  fallback: string,
+): SubmissionErrors {
   if (!isApiError(error)) return { [FORM_ERROR]: fallback };
   const errors: Record<string, string> = {};
   const unplaced: string[] = [];

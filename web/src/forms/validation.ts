@@ -7,6 +7,8 @@ export function toFormErrors(errors: FieldError[]): Record<string, string> {
   return byField;
 }
 
-export function formValidator<T>(validate: (values: T) => FieldError[]): (values: T) => Record<string, string> {
+export function formValidator<T>(
+  validate: (values: T) => FieldError[],
+): (values: T) => Record<string, string> {
   return (values) => toFormErrors(validate(values));
 }

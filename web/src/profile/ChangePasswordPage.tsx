@@ -42,7 +42,12 @@ export function ChangePasswordPage() {
     <div className="kosh-narrow-page">
       <PageHeader title="Change Password" subtitle="Choose a new password for signing in" />
       <Card>
-        <Callout intent={Intent.PRIMARY} title="Password requirements" icon="info-sign" className="kosh-requirements">
+        <Callout
+          intent={Intent.PRIMARY}
+          title="Password requirements"
+          icon="info-sign"
+          className="kosh-requirements"
+        >
           <ul>
             <li>At least 6 characters long</li>
             <li>A mix of letters, numbers and symbols</li>
@@ -63,9 +68,17 @@ export function ChangePasswordPage() {
               aria-label="Change password"
             >
               <FormErrorCallout />
-              <PasswordField name="currentPassword" label="Current Password" autoComplete="current-password" />
+              <PasswordField
+                name="currentPassword"
+                label="Current Password"
+                autoComplete="current-password"
+              />
               <PasswordField name="newPassword" label="New Password" autoComplete="new-password" />
-              <PasswordField name="confirmPassword" label="Confirm New Password" autoComplete="new-password" />
+              <PasswordField
+                name="confirmPassword"
+                label="Confirm New Password"
+                autoComplete="new-password"
+              />
               <Button
                 type="submit"
                 intent={Intent.PRIMARY}

@@ -76,7 +76,12 @@ export function ProfilePage() {
                     autoComplete="given-name"
                     readOnly={!editing}
                   />
-                  <InputGroupField name="lastName" label="Last Name" autoComplete="family-name" readOnly={!editing} />
+                  <InputGroupField
+                    name="lastName"
+                    label="Last Name"
+                    autoComplete="family-name"
+                    readOnly={!editing}
+                  />
                 </div>
                 <InputGroupField
                   name="email"

@@ -3,8 +3,8 @@ import { validateProfilePicture } from '@kosh/domain/validation/auth';
 import { useRef } from 'react';
 import { isApiError } from '../api/apiError';
 import { Avatar } from '../app/layout/Avatar';
-import type { User } from '../auth/user';
 import { useDeleteProfilePictureMutation, useUploadProfilePictureMutation } from '../auth/authApi';
+import type { User } from '../auth/user';
 import { toast } from '../toaster';
 
 function readAsDataUrl(file: File): Promise<string> {
@@ -70,7 +70,13 @@ export function ProfilePicture({ user }: { user: User }) {
         onChange={(event) => onFileChosen(event.currentTarget.files?.[0])}
       />
       {user.profilePicture ? (
-        <Button variant="minimal" size="small" loading={removing} onClick={removePicture} text="Remove picture" />
+        <Button
+          variant="minimal"
+          size="small"
+          loading={removing}
+          onClick={removePicture}
+          text="Remove picture"
+        />
       ) : null}
     </div>
   );

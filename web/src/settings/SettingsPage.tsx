@@ -11,8 +11,18 @@ const sections: { title: string; rows: Row[] }[] = [
     title: 'Notifications',
     rows: [
       { group: 'notifications', key: 'email', label: 'Email notifications', description: 'Updates by email' },
-      { group: 'notifications', key: 'push', label: 'Push notifications', description: 'Alerts in your browser' },
-      { group: 'notifications', key: 'sms', label: 'SMS notifications', description: 'Text messages to your phone' },
+      {
+        group: 'notifications',
+        key: 'push',
+        label: 'Push notifications',
+        description: 'Alerts in your browser',
+      },
+      {
+        group: 'notifications',
+        key: 'sms',
+        label: 'SMS notifications',
+        description: 'Text messages to your phone',
+      },
       {
         group: 'notifications',
         key: 'loanReminders',
@@ -66,7 +76,12 @@ const sections: { title: string; rows: Row[] }[] = [
         label: 'Data sharing',
         description: 'Share anonymised data with partners',
       },
-      { group: 'privacy', key: 'analytics', label: 'Analytics', description: 'Help improve Kosh with usage data' },
+      {
+        group: 'privacy',
+        key: 'analytics',
+        label: 'Analytics',
+        description: 'Help improve Kosh with usage data',
+      },
     ],
   },
 ];
@@ -86,10 +101,13 @@ export function SettingsPage() {
       <PageHeader
         title="Settings"
         subtitle="Preferences for this device"
-        actions={<Button icon="arrow-left" variant="minimal" onClick={() => window.history.back()} text="Back" />}
+        actions={
+          <Button icon="arrow-left" variant="minimal" onClick={() => window.history.back()} text="Back" />
+        }
       />
       <Callout intent={Intent.PRIMARY} icon="info-sign" className="kosh-settings-note">
-        Settings are saved automatically on this device. Some changes may need a page refresh or signing in again.
+        Settings are saved automatically on this device. Some changes may need a page refresh or signing in
+        again.
       </Callout>
       {sections.map((section) => (
         <Card key={section.title} className="kosh-settings-section">
@@ -114,7 +132,12 @@ export function SettingsPage() {
         </Card>
       ))}
       <div className="kosh-form-actions">
-        <Button intent={Intent.PRIMARY} icon="floppy-disk" onClick={() => setSaved(true)} text="Save Settings" />
+        <Button
+          intent={Intent.PRIMARY}
+          icon="floppy-disk"
+          onClick={() => setSaved(true)}
+          text="Save Settings"
+        />
       </div>
       <Alert isOpen={saved} onClose={() => setSaved(false)} icon="tick-circle" intent={Intent.SUCCESS}>
         <p>Settings saved successfully!</p>

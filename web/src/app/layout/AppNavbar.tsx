@@ -1,10 +1,10 @@
 import { Alignment, Button, Classes, Collapse, Icon, Navbar } from '@blueprintjs/core';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { isEntryActive, navigationEntries } from './navigation';
 import { UserMenu } from './UserMenu';
 
-function NavigationLinks({ vertical = false }: { vertical?: boolean }) {
+function NavigationLinks({ vertical = false, onNavigate }: { vertical?: boolean; onNavigate?: () => void }) {
   const [path] = useLocation();
   return (
     <>
@@ -15,6 +15,7 @@ function NavigationLinks({ vertical = false }: { vertical?: boolean }) {
             key={entry.href}
             href={entry.href}
             aria-current={active ? 'page' : undefined}
+            onClick={onNavigate}
             className={[
               Classes.BUTTON,
               Classes.MINIMAL,
@@ -35,9 +36,6 @@ function NavigationLinks({ vertical = false }: { vertical?: boolean }) {
 /** Spec section 2: shown only when signed in; collapses into a menu button on small screens. */
 export function AppNavbar() {
   const [open, setOpen] = useState(false);
-  const [path] = useLocation();
-  // A link chosen from the collapsed menu closes it.
-  useEffect(() => setOpen(false), [path]);
 
   return (
     <header className="kosh-header">
@@ -68,7 +66,7 @@ export function AppNavbar() {
       </Navbar>
       <Collapse isOpen={open} className="kosh-narrow-only">
         <nav id="kosh-collapsed-nav" className="kosh-collapsed-nav" aria-label="Primary">
-          <NavigationLinks vertical />
+          <NavigationLinks vertical onNavigate={() => setOpen(false)} />
         </nav>
       </Collapse>
     </header>

@@ -2,7 +2,15 @@ import { H1 } from '@blueprintjs/core';
 import type { ReactNode } from 'react';
 
 /** A screen's heading, with optional actions on the right. */
-export function PageHeader({ title, subtitle, actions }: { title: string; subtitle?: ReactNode; actions?: ReactNode }) {
+export function PageHeader({
+  title,
+  subtitle,
+  actions,
+}: {
+  title: string;
+  subtitle?: ReactNode;
+  actions?: ReactNode;
+}) {
   return (
     <div className="kosh-page-header">
       <div>

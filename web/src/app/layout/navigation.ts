@@ -8,6 +8,8 @@ export const navigationEntries = [
 
 export function isEntryActive(entry: (typeof navigationEntries)[number], path: string): boolean {
   return (
-    path === entry.href || path.startsWith(`${entry.href}/`) || (entry.alsoActiveOn as readonly string[]).includes(path)
+    path === entry.href ||
+    path.startsWith(`${entry.href}/`) ||
+    (entry.alsoActiveOn as readonly string[]).includes(path)
   );
 }
