@@ -204,6 +204,36 @@ export async function openTarget(
 
 export const eventStoreSections: BenchSection[] = [
   {
+    // What this machine allows at all: 16 writers committing a one-row INSERT each, same
+    // server, same fsync, no event store logic. Read the append figures against it.
+    id: 'baseline',
+    async run(target) {
+      await target.db.query(
+        'CREATE TABLE IF NOT EXISTS bench_baseline (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, doc jsonb)',
+      );
+      const per = count(target, 300);
+      const latenciesMs: number[] = [];
+      const started = performance.now();
+      await Promise.all(
+        Array.from({ length: 16 }, async () => {
+          for (let i = 0; i < per; i++) {
+            const t0 = performance.now();
+            await target.db.query('INSERT INTO bench_baseline (doc) VALUES ($1)', [JSON.stringify({ i })]);
+            latenciesMs.push(performance.now() - t0);
+          }
+        }),
+      );
+      const seconds = (performance.now() - started) / 1000;
+      return {
+        label: 'baseline: plain INSERT commits, 16 writers',
+        events: 16 * per,
+        seconds,
+        latenciesMs,
+        note: 'no event store',
+      };
+    },
+  },
+  {
     id: 'append-1',
     async run(target) {
       const r = await appendLoad(target.store, {

@@ -12,6 +12,7 @@
  * Options (environment): BENCH_TRANSACTIONS=100000  BENCH_CALLS=200 (per scenario)  BENCH_SKIP_CALLS=1
  */
 import { randomUUID } from 'node:crypto';
+import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { createTestApp, type TestApp } from '@kosh/command-api/testing/test-app';
 import {
@@ -243,6 +244,16 @@ async function main() {
       console.log(`live catch-up ${name}: ${result.events} events in ${s.toFixed(1)} s`);
     }
     await t.platform.db.query('VACUUM ANALYZE');
+    // The machine is shared: a plain insert rate tells how loaded it was during this run.
+    const calibration = performance.now();
+    await t.platform.db.query(
+      `CREATE TEMP TABLE bench_calibration AS
+         SELECT gen_random_uuid() AS id, 'Calibration row ' || i AS notes, i AS n FROM generate_series(1, 100000) i`,
+    );
+    const calibrationSeconds = (performance.now() - calibration) / 1000;
+    console.log(
+      `calibration: 100,000 rows into a plain table in ${calibrationSeconds.toFixed(2)} s; load ${loadavg()[0]?.toFixed(1)}`,
+    );
 
     const months = Array.from({ length: 120 }, (_, i) => ({
       year: 2016 + Math.floor(i / 12),

@@ -106,7 +106,7 @@ export class TransactionsPage {
   dialogError(label: string): Locator {
     return this.dialog
       .locator('.bp6-form-group')
-      .filter({ has: this.dialog.getByLabel(label) })
+      .filter({ has: this.page.getByLabel(label, { exact: true }) })
       .locator('.bp6-form-helper-text');
   }
 }

@@ -22,6 +22,14 @@ export const EVENTS_CHANNEL = 'kosh_events';
 
 export type PostgresEventStoreOptions = {
   upcasters?: UpcasterRegistry;
+  /**
+   * Append statements in flight at once (default 4 on PostgreSQL, 1 on PGlite). Appends that
+   * arrive while that many are running wait and then go together, in one statement and one
+   * commit (group commit): each keeps its own expected-version check and result.
+   */
+  appendConcurrency?: number;
+  /** Most events in one grouped append statement (default 1000). */
+  maxEventsPerGroup?: number;
 };
 
 type EventRow = {
@@ -34,10 +42,17 @@ type EventRow = {
   metadata: EventMetadata;
 };
 
-type AppendRow = { next_version: number; last_position: string; appended: number };
+type AppendRow = {
+  next_version: number | null;
+  last_position: string | null;
+  conflict_version: number | null;
+};
 
 const APPEND_SQL =
-  'SELECT next_version, last_position, appended FROM kosh_append_events($1, $2, $3::text[], $4::text[], $5::jsonb[], $6::jsonb[])';
+  'SELECT next_version, last_position, conflict_version FROM kosh_append_one($1, $2, $3::text[], $4::text[], $5::jsonb[], $6::jsonb[])';
+
+const APPEND_MANY_SQL =
+  'SELECT idx, next_version, last_position, conflict_version FROM kosh_append_many($1::jsonb) ORDER BY idx';
 
 const EVENT_COLUMNS =
   'kosh_position(transaction_id, global_position) AS position, event_id, stream_id, stream_version, type, data, metadata';
@@ -58,10 +73,15 @@ SELECT v.version AS current_version,
 FROM v LEFT JOIN events e ON e.stream_id = $1 AND e.stream_version >= $2
 ORDER BY e.stream_version`;
 
+const NOTIFY_SQL = 'SELECT pg_notify($1, $2)';
+
+const LAST_OF_STREAM_SQL = `SELECT stream_version, kosh_position(transaction_id, global_position) AS position
+FROM events WHERE stream_id = $1 ORDER BY stream_version DESC LIMIT 1`;
+
 export function expectedVersionParam(expected: ExpectedVersion): number {
   if (expected === 'no_stream') return -1;
   if (expected === 'any') return -2;
-  if (!Number.isSafeInteger(expected) || expected < 0) {
+  if (!Number.isSafeInteger(expected) || expected < 0 || expected > 2_147_483_647) {
     throw new RangeError(
       `expectedVersion must be a non-negative integer, 'no_stream' or 'any'; got ${expected}`,
     );
@@ -78,7 +98,9 @@ export function validateBatch(events: readonly NewEvent[]): void {
   }
 }
 
-type PgError = { code?: string; detail?: string; constraint?: string; message?: string };
+type PgError = { code?: string; constraint?: string };
+
+const isDuplicateEventId = (e: PgError) => e.code === '23505' && e.constraint === 'events_event_id_key';
 
 function rowToEvent(row: EventRow): RecordedEvent {
   return {
@@ -92,17 +114,24 @@ function rowToEvent(row: EventRow): RecordedEvent {
   };
 }
 
-const NOTIFY_SQL = 'SELECT pg_notify($1, $2)';
-
-const LAST_OF_STREAM_SQL = `SELECT stream_version, kosh_position(transaction_id, global_position) AS position
-FROM events WHERE stream_id = $1 ORDER BY stream_version DESC LIMIT 1`;
-
-const isDuplicateEventId = (e: PgError) => e.code === '23505' && e.constraint === 'events_event_id_key';
+function settle(
+  streamId: string,
+  expectedVersion: ExpectedVersion,
+  row: AppendRow | undefined,
+): AppendResult {
+  if (!row) throw new Error('kosh_append_one returned no row');
+  if (row.conflict_version !== null)
+    throw new ConcurrencyError(streamId, expectedVersion, row.conflict_version);
+  if (row.next_version === null || row.last_position === null)
+    throw new Error('kosh_append_one returned no result');
+  return { nextVersion: row.next_version, position: row.last_position };
+}
 
 /**
  * Appends on `q` in one statement: a pool / PGlite database (autocommit) or a transaction of
  * the caller's (then the events commit with it, and the stream stays locked until then).
- * Throws `ConcurrencyError` when the stream is not at `expectedVersion`.
+ * Throws `ConcurrencyError` when the stream is not at `expectedVersion`. Announces nothing:
+ * subscribers hear of it from the next append through a store, or the safety-net tick.
  */
 export async function appendOn(
   q: Queryable,
@@ -122,45 +151,44 @@ export async function appendOn(
     }
     return { nextVersion: version, position: rows[0]?.position ?? START_POSITION };
   }
-  const params = [
+  const { rows } = await q.query<AppendRow>(APPEND_SQL, [
     streamId,
     expected,
     events.map((e) => e.id),
     events.map((e) => e.type),
     events.map((e) => JSON.stringify(e.data ?? null)),
     events.map((e) => JSON.stringify(e.metadata)),
-  ];
-  try {
-    const { rows } = await q.query<AppendRow>(APPEND_SQL, params);
-    const row = rows[0];
-    if (!row) throw new Error('kosh_append_events returned no row');
-    return { nextVersion: row.next_version, position: row.last_position };
-  } catch (err) {
-    const e = err as PgError;
-    if (e.code === 'KC001') {
-      const actual = Number(e.detail ?? /at version (\d+)/.exec(e.message ?? '')?.[1] ?? Number.NaN);
-      throw new ConcurrencyError(streamId, expectedVersion, actual);
-    }
-    if (e.code === '23505' && e.constraint === 'events_stream_version_key') {
-      throw new ConcurrencyError(streamId, expectedVersion, Number.NaN);
-    }
-    throw err;
-  }
+  ]);
+  return settle(streamId, expectedVersion, rows[0]);
 }
+
+type PendingAppend = {
+  streamId: string;
+  events: readonly NewEvent[];
+  expectedVersion: ExpectedVersion;
+  resolve(result: AppendResult): void;
+  reject(err: unknown): void;
+};
 
 /**
  * The PostgreSQL event store (DESIGN.md "Event store rules") on either driver of `Db`
  * (`pg` or PGlite). Needs the `event-store` migrations applied. The `Db` stays the caller's:
- * `close()` only stops this store's subscription.
+ * `close()` only stops this store's subscription and waits for its appends.
  */
 export function createPostgresEventStore(db: Db, options: PostgresEventStoreOptions = {}): EventStore {
   const upcasters = options.upcasters ?? noUpcasters;
+  const appendConcurrency = Math.max(1, options.appendConcurrency ?? (db.kind === 'pglite' ? 1 : 4));
+  const maxEventsPerGroup = Math.max(1, options.maxEventsPerGroup ?? 1000);
   const listeners = new Set<(position?: string) => void>();
   const instance = randomUUID();
   let live: Promise<() => Promise<void>> | null = null;
   let pending: string | null = null;
   let flushing: Promise<void> | null = null;
   let closed = false;
+
+  const queue: PendingAppend[] = [];
+  let inFlight = 0;
+  let drained: (() => void) | null = null;
 
   const call = (listener: (position?: string) => void, position?: string) => {
     try {
@@ -173,6 +201,8 @@ export function createPostgresEventStore(db: Db, options: PostgresEventStoreOpti
   /**
    * After an append commits: wake this store's subscribers at once, and other processes with
    * NOTIFY from outside the append transaction (coalesced: at most one NOTIFY in flight).
+   * NOTIFY inside the append would take a cluster-wide lock held through commit and serialise
+   * every append's WAL flush.
    */
   function announce(position: string) {
     for (const l of listeners) call(l, position);
@@ -189,18 +219,82 @@ export function createPostgresEventStore(db: Db, options: PostgresEventStoreOpti
     }
   }
 
-  return {
-    async appendToStream(streamId, events, { expectedVersion }) {
+  async function appendOne(a: PendingAppend): Promise<void> {
+    try {
       let result: AppendResult;
       try {
-        result = await appendOn(db, streamId, events, expectedVersion);
+        result = await appendOn(db, a.streamId, a.events, a.expectedVersion);
       } catch (err) {
         // The same event id committed meanwhile by an append to another stream: retry once,
         // which returns the original result (or a ConcurrencyError).
         if (!isDuplicateEventId(err as PgError)) throw err;
-        result = await appendOn(db, streamId, events, expectedVersion);
+        result = await appendOn(db, a.streamId, a.events, a.expectedVersion);
       }
-      if (events.length > 0) announce(result.position);
+      a.resolve(result);
+    } catch (err) {
+      a.reject(err);
+    }
+  }
+
+  async function appendGroup(group: PendingAppend[]): Promise<void> {
+    let rows: (AppendRow & { idx: number })[];
+    try {
+      const requests = group.map((a) => ({
+        stream: a.streamId,
+        expected: expectedVersionParam(a.expectedVersion),
+        ids: a.events.map((e) => e.id),
+        types: a.events.map((e) => e.type),
+        data: a.events.map((e) => e.data ?? null),
+        metadata: a.events.map((e) => e.metadata),
+      }));
+      ({ rows } = await db.query<AppendRow & { idx: number }>(APPEND_MANY_SQL, [JSON.stringify(requests)]));
+    } catch {
+      // The whole group rolled back (a duplicate id raced in, a deadlock with a caller's own
+      // transaction, ...): append each on its own, so each gets its own outcome.
+      for (const a of group) await appendOne(a);
+      return;
+    }
+    group.forEach((a, i) => {
+      try {
+        a.resolve(settle(a.streamId, a.expectedVersion, rows[i]));
+      } catch (err) {
+        a.reject(err);
+      }
+    });
+  }
+
+  function pump() {
+    while (inFlight < appendConcurrency && queue.length > 0) {
+      const group: PendingAppend[] = [];
+      let events = 0;
+      while (
+        queue.length > 0 &&
+        (group.length === 0 || events + queue[0]!.events.length <= maxEventsPerGroup)
+      ) {
+        const next = queue.shift()!;
+        events += next.events.length;
+        group.push(next);
+      }
+      inFlight += 1;
+      const run = group.length === 1 ? appendOne(group[0]!) : appendGroup(group);
+      void run.finally(() => {
+        inFlight -= 1;
+        if (inFlight === 0 && queue.length === 0) drained?.();
+        pump();
+      });
+    }
+  }
+
+  return {
+    async appendToStream(streamId, events, { expectedVersion }) {
+      expectedVersionParam(expectedVersion);
+      validateBatch(events);
+      if (events.length === 0) return appendOn(db, streamId, events, expectedVersion);
+      const result = await new Promise<AppendResult>((resolve, reject) => {
+        queue.push({ streamId, events, expectedVersion, resolve, reject });
+        pump();
+      });
+      announce(result.position);
       return result;
     },
     async readStream(streamId, opts) {
@@ -247,8 +341,13 @@ export function createPostgresEventStore(db: Db, options: PostgresEventStoreOpti
       };
     },
     async close() {
-      closed = true;
       listeners.clear();
+      if (inFlight > 0 || queue.length > 0) {
+        await new Promise<void>((resolve) => {
+          drained = resolve;
+        });
+      }
+      closed = true;
       await flushing;
       const l = live;
       live = null;

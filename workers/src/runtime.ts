@@ -5,6 +5,7 @@ import { createPgliteDb } from '@kosh/event-store/db-pglite';
 import { eventStoreMigrations, migrate } from '@kosh/event-store/migrations';
 import type { EventStore } from '@kosh/event-store/port';
 import { createPostgresEventStore } from '@kosh/event-store/postgres';
+import { seedCatalog } from '@kosh/projections/catalog/seed';
 import { allProjections, migrationSources } from '@kosh/projections/registry';
 import { createProjectionRunner, type ProjectionRunner } from '@kosh/projections/runner/runner';
 import type { Config } from './config';
@@ -91,9 +92,13 @@ export async function createPlatform(config: Config, options: PlatformOptions = 
     },
   };
 
+  // The lender and loan-type catalog: fixed event ids, so every start after the first appends nothing.
+  const seeded = await seedCatalog(eventStore, platform.clock());
+
   if (options.runWorkers ?? true) {
     await registerProjectionJobs(queue, runner, consumers);
     registerMailJobs(queue, { db, mailer, appUrl: config.APP_URL, secret: config.JWT_SECRET, clock });
   }
+  if (seeded) await platform.afterAppend(seeded, options.runWorkers === false ? [] : ['catalog', 'ledger']);
   return platform;
 }

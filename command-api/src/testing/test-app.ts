@@ -41,6 +41,9 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     LOG_LEVEL: process.env.TEST_LOG_LEVEL || 'silent',
     DATA_DIR: dataDir,
     APP_URL: 'http://kosh.test',
+    // A bound, not a delay: on a loaded 2-core CI machine, and with other test files holding
+    // transactions open on the same server (xids are cluster-wide), catch-up can take seconds.
+    READ_YOUR_WRITES_TIMEOUT_MS: '20000',
     ...options.env,
   });
   const platform = await createPlatform(config, { db: database.db, clock: options.clock, runWorkers: true });

@@ -254,10 +254,10 @@ export function periodDelta(removed: readonly LedgerEntry[], added: readonly Led
 
 const ISO = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
-export const ENTRY_COLUMNS = `entry_id, user_id, to_char(entry_date, 'YYYY-MM-DD') AS entry_date, side, kind,
+const ENTRY_COLUMNS = `entry_id, user_id, to_char(entry_date, 'YYYY-MM-DD') AS entry_date, side, kind,
   particulars, amount::text AS amount, ${ISO('created_at')} AS created_at, loan_id, version`;
 
-export type DbLedgerEntry = {
+type DbLedgerEntry = {
   entry_id: string;
   user_id: string;
   entry_date: string;
@@ -270,7 +270,7 @@ export type DbLedgerEntry = {
   version: number;
 };
 
-export function entryFromDb(r: DbLedgerEntry): LedgerEntry {
+function entryFromDb(r: DbLedgerEntry): LedgerEntry {
   return {
     entryId: r.entry_id,
     userId: r.user_id,

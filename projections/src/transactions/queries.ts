@@ -75,20 +75,26 @@ export async function listTransactions(
     .join(', ');
   const filter = where.join(' AND ');
   const offset = (query.page - 1) * query.limit;
-  const pageSql = (extra: string) =>
-    `SELECT ${TRANSACTION_COLUMNS}${extra} FROM transactions t WHERE ${filter}
-     ORDER BY ${order} LIMIT ${query.limit} OFFSET ${offset}`;
   if (query.search) {
-    // A text search visits every matching row anyway: count them in the same pass.
+    // A text search visits every matching row anyway: count them in the same pass, carrying
+    // only ids and sort keys through it, then read the page's rows.
     const { rows } = await db.query<DbTransactionRow & { total: number }>(
-      pageSql(', count(*) OVER ()::int AS total'),
+      `SELECT ${TRANSACTION_COLUMNS}, p.total
+         FROM (SELECT t.id AS match_id, count(*) OVER ()::int AS total FROM transactions t WHERE ${filter}
+                ORDER BY ${order} LIMIT ${query.limit} OFFSET ${offset}) p
+         JOIN transactions t ON t.id = p.match_id
+        ORDER BY ${order}`,
       params,
     );
     const total = rows[0]?.total ?? (offset > 0 ? await countRows(db, filter, params) : 0);
     return { rows: rows.map(fromDb), totalItems: total };
   }
   const [page, count] = await Promise.all([
-    db.query<DbTransactionRow>(pageSql(''), params),
+    db.query<DbTransactionRow>(
+      `SELECT ${TRANSACTION_COLUMNS} FROM transactions t WHERE ${filter}
+        ORDER BY ${order} LIMIT ${query.limit} OFFSET ${offset}`,
+      params,
+    ),
     countTransactions(db, userId, query, filter, params),
   ]);
   return { rows: page.rows.map(fromDb), totalItems: count };

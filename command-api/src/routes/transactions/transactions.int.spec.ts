@@ -378,6 +378,15 @@ describe('list', () => {
       sort_by: 'amount',
       sort_order: 'DESC',
     });
+    const pastTheEnd = await list(dave, '?search=groceries&page=3&limit=1');
+    expect(pastTheEnd.transactions).toEqual([]);
+    expect(pastTheEnd.pagination).toEqual({
+      current_page: 3,
+      total_pages: 2,
+      total_items: 2,
+      has_prev: true,
+      has_next: false,
+    });
     const none = await list(dave, '?search=nothing-like-this');
     expect(none.transactions).toEqual([]);
     expect(none.pagination).toEqual({
