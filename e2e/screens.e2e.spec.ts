@@ -42,7 +42,8 @@ test.describe('every screen: accessibility and screenshots', () => {
   });
 
   test('signed-in screens', async ({ page, request }) => {
-    test.slow();
+    // Sixteen screens, each at two sizes with an axe run: minutes on a shared machine.
+    test.setTimeout(400_000);
     const user = await createVerifiedUser(request, 'Priya');
     const login = new LoginPage(page);
     await login.goto();
@@ -66,6 +67,18 @@ test.describe('every screen: accessibility and screenshots', () => {
       await expect(page.getByRole('main').getByRole('heading', { level: 1 }).first()).toBeVisible();
       await captureScreen(page, name);
     }
+
+    // The dark theme (Settings → Appearance), which every screen must also read well in.
+    await page.evaluate(() =>
+      localStorage.setItem('kosh.settings', JSON.stringify({ appearance: { darkMode: true, compactView: false } })),
+    );
+    for (const [path, name] of screens) {
+      await page.goto(path);
+      await expect(page.locator('body')).toHaveClass(/bp6-dark/);
+      await expect(page.getByRole('main').getByRole('heading', { level: 1 }).first()).toBeVisible();
+      await captureScreen(page, `${name}-dark`);
+    }
+    await page.evaluate(() => localStorage.removeItem('kosh.settings'));
 
     await page.goto('/dashboard');
     await shell.userMenu.click();

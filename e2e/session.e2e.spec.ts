@@ -40,6 +40,16 @@ test.describe('session and routing (spec sections 2 and 4)', () => {
     expect(await page.evaluate(() => localStorage.getItem('kosh.token'))).toBeNull();
   });
 
+  test('the brand is the page title and on the sign-in and registration screens', async ({ page }) => {
+    await page.goto('/login');
+    await expect(page).toHaveTitle('Kosh');
+    await expect(page.getByRole('main').getByText('Kosh', { exact: true })).toBeVisible();
+    await page.getByRole('link', { name: 'Create one' }).click();
+    await expect(page).toHaveURL(/\/register$/);
+    await expect(page).toHaveTitle('Kosh');
+    await expect(page.getByRole('main').getByText('Kosh', { exact: true })).toBeVisible();
+  });
+
   test('the login message parameter shows as a toast', async ({ page }) => {
     await page.goto('/login?message=Hello%20from%20the%20link');
     await expect(new AppShell(page).toast('Hello from the link')).toBeVisible();

@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { LoginPage } from './page-models/login-page';
 import { SettingsPage } from './page-models/settings-page';
+import { captureScreen } from './support/screens';
 import { createVerifiedUser } from './support/users';
 
 test('settings stay on the device; dark mode and compact view apply at once and persist', async ({
@@ -31,6 +32,8 @@ test('settings stay on the device; dark mode and compact view apply at once and 
   // Portals (this dialog) are dark too: Blueprint's dark dialog background, not white.
   await expect(page.locator('.bp6-portal .bp6-alert')).toHaveCSS('background-color', 'rgb(28, 33, 39)');
   await alert.getByRole('button', { name: 'OK' }).click();
+  await expect(alert).toHaveCount(0);
+  await captureScreen(page, 'settings-dark-compact');
 
   await page.reload();
   await expect(page.locator('body')).toHaveClass(/bp6-dark/);

@@ -90,6 +90,10 @@ test.describe('validation messages (spec section 5)', () => {
     await expect(profile.updateProfile).toBeDisabled();
     await profile.cancel.click();
 
+    const uploads: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('/api/auth/profile-picture')) uploads.push(r.method());
+    });
     await profile.changePicture.click();
     await profile.pictureFile.setInputFiles({
       name: 'notes.txt',

@@ -155,7 +155,14 @@ export function createPgDb(url: string, opts: PgDbOptions = {}): Db {
         handlers.set(channel, set);
       }
       set.add(onNotify);
-      const client = await connectListener();
+      let client: pg.Client;
+      try {
+        client = await connectListener();
+      } catch (err) {
+        set.delete(onNotify);
+        if (set.size === 0) handlers.delete(channel);
+        throw err;
+      }
       if (isNew && listener === client) await client.query(`LISTEN ${quoteIdent(channel)}`);
       return async () => {
         const s = handlers.get(channel);

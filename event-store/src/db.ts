@@ -1,8 +1,12 @@
 /**
  * The small database interface both drivers implement (`pg` Pool and embedded PGlite), so the
  * event store, migrations, projections and queries run the same SQL on either.
- * Parameters are `$1`-style. `int8` columns should be cast to text or int in SQL where the
- * caller cares: `pg` returns them as strings, PGlite as numbers.
+ * Parameters are `$1`-style. Both drivers return the same JS types: int2/int4/int8 -> number
+ * (an int8 beyond Number.MAX_SAFE_INTEGER throws: cast such values to text in SQL),
+ * numeric -> string (money stays exact), date -> 'YYYY-MM-DD' string, timestamptz -> Date,
+ * json/jsonb -> parsed value, xid8 -> string.
+ * `query` without parameters uses the simple protocol and may hold several statements (the last
+ * one's result is returned); with parameters, exactly one statement.
  */
 export type QueryResult<Row> = { rows: Row[]; rowCount: number };
 

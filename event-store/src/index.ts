@@ -1,3 +1,20 @@
+/**
+ * @kosh/event-store — the EventStore port and its adapters (DESIGN.md "Event store rules").
+ *
+ * - Drivers: `createPgDb(url)` (pg Pool; idle_in_transaction_session_timeout on every
+ *   connection; LISTEN on one dedicated connection) and `createPgliteDb(dir | undefined)`
+ *   (embedded, one connection behind a mutex). Both return int8 as number (throw beyond 2^53),
+ *   numeric as string, date as 'YYYY-MM-DD', timestamptz as Date, jsonb parsed.
+ * - `migrate(db, [eventStoreMigrations, ...])` applies plain .sql files once each.
+ * - `createPostgresEventStore(db, { upcasters })` works on either driver. Positions are
+ *   'xid:position' tokens (zero-padded, compare as strings); readAll returns only events below
+ *   every open transaction's horizon, so a checkpointing reader never skips one. Concurrent
+ *   appends may be committed together in one statement (each with its own version check).
+ *   Subscribers are woken locally at once and across processes by a coalesced NOTIFY on
+ *   EVENTS_CHANNEL sent after commit.
+ * - `createInMemoryEventStore()` for unit tests; `createTestDatabase()` (./testing/test-database)
+ *   for integration tests.
+ */
 export * from './db';
 export { createPgDb, type PgDbOptions } from './db-pg';
 export { createPgliteDb } from './db-pglite';
@@ -6,6 +23,7 @@ export { type AppliedMigration, eventStoreMigrations, type MigrationSource, migr
 export * from './port';
 export { comparePositions, decodePosition, encodePosition } from './position';
 export {
+  appendOn,
   createPostgresEventStore,
   EVENTS_CHANNEL,
   type PostgresEventStoreOptions,

@@ -23,11 +23,16 @@ export const EVENTS_CHANNEL = 'kosh_events';
 export type PostgresEventStoreOptions = {
   upcasters?: UpcasterRegistry;
   /**
-   * Append statements in flight at once (default 4 on PostgreSQL, 1 on PGlite). Appends that
+   * Append statements in flight at once (default 8 on PostgreSQL, 1 on PGlite; keep it below the pool size). Appends that
    * arrive while that many are running wait and then go together, in one statement and one
    * commit (group commit): each keeps its own expected-version check and result.
    */
   appendConcurrency?: number;
+  /**
+   * Least time between two NOTIFYs to other processes, ms (default 5). This store's own
+   * subscribers are called at once after every append.
+   */
+  notifyIntervalMs?: number;
   /** Most events in one grouped append statement (default 1000). */
   maxEventsPerGroup?: number;
 };
@@ -73,7 +78,8 @@ SELECT v.version AS current_version,
 FROM v LEFT JOIN events e ON e.stream_id = $1 AND e.stream_version >= $2
 ORDER BY e.stream_version`;
 
-const NOTIFY_SQL = 'SELECT pg_notify($1, $2)';
+// A wake-up needs no durability: commit it asynchronously (no WAL flush wait of its own).
+const NOTIFY_SQL = "SELECT set_config('synchronous_commit', 'off', true), pg_notify($1, $2)";
 
 const LAST_OF_STREAM_SQL = `SELECT stream_version, kosh_position(transaction_id, global_position) AS position
 FROM events WHERE stream_id = $1 ORDER BY stream_version DESC LIMIT 1`;
@@ -177,8 +183,9 @@ type PendingAppend = {
  */
 export function createPostgresEventStore(db: Db, options: PostgresEventStoreOptions = {}): EventStore {
   const upcasters = options.upcasters ?? noUpcasters;
-  const appendConcurrency = Math.max(1, options.appendConcurrency ?? (db.kind === 'pglite' ? 1 : 4));
+  const appendConcurrency = Math.max(1, options.appendConcurrency ?? (db.kind === 'pglite' ? 1 : 8));
   const maxEventsPerGroup = Math.max(1, options.maxEventsPerGroup ?? 1000);
+  const notifyIntervalMs = Math.max(0, options.notifyIntervalMs ?? 5);
   const listeners = new Set<(position?: string) => void>();
   const instance = randomUUID();
   let live: Promise<() => Promise<void>> | null = null;
@@ -213,6 +220,10 @@ export function createPostgresEventStore(db: Db, options: PostgresEventStoreOpti
           const p = pending;
           pending = null;
           await db.query(NOTIFY_SQL, [EVENTS_CHANNEL, `${p}|${instance}`]).catch(() => {});
+          // At most one NOTIFY per interval: under load, one per append would double the
+          // transactions the server commits.
+          if (pending !== null && !closed)
+            await new Promise((resolve) => setTimeout(resolve, notifyIntervalMs));
         }
         flushing = null;
       })();

@@ -12,7 +12,8 @@ export const WireLedgerEntry = Type.Object({
   date: Type.String({ description: 'YYYY-MM-DD' }),
   particulars: Type.String(),
   amount: Type.Number(),
-  type: Type.Union([Type.Literal('transaction'), Type.Literal('emi')]),
+  // A string enum, not a union of literals: the serializer writes it without trying each branch.
+  type: Type.Unsafe<'transaction' | 'emi'>({ type: 'string', enum: ['transaction', 'emi'] }),
 });
 export type WireLedgerEntry = Static<typeof WireLedgerEntry>;
 

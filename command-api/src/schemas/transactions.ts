@@ -38,7 +38,7 @@ export type TransactionParams = Static<typeof TransactionParams>;
 export const WireTransaction = Type.Object({
   id: Type.String(),
   notes: Type.String(),
-  transaction_type: Type.Union([Type.Literal('C'), Type.Literal('D')]),
+  transaction_type: Type.Unsafe<'C' | 'D'>({ type: 'string', enum: ['C', 'D'] }),
   transaction_date: Type.String({ description: 'YYYY-MM-DD' }),
   amount: Type.Number({ description: 'Rupees, two decimals' }),
   created_at: Type.String({ description: 'ISO-8601 UTC' }),

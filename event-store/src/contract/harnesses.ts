@@ -2,7 +2,7 @@ import pg from 'pg';
 import type { Db } from '../db';
 import { createPgliteDb } from '../db-pglite';
 import { eventStoreMigrations, migrate } from '../migrations';
-import { appendOn, createPostgresEventStore } from '../postgres-event-store';
+import { appendOn, createPostgresEventStore, type PostgresEventStoreOptions } from '../postgres-event-store';
 import { createTestDatabase } from '../testing/test-database';
 import type { ContractHarness } from './event-store-contract';
 
@@ -25,12 +25,14 @@ function transactional(db: Db): Required<ContractHarness>['appendInTransaction']
 }
 
 /** A fresh PostgreSQL database (DATABASE_URL's server), dropped on close. */
-export async function postgresHarness(): Promise<ContractHarness> {
+export async function postgresHarness(
+  storeOptions: PostgresEventStoreOptions = {},
+): Promise<ContractHarness> {
   const database = await createTestDatabase({ max: 12 });
   await migrate(database.db, [eventStoreMigrations]);
   return {
     storesShareData: true,
-    createStore: (options) => createPostgresEventStore(database.db, options),
+    createStore: (options) => createPostgresEventStore(database.db, { ...storeOptions, ...options }),
     appendInTransaction: transactional(database.db),
     async openConnection() {
       const client = new pg.Client({ connectionString: database.url });

@@ -76,12 +76,15 @@ export async function listTransactions(
   const filter = where.join(' AND ');
   const offset = (query.page - 1) * query.limit;
   if (query.search) {
-    // A text search visits every matching row anyway: count them in the same pass, carrying
-    // only ids and sort keys through it, then read the page's rows.
+    // The matching rows are found first, on their own (the trigram index serves that), counted,
+    // and only then sorted for the page: an index walk in sort order that filters on the
+    // notes would read every row of the user before the count is known.
     const { rows } = await db.query<DbTransactionRow & { total: number }>(
-      `SELECT ${TRANSACTION_COLUMNS}, p.total
-         FROM (SELECT t.id AS match_id, count(*) OVER ()::int AS total FROM transactions t WHERE ${filter}
-                ORDER BY ${order} LIMIT ${query.limit} OFFSET ${offset}) p
+      `WITH matched AS MATERIALIZED (
+         SELECT t.id, t.${column}, t.created_at FROM transactions t WHERE ${filter}
+       )
+       SELECT ${TRANSACTION_COLUMNS}, (SELECT count(*)::int FROM matched) AS total
+         FROM (SELECT t.id AS match_id FROM matched t ORDER BY ${order} LIMIT ${query.limit} OFFSET ${offset}) p
          JOIN transactions t ON t.id = p.match_id
         ORDER BY ${order}`,
       params,

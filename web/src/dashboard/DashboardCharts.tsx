@@ -79,7 +79,7 @@ export function DashboardCharts() {
                 <CartesianGrid strokeDasharray="3 3" vertical={false} />
                 <XAxis
                   dataKey="date"
-                  tickFormatter={(d: string) => d.slice(0, 7)}
+                  tickFormatter={(d: string) => d.slice(0, 4)}
                   tick={{ fontSize: 12 }}
                   minTickGap={24}
                 />

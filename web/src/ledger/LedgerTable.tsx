@@ -1,4 +1,5 @@
 import { HTMLTable, Tag } from '@blueprintjs/core';
+import { TableScroll } from '../dashboard/TableScroll';
 import { formatDate, formatMoney } from '../format';
 import type { LedgerSide } from './ledgerApi';
 
@@ -7,8 +8,8 @@ type Props = { title: string; side: LedgerSide; kind: 'credit' | 'debit'; empty:
 /** One side of the month: Date, Particulars, Amount, with a total footer. */
 export function LedgerTable({ title, side, kind, empty }: Props) {
   return (
-    <div className="kosh-table-wrap">
-      <HTMLTable compact striped aria-label={`${title} entries`} className="kosh-ledger-table">
+    <TableScroll label={`${title} table`}>
+      <HTMLTable compact striped aria-label={`${title} entries`} className="kosh-ledger-table kosh-stack">
         <caption className="kosh-ledger-caption">{title}</caption>
         <thead>
           <tr>
@@ -29,8 +30,8 @@ export function LedgerTable({ title, side, kind, empty }: Props) {
               const emi = entry.type === 'emi';
               return (
                 <tr key={entry.id} className={emi ? 'kosh-emi-row' : undefined}>
-                  <td>{formatDate(entry.date)}</td>
-                  <td className="kosh-particulars">
+                  <td data-label="Date">{formatDate(entry.date)}</td>
+                  <td data-label="Particulars" className="kosh-particulars">
                     <span>{entry.particulars}</span>
                     {emi ? (
                       <Tag intent="warning" minimal icon="bank-account" className="kosh-emi-tag">
@@ -38,7 +39,10 @@ export function LedgerTable({ title, side, kind, empty }: Props) {
                       </Tag>
                     ) : null}
                   </td>
-                  <td className={`kosh-num ${kind === 'credit' ? 'kosh-credit' : 'kosh-debit'}`}>
+                  <td
+                    data-label="Amount"
+                    className={`kosh-num ${kind === 'credit' ? 'kosh-credit' : 'kosh-debit'}`}
+                  >
                     {formatMoney(entry.amount)}
                   </td>
                 </tr>
@@ -55,6 +59,6 @@ export function LedgerTable({ title, side, kind, empty }: Props) {
           </tr>
         </tfoot>
       </HTMLTable>
-    </div>
+    </TableScroll>
   );
 }

@@ -3,6 +3,7 @@ import { memo, useMemo } from 'react';
 import { useLocation, useParams } from 'wouter';
 import { PageHeader } from '../app/layout/PageHeader';
 import { StatCard, StatGrid } from '../dashboard/StatCard';
+import { TableScroll } from '../dashboard/TableScroll';
 import { formatDate, formatMoney } from '../format';
 import { toast } from '../toaster';
 import { bankLabel } from './loanDisplay';
@@ -88,7 +89,7 @@ export function AmortizationPage() {
             <StatCard label="Number of Payments" icon="numbered-list" value={totals.payments} />
           </StatGrid>
           <Card className="kosh-schedule-card">
-            <div className="kosh-table-wrap kosh-schedule-scroll">
+            <TableScroll label="Schedule table" className="kosh-schedule-scroll">
               <HTMLTable compact striped aria-label="Amortization schedule" className="kosh-schedule-table">
                 <thead>
                   <tr>
@@ -113,7 +114,7 @@ export function AmortizationPage() {
                   </tr>
                 </tfoot>
               </HTMLTable>
-            </div>
+            </TableScroll>
           </Card>
         </>
       )}

@@ -14,6 +14,7 @@ import {
 import { useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { PageHeader } from '../app/layout/PageHeader';
+import { TableScroll } from '../dashboard/TableScroll';
 import '../dashboard/money-screens.css';
 import { formatDate, formatMoney, todayIso } from '../format';
 import { toast } from '../toaster';
@@ -134,8 +135,14 @@ export function LoansPage() {
             }
           />
         ) : (
-          <div className="kosh-table-wrap">
-            <HTMLTable striped interactive aria-label="Loans" aria-busy={list.isFetching}>
+          <TableScroll label="Loans table">
+            <HTMLTable
+              striped
+              interactive
+              className="kosh-stack"
+              aria-label="Loans"
+              aria-busy={list.isFetching}
+            >
               <thead>
                 <tr>
                   <th>Account Number</th>
@@ -161,7 +168,7 @@ export function LoansPage() {
                 ))}
               </tbody>
             </HTMLTable>
-          </div>
+          </TableScroll>
         )}
         {pagination && pagination.totalItems > 0 ? (
           <nav className="kosh-pagination" aria-label="Loan pages">
@@ -224,7 +231,7 @@ function LoanRow({ loan, today, onGenerate, onDelete }: RowProps) {
   const status = loanStatus(loan.endDate, today);
   return (
     <tr>
-      <td>
+      <td data-label="Account Number">
         <Link href={`/loans/${loan.id}`} className="kosh-strong">
           {loan.accountNumber}
         </Link>
@@ -232,21 +239,23 @@ function LoanRow({ loan, today, onGenerate, onDelete }: RowProps) {
           <div className="kosh-muted kosh-small kosh-truncate">{loan.shortDetail}</div>
         ) : null}
       </td>
-      <td>
+      <td data-label="Bank">
         <div>{loan.bank?.bankName ?? '—'}</div>
         {loan.bank?.branchName ? <div className="kosh-muted kosh-small">{loan.bank.branchName}</div> : null}
       </td>
-      <td>{loan.loanType?.typeName ?? '—'}</td>
-      <td className="kosh-num">{formatMoney(Number(loan.principalAmount))}</td>
-      <td>{interestLabel(loan)}</td>
-      <td>{formatDate(loan.startDate)}</td>
-      <td>{formatDate(loan.endDate)}</td>
-      <td>
+      <td data-label="Loan Type">{loan.loanType?.typeName ?? '—'}</td>
+      <td data-label="Principal Amount" className="kosh-num">
+        {formatMoney(Number(loan.principalAmount))}
+      </td>
+      <td data-label="Interest Rate">{interestLabel(loan)}</td>
+      <td data-label="Start Date">{formatDate(loan.startDate)}</td>
+      <td data-label="End Date">{formatDate(loan.endDate)}</td>
+      <td data-label="Status">
         <Tag intent={status === 'Completed' ? 'success' : 'primary'} round>
           {status}
         </Tag>
       </td>
-      <td>
+      <td data-label="Actions">
         <div className="kosh-actions">
           <LinkButton href={`/loans/${loan.id}`} icon="eye-open" label={`View loan ${loan.accountNumber}`} />
           <LinkButton href={`/loans/${loan.id}/edit`} icon="edit" label={`Edit loan ${loan.accountNumber}`} />

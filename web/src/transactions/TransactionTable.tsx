@@ -1,4 +1,5 @@
 import { Button, HTMLTable, Spinner, Tag } from '@blueprintjs/core';
+import { TableScroll } from '../dashboard/TableScroll';
 import { formatDate, formatDateTime, formatMoney } from '../format';
 import type { Transaction } from './transactionsApi';
 
@@ -22,8 +23,8 @@ export function TransactionTable({
   onClearFilters,
 }: Props) {
   return (
-    <div className="kosh-table-wrap">
-      <HTMLTable striped interactive aria-label="Transactions" aria-busy={loading}>
+    <TableScroll label="Transactions table">
+      <HTMLTable striped interactive className="kosh-stack" aria-label="Transactions" aria-busy={loading}>
         <thead>
           <tr>
             <th>Date</th>
@@ -60,7 +61,7 @@ export function TransactionTable({
           )}
         </tbody>
       </HTMLTable>
-    </div>
+    </TableScroll>
   );
 }
 
@@ -76,21 +77,21 @@ function TransactionRow({
   const credit = t.transaction_type === 'C';
   return (
     <tr>
-      <td>{formatDate(t.transaction_date)}</td>
-      <td className="kosh-notes" title={t.notes}>
+      <td data-label="Date">{formatDate(t.transaction_date)}</td>
+      <td data-label="Notes" className="kosh-notes" title={t.notes}>
         {t.notes}
       </td>
-      <td>
+      <td data-label="Type">
         <Tag intent={credit ? 'success' : 'danger'} minimal>
           {credit ? 'Credit' : 'Debit'}
         </Tag>
       </td>
-      <td className={`kosh-num ${credit ? 'kosh-credit' : 'kosh-debit'}`}>
+      <td data-label="Amount" className={`kosh-num ${credit ? 'kosh-credit' : 'kosh-debit'}`}>
         {credit ? '+' : '-'}
         {formatMoney(t.amount)}
       </td>
-      <td>{formatDateTime(t.created_at)}</td>
-      <td>
+      <td data-label="Created">{formatDateTime(t.created_at)}</td>
+      <td data-label="Actions">
         <div className="kosh-actions">
           <Button
             variant="minimal"

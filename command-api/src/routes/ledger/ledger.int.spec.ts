@@ -268,6 +268,48 @@ describe('the ledger follows the loans', () => {
   });
 });
 
+describe('through the loan API', () => {
+  it('a new loan, its regeneration, an edit and its deletion each show in the ledger at once', async () => {
+    const owner = randomUUID();
+    const bank = await call(owner, 'POST', '/api/banks', { bank_name: 'Sahakari Bank', branch_name: 'Pune' });
+    expect(bank.status).toBe(201);
+    const body = {
+      bank_id: bank.body.data.bank.id,
+      loan_type_id: 3, // Car Loan
+      account_number: 'CAR12345',
+      principal_amount: 600000,
+      interest_rate: 9.5,
+      is_interest_rate_yearly: 1,
+      duration: 12,
+      is_duration_yearly: 0,
+      start_date: '2025-02-05',
+      processing_fee: 0,
+      has_gst: 0,
+      gst_percentage: 0,
+    };
+    const created = await call(owner, 'POST', '/api/loans', body);
+    expect(created.status).toBe(201);
+    const loanId = created.body.data.loan.id as string;
+    const emis = async () =>
+      (await ledger('?month=3&year=2025', owner)).debit.transactions.map((e) => [e.particulars, e.amount]);
+    const first = await emis();
+    expect(first).toEqual([['EMI 1/12 · Sahakari Bank Car Loan · CAR12345', expect.any(Number)]]);
+
+    expect((await call(owner, 'POST', `/api/loans/${loanId}/amortization/regenerate`)).status).toBe(200);
+    expect(await emis()).toEqual(first);
+
+    expect(
+      (await call(owner, 'PUT', `/api/loans/${loanId}`, { ...body, principal_amount: 300000 })).status,
+    ).toBe(200);
+    const [[, halved]] = (await emis()) as [[string, number]];
+    expect(halved).toBeLessThan(first[0]?.[1] as number);
+
+    expect((await call(owner, 'DELETE', `/api/loans/${loanId}`)).status).toBe(200);
+    expect(await emis()).toEqual([]);
+    expect((await periods(owner)).periods).toEqual([]);
+  });
+});
+
 describe('rebuild', () => {
   const snapshot = async () => {
     const tables: Record<string, string> = {

@@ -43,7 +43,8 @@ export function AppNavbar() {
         <Navbar.Group align={Alignment.START}>
           <Navbar.Heading>
             <Link href="/dashboard" className="kosh-brand">
-              Kosh
+              <Icon icon="bank-account" aria-hidden />
+              <span>Kosh</span>
             </Link>
           </Navbar.Heading>
           <Navbar.Divider className="kosh-wide-only" />

@@ -1,0 +1,292 @@
+/**
+ * Browser benchmark of the money screens (issue 7): `npm run bench:web`.
+ *
+ * The whole app (API, projections, built web app) on a fresh PostgreSQL database, listening on a
+ * free port; one user with 10,000 transactions over the last ten years and 10 loans (one of 600
+ * months). Events go straight into the event log (as the API writes them) and are projected
+ * before timing. Then Debian's Chromium opens /transactions, /ledger and
+ * /loans/{id}/amortization and times, from navigation start, the moment the screen is usable:
+ * its data rendered (10 rows and the stats; the month's tables; all 600 schedule rows). Each
+ * screen once with a cold browser cache, then RUNS times warm; plus the frame times of
+ * scrolling the 600-row schedule from top to bottom. Needs `npm run build -w web` first
+ * (the npm script does it). Figures only, not a test.
+ *
+ * Options (environment): BENCH_WEB_TRANSACTIONS=10000  BENCH_WEB_RUNS=5
+ */
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { buildApp } from '@kosh/command-api/app';
+import {
+  type DomainEvent,
+  type LoanFields,
+  loanDecider,
+  loanStreamId,
+  type TransactionRecorded,
+  transactionStreamId,
+} from '@kosh/domain';
+import type { NewEvent } from '@kosh/event-store/port';
+import { createTestDatabase } from '@kosh/event-store/testing/test-database';
+import { seedCatalog } from '@kosh/projections/catalog/seed';
+import { allProjections } from '@kosh/projections/registry';
+import { loadConfig } from '@kosh/workers/config';
+import { createPlatform } from '@kosh/workers/runtime';
+import { type Browser, chromium, type Page } from 'playwright-core';
+
+const TRANSACTIONS = Number(process.env.BENCH_WEB_TRANSACTIONS ?? 10_000);
+const RUNS = Number(process.env.BENCH_WEB_RUNS ?? 5);
+const repoRoot = path.resolve(import.meta.dirname, '..', '..');
+
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** Deterministic pseudo-random numbers (mulberry32), so runs are comparable. */
+function random(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let x = Math.imul(a ^ (a >>> 15), 1 | a);
+    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const rnd = random(7);
+const NOTES = ['Groceries at BigBasket', 'Rent', 'Electricity bill', 'Swiggy order', 'Petrol', 'School fees'];
+const CREDIT_NOTES = ['Salary', 'Freelance invoice', 'Interest credit', 'Dividend'];
+
+const isoDay = (date: Date) => date.toISOString().slice(0, 10);
+
+function metadata(userId: string, now: Date) {
+  return { userId, correlationId: randomUUID(), causationId: null, recordedAt: now.toISOString(), schemaVersion: 1 };
+}
+
+const toNew = (userId: string, now: Date, event: DomainEvent): NewEvent => ({
+  id: randomUUID(),
+  type: event.type,
+  data: event.data,
+  metadata: metadata(userId, now),
+});
+
+/** 10,000 transactions spread evenly over the ten years up to today. */
+function transactionEvent(userId: string, index: number, now: Date): TransactionRecorded {
+  const days = 3650;
+  const date = new Date(now.getTime() - Math.floor(((TRANSACTIONS - 1 - index) / TRANSACTIONS) * days) * 86_400_000);
+  const credit = rnd() < 0.2;
+  const pick = (items: string[]) => items[Math.floor(rnd() * items.length)] as string;
+  return {
+    type: 'TransactionRecorded',
+    data: {
+      transactionId: randomUUID(),
+      userId,
+      notes: `${credit ? pick(CREDIT_NOTES) : pick(NOTES)} #${index + 1}`,
+      transactionType: credit ? 'C' : 'D',
+      transactionDate: isoDay(date),
+      amount: credit ? 100_000 + Math.floor(rnd() * 10_000_000) : 1_000 + Math.floor(rnd() * 2_000_000),
+      recordedAt: date.toISOString(),
+    },
+  };
+}
+
+function loanFields(i: number, now: Date): LoanFields {
+  const start = new Date(Date.UTC(now.getUTCFullYear() - 1 - (i % 8), (i * 5) % 12, 1 + ((i * 7) % 28)));
+  return {
+    bankId: 1 + ((i * 3) % 20),
+    loanTypeId: 1 + (i % 10),
+    accountNumber: `WEB${100000 + i * 7919}`,
+    shortDetail: null,
+    principalAmount: (5 + i * 9) * 100_000_00,
+    interestRate: 7.5 + i * 0.5,
+    isInterestRateYearly: true,
+    // The first loan runs 50 years: the 600-row schedule.
+    duration: [600, 60, 36, 120, 84, 180, 240, 48, 300, 72][i] ?? 60,
+    isDurationYearly: false,
+    startDate: isoDay(start),
+    processingFee: 0,
+    hasGst: i % 4 === 1,
+    gstPercentage: i % 4 === 1 ? 18 : 0,
+  };
+}
+
+type Setup = { baseUrl: string; token: string; scheduleLoanId: string; close(): Promise<void> };
+
+async function setUp(): Promise<Setup> {
+  if (!existsSync(path.join(repoRoot, 'web', 'dist', 'index.html'))) {
+    throw new Error('web/dist is missing: run `npm run build -w web` first (npm run bench:web does).');
+  }
+  const database = await createTestDatabase();
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATABASE_URL: database.url,
+    JWT_SECRET: randomUUID() + randomUUID(),
+    LOG_LEVEL: 'silent',
+    DATA_DIR: mkdtempSync(path.join(tmpdir(), 'kosh-bench-web-')),
+    APP_URL: 'http://127.0.0.1',
+    RATE_LIMIT_ENABLED: 'false',
+  });
+  const platform = await createPlatform(config, { db: database.db, runWorkers: true });
+  const app = await buildApp(platform);
+  await app.ready();
+  const now = new Date();
+
+  const registered = await app.inject({
+    method: 'POST',
+    url: '/api/auth/register',
+    payload: { first_name: 'Bench', last_name: 'User', email: `bench-${randomUUID()}@example.com`, password: 'Secret123' },
+  });
+  if (registered.statusCode !== 201) throw new Error(`register: ${registered.body}`);
+  const userId = registered.json().data.user.id as string;
+
+  await seedCatalog(platform.eventStore, now);
+  const loanIds: string[] = [];
+  for (let i = 0; i < 10; i++) {
+    const loanId = randomUUID();
+    const created = loanDecider.decide(
+      { type: 'CreateLoan', data: { loanId, userId, fields: loanFields(i, now), now: now.toISOString() } },
+      loanDecider.initialState(),
+    );
+    await platform.eventStore.appendToStream(
+      loanStreamId(loanId),
+      created.map((e) => toNew(userId, now, e)),
+      { expectedVersion: 'no_stream' },
+    );
+    loanIds.push(loanId);
+  }
+  const started = performance.now();
+  for (let from = 0; from < TRANSACTIONS; from += 2000) {
+    const rows = [];
+    for (let i = from; i < Math.min(TRANSACTIONS, from + 2000); i++) {
+      const event = transactionEvent(userId, i, now);
+      rows.push({ ...toNew(userId, now, event), stream: transactionStreamId(event.data.transactionId) });
+    }
+    await platform.db.query(
+      `INSERT INTO events (event_id, stream_id, stream_version, type, data, metadata)
+       SELECT r.id, r.stream, 1, r.type, r.data, r.metadata
+         FROM jsonb_to_recordset($1::jsonb) AS r(id text, stream text, type text, data jsonb, metadata jsonb)`,
+      [JSON.stringify(rows)],
+    );
+  }
+  for (const projection of allProjections) await platform.runner.catchUp(projection.name);
+  await platform.db.query('VACUUM ANALYZE');
+  console.log(
+    `seeded and projected ${TRANSACTIONS} transactions and 10 loans in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
+
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    token: app.issueToken(userId),
+    scheduleLoanId: loanIds[0] as string,
+    async close() {
+      await app.close();
+      await platform.close();
+      await database.drop();
+    },
+  };
+}
+
+type Screen = { name: string; path: string; usable: string };
+
+/** In-page conditions for "usable": the screen's data is on it, not a spinner. */
+const screens = (loanId: string): Screen[] => [
+  {
+    name: '/transactions',
+    path: '/transactions',
+    usable: `document.querySelectorAll('table[aria-label="Transactions"] tbody tr td[data-label="Notes"]').length === 10
+      && /\\d/.test(document.querySelector('[aria-label="Total Transactions"] .kosh-stat-value')?.textContent ?? '')`,
+  },
+  {
+    name: '/ledger',
+    path: '/ledger',
+    usable: `!!document.querySelector('table[aria-label="Debit entries"] tfoot')
+      && [...document.querySelectorAll('h2')].some((h) => h.textContent.startsWith('Ledger for '))`,
+  },
+  {
+    name: '/loans/{id}/amortization (600 rows)',
+    path: `/loans/${loanId}/amortization`,
+    usable: `document.querySelectorAll('table[aria-label="Amortization schedule"] tbody tr').length === 600`,
+  },
+];
+
+/** Milliseconds from navigation start to the first animation frame at which `usable` holds. */
+async function timeScreen(page: Page, baseUrl: string, screen: Screen): Promise<number> {
+  await page.goto(`${baseUrl}${screen.path}`, { waitUntil: 'commit' });
+  await page.waitForFunction(screen.usable, undefined, { polling: 'raf', timeout: 30_000 });
+  return page.evaluate(() => performance.now());
+}
+
+/** Frame times while the schedule is scrolled from top to bottom in 120 frames. */
+async function scrollFrames(page: Page): Promise<number[]> {
+  return page.evaluate(
+    () =>
+      new Promise<number[]>((resolve) => {
+        const box = document.querySelector('.kosh-schedule-scroll') as HTMLElement;
+        const frames: number[] = [];
+        let last = performance.now();
+        let step = 0;
+        const tick = (t: number) => {
+          frames.push(t - last);
+          last = t;
+          step += 1;
+          box.scrollTop = (box.scrollHeight * step) / 120;
+          if (step < 120) requestAnimationFrame(tick);
+          else resolve(frames.slice(1));
+        };
+        requestAnimationFrame(tick);
+      }),
+  );
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+const pct = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(p * (sorted.length - 1)))] ?? Number.NaN;
+};
+
+async function main() {
+  console.log(`Kosh web-screens bench: PostgreSQL, ${TRANSACTIONS} transactions, 10 loans, Chromium (headless)`);
+  const setup = await setUp();
+  let browser: Browser | undefined;
+  try {
+    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    await context.addInitScript((token) => sessionStorage.setItem('kosh.token', token), setup.token);
+    const page = await context.newPage();
+    const list = screens(setup.scheduleLoanId);
+
+    console.log(`\nms from navigation start to usable (load ${loadavg()[0]?.toFixed(1)}):`);
+    console.log(`${'screen'.padEnd(40)} ${'cold'.padStart(7)} ${'warm p50'.padStart(9)} ${'warm max'.padStart(9)}`);
+    for (const screen of list) {
+      const cold = await timeScreen(page, setup.baseUrl, screen);
+      const warm: number[] = [];
+      for (let i = 0; i < RUNS; i++) warm.push(await timeScreen(page, setup.baseUrl, screen));
+      console.log(
+        `${screen.name.padEnd(40)} ${cold.toFixed(0).padStart(7)} ${median(warm).toFixed(0).padStart(9)} ${Math.max(...warm)
+          .toFixed(0)
+          .padStart(9)}`,
+      );
+    }
+
+    await timeScreen(page, setup.baseUrl, list[2] as Screen);
+    const frames = await scrollFrames(page);
+    console.log(
+      `\nscrolling the 600-row schedule, frame ms: p50 ${pct(frames, 0.5).toFixed(1)}, p95 ${pct(frames, 0.95).toFixed(1)}, max ${Math.max(...frames).toFixed(1)} (${frames.length} frames)`,
+    );
+  } finally {
+    await browser?.close();
+    await setup.close();
+  }
+}
+
+await main();
