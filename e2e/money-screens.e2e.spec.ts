@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import { AmortizationPage } from './page-models/amortization-page';
 import { DashboardPage } from './page-models/dashboard-page';
 import { LedgerPage } from './page-models/ledger-page';
@@ -7,8 +7,16 @@ import { LoanFormPage } from './page-models/loan-form-page';
 import { LoansPage } from './page-models/loans-page';
 import { TransactionsPage } from './page-models/transactions-page';
 import { fifteenth, MONTH_NAMES, MoneyApi, signInThroughUi } from './support/money';
-import { captureScreen } from './support/screens';
+import { captureScreen as captureAt } from './support/screens';
 import { createVerifiedUser } from './support/users';
+
+/** Full-page pictures are taken from the top, so the sticky header stays where it belongs. */
+async function captureScreen(page: Page, name: string, ready?: () => Promise<void>): Promise<void> {
+  await captureAt(page, name, async () => {
+    if (ready) await ready();
+    await page.evaluate(() => window.scrollTo(0, 0));
+  });
+}
 
 /** The money screens with data, at 1280×800 and 390×844: axe-clean, and a screenshot each. */
 test('money screens with data: accessibility and screenshots', async ({ page, request }) => {

@@ -70,7 +70,10 @@ test.describe('every screen: accessibility and screenshots', () => {
 
     // The dark theme (Settings → Appearance), which every screen must also read well in.
     await page.evaluate(() =>
-      localStorage.setItem('kosh.settings', JSON.stringify({ appearance: { darkMode: true, compactView: false } })),
+      localStorage.setItem(
+        'kosh.settings',
+        JSON.stringify({ appearance: { darkMode: true, compactView: false } }),
+      ),
     );
     for (const [path, name] of screens) {
       await page.goto(path);

@@ -307,6 +307,20 @@ async function main() {
     }
 
     console.log('\nrebuild (replay the whole log into fresh tables, then swap):');
+    // The floor under any rebuild: reading the log alone, in the runner's batch size.
+    const readStarted = performance.now();
+    let read = 0;
+    for (let after: string | null = null; ; ) {
+      const batch = await t.platform.eventStore.readAll({ after, limit: 2000 });
+      const last = batch[batch.length - 1];
+      if (!last) break;
+      read += batch.length;
+      after = last.position;
+    }
+    const readSeconds = (performance.now() - readStarted) / 1000;
+    console.log(
+      `${'(read only)'.padEnd(14)} ${read} events in ${readSeconds.toFixed(2)} s = ${Math.round(read / readSeconds)} events/s`,
+    );
     // The same runner code as the platform's, with each projection's apply() timed, to show how
     // much of a rebuild is the projector and how much is reading the log.
     let applySeconds = 0;

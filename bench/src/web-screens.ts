@@ -67,7 +67,13 @@ const CREDIT_NOTES = ['Salary', 'Freelance invoice', 'Interest credit', 'Dividen
 const isoDay = (date: Date) => date.toISOString().slice(0, 10);
 
 function metadata(userId: string, now: Date) {
-  return { userId, correlationId: randomUUID(), causationId: null, recordedAt: now.toISOString(), schemaVersion: 1 };
+  return {
+    userId,
+    correlationId: randomUUID(),
+    causationId: null,
+    recordedAt: now.toISOString(),
+    schemaVersion: 1,
+  };
 }
 
 const toNew = (userId: string, now: Date, event: DomainEvent): NewEvent => ({
@@ -80,7 +86,9 @@ const toNew = (userId: string, now: Date, event: DomainEvent): NewEvent => ({
 /** 10,000 transactions spread evenly over the ten years up to today. */
 function transactionEvent(userId: string, index: number, now: Date): TransactionRecorded {
   const days = 3650;
-  const date = new Date(now.getTime() - Math.floor(((TRANSACTIONS - 1 - index) / TRANSACTIONS) * days) * 86_400_000);
+  const date = new Date(
+    now.getTime() - Math.floor(((TRANSACTIONS - 1 - index) / TRANSACTIONS) * days) * 86_400_000,
+  );
   const credit = rnd() < 0.2;
   const pick = (items: string[]) => items[Math.floor(rnd() * items.length)] as string;
   return {
@@ -141,7 +149,12 @@ async function setUp(): Promise<Setup> {
   const registered = await app.inject({
     method: 'POST',
     url: '/api/auth/register',
-    payload: { first_name: 'Bench', last_name: 'User', email: `bench-${randomUUID()}@example.com`, password: 'Secret123' },
+    payload: {
+      first_name: 'Bench',
+      last_name: 'User',
+      email: `bench-${randomUUID()}@example.com`,
+      password: 'Secret123',
+    },
   });
   if (registered.statusCode !== 201) throw new Error(`register: ${registered.body}`);
   const userId = registered.json().data.user.id as string;
@@ -226,36 +239,41 @@ async function timeScreen(page: Page, baseUrl: string, screen: Screen): Promise<
   return page.evaluate(() => performance.now());
 }
 
-/** Frame times while the schedule is scrolled from top to bottom in 120 frames. */
+/**
+ * Frame times while the schedule is scrolled from top to bottom in 120 frames. Written as page
+ * source text: the bundler's helpers for named functions do not exist in the page.
+ */
+const SCROLL_SCRIPT = `new Promise((resolve) => {
+  const box = document.querySelector('.kosh-schedule-scroll');
+  const frames = [];
+  let last = performance.now();
+  let step = 0;
+  const tick = (t) => {
+    frames.push(t - last);
+    last = t;
+    step += 1;
+    box.scrollTop = (box.scrollHeight * step) / 120;
+    if (step < 120) requestAnimationFrame(tick);
+    else resolve(frames.slice(1));
+  };
+  requestAnimationFrame(tick);
+})`;
+
 async function scrollFrames(page: Page): Promise<number[]> {
-  return page.evaluate(
-    () =>
-      new Promise<number[]>((resolve) => {
-        const box = document.querySelector('.kosh-schedule-scroll') as HTMLElement;
-        const frames: number[] = [];
-        let last = performance.now();
-        let step = 0;
-        const tick = (t: number) => {
-          frames.push(t - last);
-          last = t;
-          step += 1;
-          box.scrollTop = (box.scrollHeight * step) / 120;
-          if (step < 120) requestAnimationFrame(tick);
-          else resolve(frames.slice(1));
-        };
-        requestAnimationFrame(tick);
-      }),
-  );
+  return page.evaluate(SCROLL_SCRIPT) as Promise<number[]>;
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+const median = (values: number[]) =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 const pct = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor(p * (sorted.length - 1)))] ?? Number.NaN;
 };
 
 async function main() {
-  console.log(`Kosh web-screens bench: PostgreSQL, ${TRANSACTIONS} transactions, 10 loans, Chromium (headless)`);
+  console.log(
+    `Kosh web-screens bench: PostgreSQL, ${TRANSACTIONS} transactions, 10 loans, Chromium (headless)`,
+  );
   const setup = await setUp();
   let browser: Browser | undefined;
   try {
@@ -266,13 +284,17 @@ async function main() {
     const list = screens(setup.scheduleLoanId);
 
     console.log(`\nms from navigation start to usable (load ${loadavg()[0]?.toFixed(1)}):`);
-    console.log(`${'screen'.padEnd(40)} ${'cold'.padStart(7)} ${'warm p50'.padStart(9)} ${'warm max'.padStart(9)}`);
+    console.log(
+      `${'screen'.padEnd(40)} ${'cold'.padStart(7)} ${'warm p50'.padStart(9)} ${'warm max'.padStart(9)}`,
+    );
     for (const screen of list) {
       const cold = await timeScreen(page, setup.baseUrl, screen);
       const warm: number[] = [];
       for (let i = 0; i < RUNS; i++) warm.push(await timeScreen(page, setup.baseUrl, screen));
       console.log(
-        `${screen.name.padEnd(40)} ${cold.toFixed(0).padStart(7)} ${median(warm).toFixed(0).padStart(9)} ${Math.max(...warm)
+        `${screen.name.padEnd(40)} ${cold.toFixed(0).padStart(7)} ${median(warm).toFixed(0).padStart(9)} ${Math.max(
+          ...warm,
+        )
           .toFixed(0)
           .padStart(9)}`,
       );

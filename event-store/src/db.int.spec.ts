@@ -159,6 +159,28 @@ describe('pg driver specifics', () => {
     }
   });
 
+  it('re-establishes LISTEN after its connection is killed, telling listeners to re-check', async () => {
+    const db = createPgDb(database.url, { applicationName: 'kosh-listen-probe' });
+    try {
+      const got: string[] = [];
+      await db.listen('kosh_probe', (p) => got.push(p));
+      await db.query("SELECT pg_notify('kosh_probe', 'before')", []);
+      await waitUntil(() => got.includes('before'), 'the first notification');
+      const killed = await db.query<{ n: number }>(
+        `SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity
+          WHERE datname = current_database() AND application_name = 'kosh-listen-probe' AND query LIKE 'LISTEN%'`,
+        [],
+      );
+      expect(killed.rows[0]!.n).toBe(1);
+      // On reconnect every listener is called with '' (something may have been missed).
+      await waitUntil(() => got.includes(''), 'the reconnect call');
+      await db.query("SELECT pg_notify('kosh_probe', 'after')", []);
+      await waitUntil(() => got.includes('after'), 'a notification after the reconnect');
+    } finally {
+      await db.close();
+    }
+  });
+
   it('migrates concurrently from two pools (two processes starting at once)', async () => {
     const a = createPgDb(database.url);
     const b = createPgDb(database.url);

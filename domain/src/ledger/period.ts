@@ -20,13 +20,16 @@ export const LEDGER_TIME_ZONE = 'Asia/Kolkata';
 
 export type YearMonth = { year: number; month: number };
 
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
 /** The calendar month (1-12) that `now` falls in, in `timeZone`. */
 export function monthOf(now: Date, timeZone: string = LEDGER_TIME_ZONE): YearMonth {
-  const parts = new Intl.DateTimeFormat('en-CA', {
-    timeZone,
-    year: 'numeric',
-    month: 'numeric',
-  }).formatToParts(now);
+  let formatter = formatters.get(timeZone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: 'numeric' });
+    formatters.set(timeZone, formatter);
+  }
+  const parts = formatter.formatToParts(now);
   const part = (type: string) => Number(parts.find((p) => p.type === type)?.value);
   return { year: part('year'), month: part('month') };
 }

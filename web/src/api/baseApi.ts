@@ -37,7 +37,13 @@ function withSnakeCaseBody(args: string | FetchArgs): string | FetchArgs {
   return { ...args, body: snakifyKeys(args.body) };
 }
 
-function onUnauthorized(dispatch: (action: ReturnType<typeof sessionEnded>) => unknown): void {
+function onUnauthorized(
+  dispatch: (action: ReturnType<typeof sessionEnded>) => unknown,
+  getState: () => unknown,
+): void {
+  // Without a session (a failed sign-in) there is nothing to end, and ending one would abort
+  // the very request whose answer the sign-in form is waiting for.
+  if (!(getState() as SessionState).session.token) return;
   dispatch(sessionEnded());
   if (window.location.pathname !== '/login') {
     navigate('/login', { replace: true });
@@ -58,7 +64,7 @@ const baseQuery: BaseQueryFn<string | FetchArgs, unknown, ApiError, object, Fetc
   const result = await rawBaseQuery(withSnakeCaseBody(args), api, extraOptions);
   if (result.error) {
     const error = toApiError(result.error, new Date());
-    if (error.status === 401) onUnauthorized(api.dispatch);
+    if (error.status === 401) onUnauthorized(api.dispatch, api.getState);
     else for (const message of toastMessagesFor(error)) toast.error(message);
     return { error, meta: result.meta };
   }

@@ -3,7 +3,7 @@ import { validateForgotPassword } from '@kosh/domain/validation/auth';
 import { useState } from 'react';
 import { Form } from 'react-final-form';
 import { Link, useLocation } from 'wouter';
-import { FormErrorCallout, formValidator, InputGroupField, toSubmissionErrors } from '../forms';
+import { FormErrorCallout, formValidator, InputGroupField, SubmitButton, toSubmissionErrors } from '../forms';
 import { AuthLayout } from './AuthLayout';
 import { useForgotPasswordMutation } from './authApi';
 
@@ -61,7 +61,7 @@ export function ForgotPasswordPage() {
         onSubmit={onSubmit}
         validate={validate}
         initialValues={{ email: '' }}
-        render={({ handleSubmit, invalid, submitting }) => (
+        render={({ handleSubmit }) => (
           <form onSubmit={handleSubmit} noValidate aria-label="Reset password">
             <FormErrorCallout />
             <InputGroupField
@@ -73,15 +73,7 @@ export function ForgotPasswordPage() {
               leftIcon="envelope"
               size="large"
             />
-            <Button
-              type="submit"
-              intent={Intent.PRIMARY}
-              size="large"
-              fill
-              disabled={invalid || submitting}
-              loading={submitting}
-              text="Send Reset Link"
-            />
+            <SubmitButton size="large" fill text="Send Reset Link" />
           </form>
         )}
       />

@@ -10,6 +10,7 @@ import {
   formValidator,
   InputGroupField,
   PasswordField,
+  SubmitButton,
   toSubmissionErrors,
 } from '../forms';
 import { toast } from '../toaster';
@@ -85,7 +86,7 @@ export function LoginPage() {
         onSubmit={onSubmit}
         validate={validate}
         initialValues={{ email: '', password: '', rememberMe: false }}
-        render={({ handleSubmit, invalid, submitting, values }) => (
+        render={({ handleSubmit, values }) => (
           <form onSubmit={handleSubmit} noValidate aria-label="Sign in">
             <FormErrorCallout />
             <InputGroupField
@@ -109,15 +110,7 @@ export function LoginPage() {
               <CheckboxField name="rememberMe" label="Remember me" />
               <Link href="/forgot-password">Forgot password?</Link>
             </div>
-            <Button
-              type="submit"
-              intent={Intent.PRIMARY}
-              size="large"
-              fill
-              disabled={invalid || submitting}
-              loading={submitting}
-              text="Sign In"
-            />
+            <SubmitButton size="large" fill text="Sign In" />
             {showResend ? (
               <Callout
                 intent={Intent.WARNING}

@@ -1,4 +1,3 @@
-import { Button, Intent } from '@blueprintjs/core';
 import { validateRegisterForm } from '@kosh/domain/validation/auth';
 import { Form } from 'react-final-form';
 import { Link, useLocation } from 'wouter';
@@ -7,6 +6,7 @@ import {
   formValidator,
   InputGroupField,
   PasswordField,
+  SubmitButton,
   toSubmissionErrors,
 } from '../forms';
 import { AuthLayout } from './AuthLayout';
@@ -56,7 +56,7 @@ export function RegisterPage() {
         onSubmit={onSubmit}
         validate={validate}
         initialValues={{ firstName: '', lastName: '', email: '', password: '', confirmPassword: '' }}
-        render={({ handleSubmit, invalid, submitting }) => (
+        render={({ handleSubmit }) => (
           <form onSubmit={handleSubmit} noValidate aria-label="Create account">
             <FormErrorCallout />
             <div className="kosh-form-columns">
@@ -96,15 +96,7 @@ export function RegisterPage() {
               placeholder="Repeat the password"
               leftIcon="lock"
             />
-            <Button
-              type="submit"
-              intent={Intent.PRIMARY}
-              size="large"
-              fill
-              disabled={invalid || submitting}
-              loading={submitting}
-              text="Create Account"
-            />
+            <SubmitButton size="large" fill text="Create Account" />
           </form>
         )}
       />

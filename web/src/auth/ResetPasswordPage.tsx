@@ -1,10 +1,10 @@
-import { Button, Callout, Intent } from '@blueprintjs/core';
+import { Callout, Intent } from '@blueprintjs/core';
 import { validateResetPasswordForm } from '@kosh/domain/validation/auth';
 import { useState } from 'react';
 import { Form } from 'react-final-form';
 import { Link, useLocation } from 'wouter';
 import { isApiError } from '../api/apiError';
-import { FormErrorCallout, formValidator, PasswordField, toSubmissionErrors } from '../forms';
+import { FormErrorCallout, formValidator, PasswordField, SubmitButton, toSubmissionErrors } from '../forms';
 import { AuthLayout } from './AuthLayout';
 import { useResetPasswordMutation } from './authApi';
 import { useQueryParam } from './useQueryParam';
@@ -61,7 +61,7 @@ export function ResetPasswordPage() {
           onSubmit={onSubmit}
           validate={validate}
           initialValues={{ password: '', confirmPassword: '' }}
-          render={({ handleSubmit, invalid, submitting }) => (
+          render={({ handleSubmit }) => (
             <form onSubmit={handleSubmit} noValidate aria-label="Choose a new password">
               <FormErrorCallout />
               <PasswordField
@@ -79,15 +79,7 @@ export function ResetPasswordPage() {
                 placeholder="Repeat the password"
                 leftIcon="lock"
               />
-              <Button
-                type="submit"
-                intent={Intent.PRIMARY}
-                size="large"
-                fill
-                disabled={invalid || submitting}
-                loading={submitting}
-                text="Reset Password"
-              />
+              <SubmitButton size="large" fill text="Reset Password" />
             </form>
           )}
         />

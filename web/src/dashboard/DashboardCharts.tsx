@@ -41,11 +41,13 @@ export function DashboardCharts() {
         {cashflow.isLoading ? (
           <Spinner aria-label="Loading chart" />
         ) : !hasCashflow ? (
-          <NonIdealState
-            icon="timeline-bar-chart"
-            title="No credits or debits yet"
-            description="Transactions and EMIs of the last 12 months appear here."
-          />
+          <div className="kosh-chart">
+            <NonIdealState
+              icon="timeline-bar-chart"
+              title="No credits or debits yet"
+              description="Transactions and EMIs of the last 12 months appear here."
+            />
+          </div>
         ) : (
           <div className="kosh-chart" data-testid="cashflow-chart">
             <ResponsiveContainer width="100%" height="100%">
@@ -67,11 +69,13 @@ export function DashboardCharts() {
         {loans.isLoading ? (
           <Spinner aria-label="Loading chart" />
         ) : outstanding.length === 0 ? (
-          <NonIdealState
-            icon="timeline-area-chart"
-            title="No loans yet"
-            description="Add a loan to see how its principal comes down."
-          />
+          <div className="kosh-chart">
+            <NonIdealState
+              icon="timeline-area-chart"
+              title="No loans yet"
+              description="Add a loan to see how its principal comes down."
+            />
+          </div>
         ) : (
           <div className="kosh-chart" data-testid="outstanding-chart">
             <ResponsiveContainer width="100%" height="100%">

@@ -1,4 +1,5 @@
 export { CheckboxField } from './CheckboxField';
+export { canSubmit } from './canSubmit';
 export { FormErrorCallout } from './FormErrorCallout';
 export { fieldErrorOf } from './fieldError';
 export { HTMLSelectField } from './HTMLSelectField';
@@ -6,6 +7,7 @@ export { InputGroupField } from './InputGroupField';
 export { NumericInputField } from './NumericInputField';
 export { PasswordField } from './PasswordField';
 export { RadioGroupField } from './RadioGroupField';
+export { SubmitButton } from './SubmitButton';
 export { SwitchField } from './SwitchField';
 export { toSubmissionErrors } from './submissionErrors';
 export { TextAreaField } from './TextAreaField';

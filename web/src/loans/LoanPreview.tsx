@@ -47,7 +47,7 @@ export function LoanPreview() {
                     {formatMoney(result.totalAmount)}
                   </td>
                 </tr>
-                <tr>
+                <tr className="kosh-wide-only">
                   <th scope="row">Number of EMIs</th>
                   <td className="kosh-num">{result.months}</td>
                 </tr>

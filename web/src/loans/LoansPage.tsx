@@ -11,7 +11,7 @@ import {
   Spinner,
   Tag,
 } from '@blueprintjs/core';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { PageHeader } from '../app/layout/PageHeader';
 import { TableScroll } from '../dashboard/TableScroll';
@@ -69,6 +69,11 @@ export function LoansPage() {
 
   const pagination = list.data?.pagination;
   const loans = list.data?.loans ?? [];
+  // Deleting the last loan of the last page leaves that page empty: show the page before it.
+  const lastPage = pagination?.totalPages ?? 1;
+  useEffect(() => {
+    if (page > 1 && lastPage >= 1 && page > lastPage) setPage({ page: lastPage, key });
+  }, [page, lastPage, key]);
   const today = todayIso();
   const filtered = search.trim() !== '' || bankId !== '';
 
@@ -232,16 +237,20 @@ function LoanRow({ loan, today, onGenerate, onDelete }: RowProps) {
   return (
     <tr>
       <td data-label="Account Number">
-        <Link href={`/loans/${loan.id}`} className="kosh-strong">
-          {loan.accountNumber}
-        </Link>
-        {loan.shortDetail ? (
-          <div className="kosh-muted kosh-small kosh-truncate">{loan.shortDetail}</div>
-        ) : null}
+        <div>
+          <Link href={`/loans/${loan.id}`} className="kosh-strong">
+            {loan.accountNumber}
+          </Link>
+          {loan.shortDetail ? (
+            <div className="kosh-muted kosh-small kosh-truncate">{loan.shortDetail}</div>
+          ) : null}
+        </div>
       </td>
       <td data-label="Bank">
-        <div>{loan.bank?.bankName ?? '—'}</div>
-        {loan.bank?.branchName ? <div className="kosh-muted kosh-small">{loan.bank.branchName}</div> : null}
+        <div>
+          <div>{loan.bank?.bankName ?? '—'}</div>
+          {loan.bank?.branchName ? <div className="kosh-muted kosh-small">{loan.bank.branchName}</div> : null}
+        </div>
       </td>
       <td data-label="Loan Type">{loan.loanType?.typeName ?? '—'}</td>
       <td data-label="Principal Amount" className="kosh-num">

@@ -1,4 +1,4 @@
-import { Button, Callout, Card, Intent, Spinner } from '@blueprintjs/core';
+import { Callout, Card, Intent } from '@blueprintjs/core';
 import { validateChangePasswordForm } from '@kosh/domain/validation/auth';
 import { Form } from 'react-final-form';
 import { PageHeader } from '../app/layout/PageHeader';
@@ -7,7 +7,7 @@ import { useChangePasswordMutation } from '../auth/authApi';
 import { signedIn } from '../auth/sessionActions';
 import { tokenStorage } from '../auth/token';
 import type { User } from '../auth/user';
-import { FormErrorCallout, formValidator, PasswordField, toSubmissionErrors } from '../forms';
+import { FormErrorCallout, formValidator, PasswordField, SubmitButton, toSubmissionErrors } from '../forms';
 import { toast } from '../toaster';
 
 type ChangePasswordValues = { currentPassword: string; newPassword: string; confirmPassword: string };
@@ -58,7 +58,7 @@ export function ChangePasswordPage() {
           onSubmit={onSubmit}
           validate={validate}
           initialValues={initialValues}
-          render={({ handleSubmit, invalid, submitting, form }) => (
+          render={({ handleSubmit, form }) => (
             <form
               onSubmit={async (event) => {
                 const errors = await handleSubmit(event);
@@ -79,13 +79,7 @@ export function ChangePasswordPage() {
                 label="Confirm New Password"
                 autoComplete="new-password"
               />
-              <Button
-                type="submit"
-                intent={Intent.PRIMARY}
-                disabled={invalid || submitting}
-                icon={submitting ? <Spinner size={16} /> : 'key'}
-                text={submitting ? 'Updating...' : 'Update Password'}
-              />
+              <SubmitButton icon="key" text="Update Password" busyText="Updating..." />
             </form>
           )}
         />

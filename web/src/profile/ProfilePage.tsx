@@ -6,7 +6,7 @@ import { PageHeader } from '../app/layout/PageHeader';
 import { useAppSelector } from '../app/store';
 import { useUpdateProfileMutation } from '../auth/authApi';
 import { displayName, type User } from '../auth/user';
-import { FormErrorCallout, formValidator, InputGroupField, toSubmissionErrors } from '../forms';
+import { FormErrorCallout, formValidator, InputGroupField, SubmitButton, toSubmissionErrors } from '../forms';
 import { toast } from '../toaster';
 import { ProfilePicture } from './ProfilePicture';
 
@@ -58,7 +58,7 @@ export function ProfilePage() {
           onSubmit={onSubmit}
           validate={validate}
           initialValues={valuesOf(user)}
-          render={({ handleSubmit, invalid, submitting, form }) => (
+          render={({ handleSubmit, form }) => (
             <form onSubmit={handleSubmit} noValidate aria-label="Profile">
               <div className="kosh-card-header">
                 <H2 className="kosh-card-title">Personal Information</H2>
@@ -101,13 +101,7 @@ export function ProfilePage() {
                       setEditing(false);
                     }}
                   />
-                  <Button
-                    type="submit"
-                    intent={Intent.PRIMARY}
-                    disabled={invalid || submitting}
-                    loading={submitting}
-                    text="Update Profile"
-                  />
+                  <SubmitButton text="Update Profile" />
                 </div>
               ) : null}
             </form>

@@ -1,10 +1,8 @@
 import { Button, Callout, Card, Intent } from '@blueprintjs/core';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { PageHeader } from '../app/layout/PageHeader';
 import { StatCard, StatGrid } from '../dashboard/StatCard';
 import { formatMoney } from '../format';
-import { DeleteTransactionDialog } from './DeleteTransactionDialog';
-import { TransactionDialog } from './TransactionDialog';
 import { isFiltered, NO_FILTERS, TransactionFilterPanel } from './TransactionFilterPanel';
 import { TransactionPagination } from './TransactionPagination';
 import { TransactionTable } from './TransactionTable';
@@ -15,6 +13,14 @@ import {
   useGetTransactionStatsQuery,
   useGetTransactionsQuery,
 } from './transactionsApi';
+
+// The dialogs (and the form library) load when first opened, keeping the list's first paint light.
+const TransactionDialog = lazy(async () => ({
+  default: (await import('./TransactionDialog')).TransactionDialog,
+}));
+const DeleteTransactionDialog = lazy(async () => ({
+  default: (await import('./DeleteTransactionDialog')).DeleteTransactionDialog,
+}));
 
 type Editing = { open: false } | { open: true; transaction: Transaction | null };
 
@@ -109,12 +115,14 @@ export function TransactionsPage() {
           />
         ) : null}
       </Card>
-      <TransactionDialog
-        open={editing.open}
-        editing={editing.open ? editing.transaction : null}
-        onClose={() => setEditing({ open: false })}
-      />
-      <DeleteTransactionDialog transaction={deleting} onClose={() => setDeleting(null)} />
+      <Suspense fallback={null}>
+        {editing.open ? (
+          <TransactionDialog open editing={editing.transaction} onClose={() => setEditing({ open: false })} />
+        ) : null}
+        {deleting ? (
+          <DeleteTransactionDialog transaction={deleting} onClose={() => setDeleting(null)} />
+        ) : null}
+      </Suspense>
     </>
   );
 }

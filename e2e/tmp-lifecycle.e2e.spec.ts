@@ -1,0 +1,126 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect, test } from '@playwright/test';
+import { AppShell } from './page-models/app-shell';
+import { ChangePasswordPage } from './page-models/change-password-page';
+import { LoginPage } from './page-models/login-page';
+import { ProfilePage } from './page-models/profile-page';
+import { RegisterPage } from './page-models/register-page';
+import { VerifyEmailPage } from './page-models/verify-email-page';
+import { linkFromMail } from './support/mailbox';
+import { newUser } from './support/users';
+
+const picture = path.join(path.dirname(fileURLToPath(import.meta.url)), 'support', 'avatar.png');
+
+test('register, verify, sign in with and without remember-me, edit profile, upload a picture, change password, logout', async ({
+  browser,
+  page,
+  request,
+}) => {
+  test.slow();
+  const user = newUser('Meera');
+  const shell = new AppShell(page);
+
+  // Register: success goes to /login with the check-your-mail message.
+  const register = new RegisterPage(page);
+  await register.goto();
+  await register.register(user);
+  await expect(page).toHaveURL(/\/login\?message=/);
+  await expect(shell.toast(/check your email to verify your account/i)).toBeVisible();
+
+  // Signing in before verifying offers a new verification mail.
+  const login = new LoginPage(page);
+  await login.signInAs(user.email, user.password);
+  await expect(login.notVerifiedBox).toBeVisible();
+  // The newest mail in /dev/mailbox verifies the address and signs the tab in.
+  const verifyLink = await linkFromMail(request, user.email, '/verify-email');
+  await page.goto(verifyLink);
+  const verify = new VerifyEmailPage(page);
+  await expect(verify.verified).toBeVisible();
+  await verify.goToLogin.click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await shell.chooseFromUserMenu('Logout');
+  await expect(page).toHaveURL(/\/login$/);
+
+  // Without remember-me: a reload keeps the session, a new browser context does not.
+  await login.signInAs(user.email, user.password);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page.getByText(`Hello, ${user.firstName} ${user.lastName}`)).toBeVisible();
+  await page.reload();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(shell.userMenu).toBeVisible();
+  const tabOnly = await browser.newContext({ storageState: await page.context().storageState() });
+  const tabOnlyPage = await tabOnly.newPage();
+  await tabOnlyPage.goto('/dashboard');
+  await expect(tabOnlyPage).toHaveURL(/\/login$/);
+  await tabOnly.close();
+  await shell.chooseFromUserMenu('Logout');
+
+  // With remember-me: a new context (a browser restart) keeps the session.
+  await login.signInAs(user.email, user.password, { remember: true });
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.reload();
+  await expect(shell.userMenu).toBeVisible();
+  const restarted = await browser.newContext({ storageState: await page.context().storageState() });
+  const restartedPage = await restarted.newPage();
+  await restartedPage.goto('/dashboard');
+  await expect(new AppShell(restartedPage).userMenu).toBeVisible();
+  await expect(restartedPage).toHaveURL(/\/dashboard$/);
+  await restarted.close();
+
+  // Profile: view mode, edit, cancel resets, save.
+  await shell.chooseFromUserMenu('Profile');
+  const profile = new ProfilePage(page);
+  await expect(profile.heading).toBeVisible();
+  await expect(profile.memberSince).toBeVisible();
+  await expect(profile.firstName).not.toBeEditable();
+  await profile.editProfile.click();
+  await profile.firstName.fill('Changed');
+  await profile.cancel.click();
+  await expect(profile.firstName).toHaveValue(user.firstName);
+  await expect(profile.firstName).not.toBeEditable();
+  await profile.editProfile.click();
+  await profile.firstName.fill('Meenakshi');
+  await profile.lastName.fill('Iyer');
+  await profile.updateProfile.click();
+  await expect(profile.firstName).not.toBeEditable();
+  await expect(profile.firstName).toHaveValue('Meenakshi');
+  await expect(page.getByText('Hello, Meenakshi Iyer')).toBeVisible();
+  await page.reload();
+  await expect(profile.firstName).toHaveValue('Meenakshi');
+
+  // Picture upload: the page reloads and the header shows the picture instead of the initial.
+  await expect(page.locator('.kosh-avatar-initial').first()).toHaveText('M');
+  await profile.pictureFile.setInputFiles(picture);
+  await expect(page.locator('img.kosh-avatar').first()).toBeVisible();
+  await expect(page.locator('img.kosh-avatar').first()).toHaveJSProperty('complete', true);
+  expect(
+    await page
+      .locator('img.kosh-avatar')
+      .first()
+      .evaluate((img: HTMLImageElement) => img.naturalWidth),
+  ).toBe(8);
+
+  // Change password: a wrong current password is shown on its field; then the real change.
+  await shell.chooseFromUserMenu('Change Password');
+  const changePassword = new ChangePasswordPage(page);
+  await expect(changePassword.heading).toBeVisible();
+  await changePassword.change('WrongPass1', 'Newer456');
+  await expect(changePassword.currentPassword).toHaveAttribute('aria-invalid', 'true');
+  await changePassword.change(user.password, 'Newer456');
+  await expect(changePassword.currentPassword).toHaveValue('');
+
+  // Logout clears the session; the old password no longer works, the new one does.
+  await shell.chooseFromUserMenu('Logout');
+  await expect(page).toHaveURL(/\/login$/);
+  expect(
+    await page.evaluate(() => [localStorage.getItem('kosh.token'), sessionStorage.getItem('kosh.token')]),
+  ).toEqual([null, null]);
+  await page.goto('/profile');
+  await expect(page).toHaveURL(/\/login$/);
+  await login.signInAs(user.email, user.password);
+  await expect(page.getByRole('alert').filter({ hasText: /invalid|incorrect/i })).toBeVisible();
+  await login.password.fill('Newer456');
+  await login.signIn.click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+});
