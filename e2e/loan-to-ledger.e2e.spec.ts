@@ -46,6 +46,12 @@ test('a loan from the form to its schedule and its EMI in the ledger, with trans
   await expect(details.card('Basic Information')).toContainText('Kosh Lifecycle Bank - Pune');
   await expect(details.card('Financial Details')).toContainText('₹5,00,000.00');
   await expect(details.card('Financial Details')).toContainText('9.5% per year');
+  await expect(details.card('Loan Summary')).toContainText(previewEmi as string);
+  const loanUrl = page.url();
+  await details.regenerateSchedule.click();
+  await expect(shell.toast('Amortization schedule generated successfully')).toBeVisible();
+  await expect(page).toHaveURL(`${loanUrl}/amortization`);
+  await page.goto(loanUrl);
   await details.viewSchedule.click();
 
   // The schedule: 36 rows, the first EMI as previewed, and a totals row.

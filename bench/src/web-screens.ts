@@ -7,11 +7,11 @@
  * before timing. Then Debian's Chromium opens /transactions, /ledger and
  * /loans/{id}/amortization and times, from navigation start, the moment the screen is usable:
  * its data rendered (10 rows and the stats; the month's tables; all 600 schedule rows). Each
- * screen once with a cold browser cache, then RUNS times warm; plus the frame times of
+ * screen once in a fresh browser context (cold cache), then RUNS times warm; plus the frame times of
  * scrolling the 600-row schedule from top to bottom. Needs `npm run build -w web` first
  * (the npm script does it). Figures only, not a test.
  *
- * Options (environment): BENCH_WEB_TRANSACTIONS=10000  BENCH_WEB_RUNS=5
+ * Options (environment): BENCH_WEB_TRANSACTIONS=10000  BENCH_WEB_RUNS=5  BENCH_WEB_DIST=web/dist
  */
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync } from 'node:fs';
@@ -38,6 +38,8 @@ import { type Browser, chromium, type Page } from 'playwright-core';
 const TRANSACTIONS = Number(process.env.BENCH_WEB_TRANSACTIONS ?? 10_000);
 const RUNS = Number(process.env.BENCH_WEB_RUNS ?? 5);
 const repoRoot = path.resolve(import.meta.dirname, '..', '..');
+/** The built web app to serve; BENCH_WEB_DIST compares another build of it. */
+const webDist = process.env.BENCH_WEB_DIST ?? path.join(repoRoot, 'web', 'dist');
 
 const CHROMIUM_ARGS = [
   '--headless',
@@ -128,8 +130,8 @@ function loanFields(i: number, now: Date): LoanFields {
 type Setup = { baseUrl: string; token: string; scheduleLoanId: string; close(): Promise<void> };
 
 async function setUp(): Promise<Setup> {
-  if (!existsSync(path.join(repoRoot, 'web', 'dist', 'index.html'))) {
-    throw new Error('web/dist is missing: run `npm run build -w web` first (npm run bench:web does).');
+  if (!existsSync(path.join(webDist, 'index.html'))) {
+    throw new Error(`${webDist} has no build: run \`npm run build -w web\` first (npm run bench:web does).`);
   }
   const database = await createTestDatabase();
   const config = loadConfig({
@@ -142,7 +144,7 @@ async function setUp(): Promise<Setup> {
     RATE_LIMIT_ENABLED: 'false',
   });
   const platform = await createPlatform(config, { db: database.db, runWorkers: true });
-  const app = await buildApp(platform);
+  const app = await buildApp(platform, { webDist });
   await app.ready();
   const now = new Date();
 
@@ -278,19 +280,27 @@ async function main() {
   let browser: Browser | undefined;
   try {
     browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    await context.addInitScript((token) => sessionStorage.setItem('kosh.token', token), setup.token);
-    const page = await context.newPage();
+    const signedInPage = async () => {
+      const context = await browser!.newContext({ viewport: { width: 1280, height: 800 } });
+      await context.addInitScript((token) => sessionStorage.setItem('kosh.token', token), setup.token);
+      return context.newPage();
+    };
     const list = screens(setup.scheduleLoanId);
+    const page = await signedInPage();
 
     console.log(`\nms from navigation start to usable (load ${loadavg()[0]?.toFixed(1)}):`);
     console.log(
       `${'screen'.padEnd(40)} ${'cold'.padStart(7)} ${'warm p50'.padStart(9)} ${'warm max'.padStart(9)}`,
     );
     for (const screen of list) {
-      const cold = await timeScreen(page, setup.baseUrl, screen);
+      // Cold: a new browser context, so nothing of the app is cached yet.
+      const coldPage = await signedInPage();
+      const cold = await timeScreen(coldPage, setup.baseUrl, screen);
+      await coldPage.context().close();
       const warm: number[] = [];
-      for (let i = 0; i < RUNS; i++) warm.push(await timeScreen(page, setup.baseUrl, screen));
+      for (let i = 0; i <= RUNS; i++) warm.push(await timeScreen(page, setup.baseUrl, screen));
+      // The first warm run fills this context's cache; it is not counted.
+      warm.shift();
       console.log(
         `${screen.name.padEnd(40)} ${cold.toFixed(0).padStart(7)} ${median(warm).toFixed(0).padStart(9)} ${Math.max(
           ...warm,

@@ -39,6 +39,8 @@ export async function captureScreen(page: Page, screen: string, ready?: () => Pr
     // Icons arrive as small fetches after render: let them land before the picture is taken.
     await page.waitForLoadState('networkidle');
     await page.evaluate(() => document.fonts.ready);
+    // A full-page picture taken while scrolled draws the sticky header mid-page.
+    await page.evaluate(() => window.scrollTo(0, 0));
     await expectAccessible(page, `${screen} at ${name}`);
     await page.screenshot({ path: screenshotPath(`${screen}-${name}`), fullPage: true });
   }

@@ -12,8 +12,8 @@ export function newUser(firstName = 'Asha'): TestUser {
   return { firstName, lastName: 'Verma', email: `e2e-${unique}@example.com`, password: 'Secret123' };
 }
 
-/** Registers and verifies through the API, for tests whose subject is not registration. */
-export async function createVerifiedUser(request: APIRequestContext, firstName?: string): Promise<TestUser> {
+/** Registers through the API; the address is not verified yet. */
+export async function registeredUser(request: APIRequestContext, firstName?: string): Promise<TestUser> {
   const user = newUser(firstName);
   const registered = await request.post('/api/auth/register', {
     data: {
@@ -24,6 +24,12 @@ export async function createVerifiedUser(request: APIRequestContext, firstName?:
     },
   });
   expect(registered.status(), await registered.text()).toBe(201);
+  return user;
+}
+
+/** Registers and verifies through the API, for tests whose subject is not registration. */
+export async function createVerifiedUser(request: APIRequestContext, firstName?: string): Promise<TestUser> {
+  const user = await registeredUser(request, firstName);
   const link = await linkFromMail(request, user.email, '/verify-email');
   const token = new URL(link).searchParams.get('token');
   const verified = await request.post('/api/auth/verify-email', { data: { token } });

@@ -57,7 +57,6 @@ export function DashboardPage() {
               key={action.href}
               icon={action.icon}
               text={action.text}
-              size="large"
               onClick={() => navigate(action.href)}
             />
           ))}

@@ -145,8 +145,7 @@ export const loansApi = api.injectEndpoints({
         url: '/banks',
         params: { page: 1, limit: 100, sortBy: 'bank_name', sortOrder: 'ASC' },
       }),
-      transformResponse: (answer: Envelope<Bank[] | { banks: Bank[] }>) =>
-        Array.isArray(answer.data) ? answer.data : (answer.data.banks ?? []),
+      transformResponse: (answer: Envelope<Bank[]>) => answer.data,
       providesTags: ['Bank'],
     }),
     getLoanTypes: build.query<LoanType[], void>({

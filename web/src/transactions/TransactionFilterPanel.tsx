@@ -1,7 +1,7 @@
 import { Button, Card, FormGroup, HTMLSelect, InputGroup, Tag } from '@blueprintjs/core';
 import type { FormEvent } from 'react';
 import { formatDate } from '../format';
-import { NO_FILTERS, type TransactionFilters } from './transactionsApi';
+import type { TransactionFilters } from './transactionsApi';
 
 type Props = {
   typed: TransactionFilters;
@@ -96,5 +96,3 @@ export function TransactionFilterPanel({ typed, applied, onType, onApply, onClea
     </Card>
   );
 }
-
-export { NO_FILTERS };

@@ -1,26 +1,21 @@
 import { Button, Callout, Card, Intent } from '@blueprintjs/core';
-import { lazy, Suspense, useState } from 'react';
+import { useState } from 'react';
 import { PageHeader } from '../app/layout/PageHeader';
 import { StatCard, StatGrid } from '../dashboard/StatCard';
 import { formatMoney } from '../format';
-import { isFiltered, NO_FILTERS, TransactionFilterPanel } from './TransactionFilterPanel';
+import { DeleteTransactionDialog } from './DeleteTransactionDialog';
+import { TransactionDialog } from './TransactionDialog';
+import { isFiltered, TransactionFilterPanel } from './TransactionFilterPanel';
 import { TransactionPagination } from './TransactionPagination';
 import { TransactionTable } from './TransactionTable';
 import {
+  NO_FILTERS,
   TRANSACTION_PAGE_SIZE,
   type Transaction,
   type TransactionFilters,
   useGetTransactionStatsQuery,
   useGetTransactionsQuery,
 } from './transactionsApi';
-
-// The dialogs (and the form library) load when first opened, keeping the list's first paint light.
-const TransactionDialog = lazy(async () => ({
-  default: (await import('./TransactionDialog')).TransactionDialog,
-}));
-const DeleteTransactionDialog = lazy(async () => ({
-  default: (await import('./DeleteTransactionDialog')).DeleteTransactionDialog,
-}));
 
 type Editing = { open: false } | { open: true; transaction: Transaction | null };
 
@@ -115,14 +110,11 @@ export function TransactionsPage() {
           />
         ) : null}
       </Card>
-      <Suspense fallback={null}>
-        {editing.open ? (
-          <TransactionDialog open editing={editing.transaction} onClose={() => setEditing({ open: false })} />
-        ) : null}
-        {deleting ? (
-          <DeleteTransactionDialog transaction={deleting} onClose={() => setDeleting(null)} />
-        ) : null}
-      </Suspense>
+      {/* Mounted only while open, so each opening starts from fresh values. */}
+      {editing.open ? (
+        <TransactionDialog open editing={editing.transaction} onClose={() => setEditing({ open: false })} />
+      ) : null}
+      {deleting ? <DeleteTransactionDialog transaction={deleting} onClose={() => setDeleting(null)} /> : null}
     </>
   );
 }
