@@ -5,7 +5,7 @@ import { LoginPage } from './page-models/login-page';
 import { ProfilePage } from './page-models/profile-page';
 import { RegisterPage } from './page-models/register-page';
 import { ResetPasswordPage } from './page-models/reset-password-page';
-import { createVerifiedUser } from './support/users';
+import { createVerifiedUser, registeredUser } from './support/users';
 
 /** Types `value` (or nothing), leaves the field, and expects `message` under it. */
 async function expectMessage(field: Locator, value: string, message: string): Promise<void> {
@@ -50,6 +50,15 @@ test.describe('validation messages (spec section 5)', () => {
     await register.password.fill('Secret123');
     await expectMessage(register.confirmPassword, 'Secret124', 'Passwords must match');
     await expect(register.createAccount).toBeDisabled();
+  });
+
+  test('register: the server rejecting a taken address shows its message', async ({ page, request }) => {
+    const taken = await registeredUser(request, 'Taken');
+    const register = new RegisterPage(page);
+    await register.goto();
+    await register.register({ ...taken, firstName: 'Other' });
+    await expect(page.locator('form').getByRole('alert')).toContainText(/already/i);
+    await expect(page).toHaveURL(/\/register$/);
   });
 
   test('forgot password', async ({ page }) => {

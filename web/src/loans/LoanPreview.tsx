@@ -53,7 +53,7 @@ export function LoanPreview() {
                 </tr>
               </tbody>
             </HTMLTable>
-            <p className="kosh-muted kosh-small">
+            <p className="kosh-muted kosh-small kosh-wide-only">
               Figures are estimates; the schedule is exact to the paisa.
             </p>
           </Card>
