@@ -23,9 +23,12 @@ export const EVENTS_CHANNEL = 'kosh_events';
 export type PostgresEventStoreOptions = {
   upcasters?: UpcasterRegistry;
   /**
-   * Append statements in flight at once (default 8 on PostgreSQL, 1 on PGlite; keep it below the pool size). Appends that
+   * Append statements in flight at once (default 16 on PostgreSQL, 1 on PGlite). Appends that
    * arrive while that many are running wait and then go together, in one statement and one
-   * commit (group commit): each keeps its own expected-version check and result.
+   * commit (group commit), each with its own expected-version check and result. Measured here:
+   * grouping pays when commits (fsync) are the bottleneck and PGlite (one connection); when CPU
+   * is, parallel statements win, so PostgreSQL groups only beyond 16 (those beyond the pool
+   * size wait in the pool meanwhile).
    */
   appendConcurrency?: number;
   /**
@@ -183,7 +186,7 @@ type PendingAppend = {
  */
 export function createPostgresEventStore(db: Db, options: PostgresEventStoreOptions = {}): EventStore {
   const upcasters = options.upcasters ?? noUpcasters;
-  const appendConcurrency = Math.max(1, options.appendConcurrency ?? (db.kind === 'pglite' ? 1 : 8));
+  const appendConcurrency = Math.max(1, options.appendConcurrency ?? (db.kind === 'pglite' ? 1 : 16));
   const maxEventsPerGroup = Math.max(1, options.maxEventsPerGroup ?? 1000);
   const notifyIntervalMs = Math.max(0, options.notifyIntervalMs ?? 5);
   const listeners = new Set<(position?: string) => void>();
