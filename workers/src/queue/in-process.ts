@@ -1,3 +1,4 @@
+import { AsyncResource } from 'node:async_hooks';
 import { createHandlerRegistry, type QueueLogger, silentQueueLogger } from './handlers';
 import type { EnqueueOptions, JobQueue } from './port';
 
@@ -32,6 +33,9 @@ export function createInProcessQueue(options: InProcessQueueOptions = {}): JobQu
   const timers = new Set<ReturnType<typeof setTimeout>>();
   const schedules = new Map<string, ReturnType<typeof setInterval>>();
   let closed = false;
+  // Jobs run in the queue's own async context, never in the enqueuer's: a job enqueued from
+  // inside a database transaction (the mail reactor's batch) must not run as part of it.
+  const context = new AsyncResource('kosh.in-process-queue');
 
   function later(ms: number, fn: () => void): void {
     const timer = setTimeout(() => {
@@ -61,11 +65,13 @@ export function createInProcessQueue(options: InProcessQueueOptions = {}): JobQu
         waitingIds.delete(job.jobId);
         activeIds.add(job.jobId);
       }
-      const run = execute(job).finally(() => {
-        running.delete(run);
-        if (job.jobId !== undefined) activeIds.delete(job.jobId);
-        pump();
-      });
+      const run = context
+        .runInAsyncScope(() => execute(job))
+        .finally(() => {
+          running.delete(run);
+          if (job.jobId !== undefined) activeIds.delete(job.jobId);
+          pump();
+        });
       running.add(run);
     }
   }
