@@ -427,7 +427,7 @@ describe('list', () => {
     const bobs = await list(bob, '?limit=100');
     expect(notesOf(bobs)).toEqual(['Bob salary']);
     expect(notesOf(await list(dave, '?search=Bob'))).toEqual([]);
-    expect(byNotes['Rent']).toBeDefined();
-    expect((await call(bob, 'GET', `/api/transactions/${byNotes['Rent']?.id}`)).status).toBe(404);
+    expect(byNotes.Rent).toBeDefined();
+    expect((await call(bob, 'GET', `/api/transactions/${byNotes.Rent?.id}`)).status).toBe(404);
   });
 });
