@@ -195,6 +195,7 @@ export function createPostgresEventStore(db: Db, options: PostgresEventStoreOpti
   let pending: string | null = null;
   let flushing: Promise<void> | null = null;
   let closed = false;
+  let wakeFlusher: (() => void) | null = null;
 
   const queue: PendingAppend[] = [];
   let inFlight = 0;
@@ -225,8 +226,13 @@ export function createPostgresEventStore(db: Db, options: PostgresEventStoreOpti
           await db.query(NOTIFY_SQL, [EVENTS_CHANNEL, `${p}|${instance}`]).catch(() => {});
           // At most one NOTIFY per interval: under load, one per append would double the
           // transactions the server commits.
-          if (pending !== null && !closed)
-            await new Promise((resolve) => setTimeout(resolve, notifyIntervalMs));
+          if (pending !== null && !closed) {
+            await new Promise<void>((resolve) => {
+              wakeFlusher = resolve;
+              setTimeout(resolve, notifyIntervalMs).unref?.();
+            });
+            wakeFlusher = null;
+          }
         }
         flushing = null;
       })();
@@ -362,6 +368,7 @@ export function createPostgresEventStore(db: Db, options: PostgresEventStoreOpti
         });
       }
       closed = true;
+      wakeFlusher?.();
       await flushing;
       const l = live;
       live = null;
