@@ -7,11 +7,13 @@
  * before timing. Then Debian's Chromium opens /transactions, /ledger and
  * /loans/{id}/amortization and times, from navigation start, the moment the screen is usable:
  * its data rendered (10 rows and the stats; the month's tables; all 600 schedule rows). Each
- * screen once in a fresh browser context (cold cache), then RUNS times warm; plus the frame times of
+ * screen COLD_RUNS times in a fresh browser context (cold cache; the median is shown, one cold
+ * sample being too noisy on a shared machine), then RUNS times warm; plus the frame times of
  * scrolling the 600-row schedule from top to bottom. Needs `npm run build -w web` first
  * (the npm script does it). Figures only, not a test.
  *
- * Options (environment): BENCH_WEB_TRANSACTIONS=10000  BENCH_WEB_RUNS=5  BENCH_WEB_DIST=web/dist
+ * Options (environment): BENCH_WEB_TRANSACTIONS=10000  BENCH_WEB_RUNS=5  BENCH_WEB_COLD_RUNS=3
+ * BENCH_WEB_DIST=web/dist
  */
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync } from 'node:fs';
@@ -37,6 +39,7 @@ import { type Browser, chromium, type Page } from 'playwright-core';
 
 const TRANSACTIONS = Number(process.env.BENCH_WEB_TRANSACTIONS ?? 10_000);
 const RUNS = Number(process.env.BENCH_WEB_RUNS ?? 5);
+const COLD_RUNS = Number(process.env.BENCH_WEB_COLD_RUNS ?? 3);
 const repoRoot = path.resolve(import.meta.dirname, '..', '..');
 /** The built web app to serve; BENCH_WEB_DIST compares another build of it. */
 const webDist = process.env.BENCH_WEB_DIST ?? path.join(repoRoot, 'web', 'dist');
@@ -290,21 +293,25 @@ async function main() {
 
     console.log(`\nms from navigation start to usable (load ${loadavg()[0]?.toFixed(1)}):`);
     console.log(
-      `${'screen'.padEnd(40)} ${'cold'.padStart(7)} ${'warm p50'.padStart(9)} ${'warm max'.padStart(9)}`,
+      `${'screen'.padEnd(40)} ${'cold p50'.padStart(9)} ${'cold max'.padStart(9)} ${'warm p50'.padStart(9)} ${'warm max'.padStart(9)}`,
     );
     for (const screen of list) {
       // Cold: a new browser context, so nothing of the app is cached yet.
-      const coldPage = await signedInPage();
-      const cold = await timeScreen(coldPage, setup.baseUrl, screen);
-      await coldPage.context().close();
+      const colds: number[] = [];
+      for (let i = 0; i < COLD_RUNS; i++) {
+        const coldPage = await signedInPage();
+        colds.push(await timeScreen(coldPage, setup.baseUrl, screen));
+        await coldPage.context().close();
+      }
+      const cold = median(colds);
       const warm: number[] = [];
       for (let i = 0; i <= RUNS; i++) warm.push(await timeScreen(page, setup.baseUrl, screen));
       // The first warm run fills this context's cache; it is not counted.
       warm.shift();
       console.log(
-        `${screen.name.padEnd(40)} ${cold.toFixed(0).padStart(7)} ${median(warm).toFixed(0).padStart(9)} ${Math.max(
-          ...warm,
-        )
+        `${screen.name.padEnd(40)} ${cold.toFixed(0).padStart(9)} ${Math.max(...colds)
+          .toFixed(0)
+          .padStart(9)} ${median(warm).toFixed(0).padStart(9)} ${Math.max(...warm)
           .toFixed(0)
           .padStart(9)}`,
       );

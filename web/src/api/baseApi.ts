@@ -1,6 +1,7 @@
 import {
   type BaseQueryFn,
   createApi,
+  defaultSerializeQueryArgs,
   type FetchArgs,
   type FetchBaseQueryMeta,
   fetchBaseQuery,
@@ -8,7 +9,7 @@ import {
 import { navigate } from 'wouter/use-browser-location';
 import { sessionEnded } from '../auth/sessionActions';
 import { isTokenExpired } from '../auth/token';
-import { toast } from '../toaster';
+import { TOAST_TIMEOUT_MS, toast } from '../toaster';
 import { type ApiError, toApiError, toastMessagesFor } from './apiError';
 import { camelizeKeys, keepsServerNames, snakifyKeys } from './case';
 
@@ -16,6 +17,34 @@ import { camelizeKeys, keepsServerNames, snakifyKeys } from './case';
 export const REQUEST_TIMEOUT_MS = 30_000;
 
 type SessionState = { session: { token: string | null } };
+
+/**
+ * How long the base query's failure toasts stay (default TOAST_TIMEOUT_MS). A whole endpoint asks
+ * with `extraOptions: { errorToastMs }`; a screen asks per call by putting it in the query arg
+ * (`useGetBanksQuery({ errorToastMs: 8000 })`), which the endpoint's `query` passes on in its
+ * FetchArgs. It is never sent and never part of the cache key.
+ */
+export type ToastOptions = { errorToastMs?: number };
+
+type Args = string | (FetchArgs & ToastOptions);
+
+function hasToastOptions(value: unknown): value is Record<string, unknown> & ToastOptions {
+  return !!value && typeof value === 'object' && !Array.isArray(value) && 'errorToastMs' in value;
+}
+
+/** A query arg as a cache key: without toast options (an arg of nothing else is no arg). */
+function withoutToastOptions(queryArgs: unknown): unknown {
+  if (!hasToastOptions(queryArgs)) return queryArgs;
+  const { errorToastMs: _, ...rest } = queryArgs;
+  return Object.keys(rest).length > 0 ? rest : undefined;
+}
+
+/** The request proper, and the failure-toast timeout it asked for. */
+function splitToastOptions(args: Args): { request: string | FetchArgs; errorToastMs?: number } {
+  if (typeof args === 'string') return { request: args };
+  const { errorToastMs, ...request } = args;
+  return { request, errorToastMs };
+}
 
 const rawBaseQuery = fetchBaseQuery({
   baseUrl: '/api',
@@ -56,19 +85,21 @@ function onUnauthorized(
  * (except ledger and transaction answers), and every failure turned into the spec's rejected
  * value with its toast (section 8).
  */
-const baseQuery: BaseQueryFn<string | FetchArgs, unknown, ApiError, object, FetchBaseQueryMeta> = async (
+const baseQuery: BaseQueryFn<Args, unknown, ApiError, ToastOptions, FetchBaseQueryMeta> = async (
   args,
   api,
-  extraOptions,
+  extraOptions = {},
 ) => {
-  const result = await rawBaseQuery(withSnakeCaseBody(args), api, extraOptions);
+  const { request, errorToastMs } = splitToastOptions(args);
+  const result = await rawBaseQuery(withSnakeCaseBody(request), api, {});
   if (result.error) {
     const error = toApiError(result.error, new Date());
+    const timeout = errorToastMs ?? extraOptions.errorToastMs ?? TOAST_TIMEOUT_MS;
     if (error.status === 401) onUnauthorized(api.dispatch, api.getState);
-    else for (const message of toastMessagesFor(error)) toast.error(message);
+    else for (const message of toastMessagesFor(error)) toast.error(message, timeout);
     return { error, meta: result.meta };
   }
-  const data = keepsServerNames(urlOf(args)) ? result.data : camelizeKeys(result.data);
+  const data = keepsServerNames(urlOf(request)) ? result.data : camelizeKeys(result.data);
   return { data, meta: result.meta };
 };
 
@@ -78,6 +109,9 @@ export type Envelope<T> = { success: boolean; data: T; message?: string };
 export const api = createApi({
   reducerPath: 'api',
   baseQuery,
+  // The toast options of a query arg say how to report a failure, not which data: same cache entry.
+  serializeQueryArgs: ({ queryArgs, ...rest }) =>
+    defaultSerializeQueryArgs({ ...rest, queryArgs: withoutToastOptions(queryArgs) }),
   tagTypes: [
     'Loan',
     'LoanStats',

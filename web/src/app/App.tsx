@@ -1,14 +1,23 @@
 import { BlueprintProvider } from '@blueprintjs/core';
+import { useEffect } from 'react';
 import { Provider } from 'react-redux';
+import { useRouter } from 'wouter';
 import { useGetProfileQuery } from '../auth/authApi';
 import { useAppearance } from '../settings/appearance';
-import { AppRoutes } from './routes';
-import { type AppStore, useAppSelector } from './store';
+import { AppRoutes, preloadRoute } from './routes';
+import { type AppStore, useAppDispatch, useAppSelector } from './store';
 
 /** Turns a stored token into the signed-in user once, at start-up (spec section 4). */
 function useSessionStart(): void {
   const status = useAppSelector((state) => state.session.status);
   useGetProfileQuery(undefined, { skip: status !== 'loading' });
+  // Meanwhile the screen asked for loads its code and data, so neither waits for the answer.
+  const { parser } = useRouter();
+  const dispatch = useAppDispatch();
+  const checking = status === 'loading';
+  useEffect(() => {
+    if (checking) preloadRoute(parser, window.location.pathname, dispatch);
+  }, [checking, parser, dispatch]);
 }
 
 function Shell() {

@@ -15,7 +15,12 @@ import { PageHeader } from '../app/layout/PageHeader';
 import { StatCard, StatGrid } from '../dashboard/StatCard';
 import { formatDate, formatMoney, MONTH_NAMES } from '../format';
 import { LedgerTable } from './LedgerTable';
-import { type LedgerMonth, useGetLedgerPeriodsQuery, useGetLedgerQuery } from './ledgerApi';
+import {
+  initialLedgerMonth,
+  type LedgerMonth,
+  useGetLedgerPeriodsQuery,
+  useGetLedgerQuery,
+} from './ledgerApi';
 
 /** 5 years before the current year to 4 after (spec section 9). */
 function yearChoices(now: Date): number[] {
@@ -38,14 +43,8 @@ function PageLoading() {
 export function LedgerPage() {
   const periods = useGetLedgerPeriodsQuery();
   const [chosen, setChosen] = useState<LedgerMonth | null>(null);
-  const fallback = new Date();
-  const selected: LedgerMonth | null =
-    chosen ??
-    (periods.data
-      ? { month: periods.data.currentMonth, year: periods.data.currentYear }
-      : periods.isError
-        ? { month: fallback.getMonth() + 1, year: fallback.getFullYear() }
-        : null);
+  const now = new Date();
+  const selected: LedgerMonth | null = chosen ?? initialLedgerMonth(periods, now);
   const ledger = useGetLedgerQuery(selected ?? { month: 0, year: 0 }, { skip: selected === null });
 
   if (selected === null || (ledger.isLoading && !ledger.data)) return <PageLoading />;
@@ -80,7 +79,7 @@ export function LedgerPage() {
               fill
               value={selected.year}
               onChange={(e) => setChosen({ ...selected, year: Number(e.target.value) })}
-              options={yearChoices(fallback).map((year) => ({ value: year, label: String(year) }))}
+              options={yearChoices(now).map((year) => ({ value: year, label: String(year) }))}
             />
           </FormGroup>
           {ledger.isFetching ? <Spinner size={SpinnerSize.SMALL} aria-label="Loading" /> : null}

@@ -1,4 +1,5 @@
 import { api, type Envelope } from '../api/baseApi';
+import type { AppDispatch } from '../app/store';
 
 /** Ledger answers are read in the server's own names (spec section 3). */
 export type LedgerEntry = {
@@ -43,3 +44,29 @@ export const ledgerApi = api.injectEndpoints({
 });
 
 export const { useGetLedgerQuery, useGetLedgerPeriodsQuery } = ledgerApi;
+
+/**
+ * The month the Ledger View opens on: the current one of the periods answer; this month when
+ * that answer failed; none while it is awaited.
+ */
+export function initialLedgerMonth(
+  periods: { data?: LedgerPeriods; isError: boolean },
+  now: Date,
+): LedgerMonth | null {
+  if (periods.data) return { month: periods.data.currentMonth, year: periods.data.currentYear };
+  return periods.isError ? { month: now.getMonth() + 1, year: now.getFullYear() } : null;
+}
+
+/**
+ * The Ledger View's first answers before the page renders: the periods, and the month they open
+ * on. That is the server's current month, nearly always the browser's too, so this month is asked
+ * for at once rather than after the periods; should they name another, that one follows.
+ */
+export async function prefetchLedger(dispatch: AppDispatch, now = new Date()): Promise<void> {
+  dispatch(ledgerApi.util.prefetch('getLedger', { month: now.getMonth() + 1, year: now.getFullYear() }, {}));
+  const periods = await dispatch(
+    ledgerApi.endpoints.getLedgerPeriods.initiate(undefined, { subscribe: false }),
+  );
+  const month = initialLedgerMonth(periods, now);
+  if (month) dispatch(ledgerApi.util.prefetch('getLedger', month, {}));
+}

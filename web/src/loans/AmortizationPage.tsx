@@ -26,7 +26,7 @@ export function AmortizationPage() {
   const totals = useMemo(() => scheduleTotals(rows), [rows]);
 
   const generate = async () => {
-    const result = await regenerate(id);
+    const result = await regenerate({ id });
     if (!('error' in result)) toast.success('Amortization schedule generated successfully');
   };
 

@@ -54,7 +54,7 @@ export function LoanDetailsPage() {
   const status = loanStatus(loan.endDate, today);
 
   const generate = async () => {
-    const result = await regenerate(id);
+    const result = await regenerate({ id });
     if ('error' in result) return;
     toast.success('Amortization schedule generated successfully');
     navigate(`/loans/${id}/amortization`);

@@ -39,7 +39,7 @@ const DURATION_OPTIONS = [
 /** The create and edit form in its four sections, with the live preview beside it. */
 export function LoanForm({ mode, initialValues, submitText, onSubmit }: Props) {
   const [, navigate] = useLocation();
-  const banks = useGetBanksQuery();
+  const banks = useGetBanksQuery(undefined);
   const loanTypes = useGetLoanTypesQuery();
   const validate = useMemo(() => loanFormValidator(mode, () => todayIso()), [mode]);
 

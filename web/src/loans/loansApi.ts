@@ -1,4 +1,5 @@
-import { api, type Envelope } from '../api/baseApi';
+import { api, type Envelope, type ToastOptions } from '../api/baseApi';
+import type { AppDispatch } from '../app/store';
 
 /** A loan as the screens read it (spec section 3, camelCase on receipt). */
 export type Loan = {
@@ -49,7 +50,10 @@ export type LoanPage = {
   pagination: { page: number; limit: number; totalItems: number; totalPages: number };
 };
 
-export type LoanListArgs = { page: number; limit: number; search: string; bankId: string };
+export type LoanListArgs = { page: number; limit: number; search: string; bankId: string } & ToastOptions;
+
+/** A call about one loan; the toast options say how long its failure toast stays. */
+export type LoanCall = { id: string } & ToastOptions;
 
 /** The loan request payload in camelCase; the base query sends it as snake_case (spec section 3). */
 export type LoanBody = {
@@ -89,7 +93,7 @@ const loanChanged = [{ type: 'Loan', id: 'LIST' }, 'LoanStats', 'Ledger', 'Perio
 export const loansApi = api.injectEndpoints({
   endpoints: (build) => ({
     getLoans: build.query<LoanPage, LoanListArgs>({
-      query: (args) => ({ url: '/loans', params: listParams(args) }),
+      query: ({ errorToastMs, ...args }) => ({ url: '/loans', params: listParams(args), errorToastMs }),
       transformResponse: (answer: ListAnswer) => ({ loans: answer.data, pagination: answer.meta.pagination }),
       providesTags: (result) => [
         { type: 'Loan', id: 'LIST' },
@@ -125,25 +129,30 @@ export const loansApi = api.injectEndpoints({
       }),
       invalidatesTags: (_r, _e, { id }) => [...loanChanged, { type: 'Loan', id }, { type: 'Schedule', id }],
     }),
-    deleteLoan: build.mutation<Envelope<unknown>, string>({
-      query: (id) => ({ url: `/loans/${id}`, method: 'DELETE' }),
-      invalidatesTags: (_r, _e, id) => [...loanChanged, { type: 'Loan', id }, { type: 'Schedule', id }],
+    deleteLoan: build.mutation<Envelope<unknown>, LoanCall>({
+      query: ({ id, errorToastMs }) => ({ url: `/loans/${id}`, method: 'DELETE', errorToastMs }),
+      invalidatesTags: (_r, _e, { id }) => [...loanChanged, { type: 'Loan', id }, { type: 'Schedule', id }],
     }),
     getSchedule: build.query<ScheduleRow[], string>({
       query: (id) => `/loans/${id}/amortization`,
       transformResponse: (answer: Envelope<{ schedule: ScheduleRow[] }>) => answer.data.schedule ?? [],
       providesTags: (_r, _e, id) => [{ type: 'Schedule', id }],
     }),
-    regenerateSchedule: build.mutation<ScheduleRow[], string>({
-      query: (id) => ({ url: `/loans/${id}/amortization/regenerate`, method: 'POST' }),
+    regenerateSchedule: build.mutation<ScheduleRow[], LoanCall>({
+      query: ({ id, errorToastMs }) => ({
+        url: `/loans/${id}/amortization/regenerate`,
+        method: 'POST',
+        errorToastMs,
+      }),
       transformResponse: (answer: Envelope<{ schedule: ScheduleRow[] }>) => answer.data.schedule ?? [],
-      invalidatesTags: (_r, _e, id) => [{ type: 'Schedule', id }, 'LoanStats', 'Ledger', 'Periods'],
+      invalidatesTags: (_r, _e, { id }) => [{ type: 'Schedule', id }, 'LoanStats', 'Ledger', 'Periods'],
     }),
-    getBanks: build.query<Bank[], void>({
+    getBanks: build.query<Bank[], ToastOptions | undefined>({
       // The dropdown loads up to 100, by name (spec section 9).
-      query: () => ({
+      query: (options) => ({
         url: '/banks',
         params: { page: 1, limit: 100, sortBy: 'bank_name', sortOrder: 'ASC' },
+        errorToastMs: options?.errorToastMs,
       }),
       transformResponse: (answer: Envelope<Bank[]>) => answer.data,
       providesTags: ['Bank'],
@@ -168,3 +177,9 @@ export const {
   useGetBanksQuery,
   useGetLoanTypesQuery,
 } = loansApi;
+
+/** The amortization screen's answers (the loan and its schedule), before the page renders. */
+export function prefetchSchedule(dispatch: AppDispatch, id: string): void {
+  dispatch(loansApi.util.prefetch('getLoan', id, {}));
+  dispatch(loansApi.util.prefetch('getSchedule', id, {}));
+}

@@ -1,4 +1,5 @@
 import { api, type Envelope } from '../api/baseApi';
+import type { AppDispatch } from '../app/store';
 
 /** Transaction answers are read in the server's own names (spec section 3). */
 export type TransactionType = 'C' | 'D';
@@ -107,3 +108,9 @@ export const {
   useUpdateTransactionMutation,
   useDeleteTransactionMutation,
 } = transactionsApi;
+
+/** The Transaction Book's first answers (page 1, no filter), asked for before the page renders. */
+export function prefetchTransactionBook(dispatch: AppDispatch): void {
+  dispatch(transactionsApi.util.prefetch('getTransactions', { page: 1, filters: NO_FILTERS }, {}));
+  dispatch(transactionsApi.util.prefetch('getTransactionStats', undefined, {}));
+}
