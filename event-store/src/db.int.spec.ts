@@ -13,6 +13,7 @@ const eventStoreFiles = [
   'event-store/001_events.sql',
   'event-store/002_append_without_notify.sql',
   'event-store/003_append_one_and_many.sql',
+  'event-store/004_append_batch.sql',
 ];
 
 async function waitUntil(check: () => boolean, what: string, timeoutMs = 10_000) {

@@ -273,6 +273,53 @@ export function eventStoreContract(
       expect((await store.readStream(stream('p'))).version).toBe(4);
     });
 
+    it('gives each of many concurrent appends to different streams its own outcome', async () => {
+      // On PostgreSQL these go in one grouped statement (group commit): one append's conflict
+      // or retry must neither fail nor change the others.
+      fresh();
+      const stored = event('Paid', { n: 0 });
+      const original = await store.appendToStream(stream('stored'), [stored], {
+        expectedVersion: 'no_stream',
+      });
+      await store.appendToStream(stream('behind'), [event('Paid', { n: 1 })], {
+        expectedVersion: 'no_stream',
+      });
+      const grewOld = event('Paid', { n: 2 });
+      await store.appendToStream(stream('grew'), [grewOld], { expectedVersion: 'no_stream' });
+      const grewNew = event('Paid', { n: 3 });
+
+      const [created, conflicted, retried, grew, any] = await Promise.allSettled([
+        store.appendToStream(stream('new'), [event('A', {}), event('B', {})], {
+          expectedVersion: 'no_stream',
+        }),
+        store.appendToStream(stream('behind'), [event('Late', {})], { expectedVersion: 0 }),
+        store.appendToStream(stream('stored'), [stored], { expectedVersion: 5 }),
+        store.appendToStream(stream('grew'), [grewOld, grewNew], { expectedVersion: 1 }),
+        store.appendToStream(stream('any'), [event('C', {})], { expectedVersion: 'any' }),
+      ]);
+      expect(created).toMatchObject({ status: 'fulfilled', value: { nextVersion: 2 } });
+      expect(conflicted.status).toBe('rejected');
+      expect((conflicted as PromiseRejectedResult).reason).toBeInstanceOf(ConcurrencyError);
+      expect((conflicted as PromiseRejectedResult).reason).toMatchObject({ expected: 0, actual: 1 });
+      expect(retried).toEqual({ status: 'fulfilled', value: original });
+      expect(grew).toMatchObject({ status: 'fulfilled', value: { nextVersion: 2 } });
+      expect(any).toMatchObject({ status: 'fulfilled', value: { nextVersion: 1 } });
+
+      expect((await store.readStream(stream('new'))).events.map((e) => [e.streamVersion, e.type])).toEqual([
+        [1, 'A'],
+        [2, 'B'],
+      ]);
+      expect((await store.readStream(stream('behind'))).events.map((e) => e.type)).toEqual(['Paid']);
+      expect((await store.readStream(stream('stored'))).version).toBe(1);
+      expect((await store.readStream(stream('grew'))).events.map((e) => e.id)).toEqual([
+        grewOld.id,
+        grewNew.id,
+      ]);
+      const createdValue = (created as PromiseFulfilledResult<{ position: string }>).value;
+      const lastOfNew = (await store.readStream(stream('new'))).events.at(-1)!;
+      expect(createdValue.position).toBe(lastOfNew.position);
+    });
+
     it('pages readAll in global order across many streams', async () => {
       fresh();
       const appended: { id: string; position: string }[] = [];
