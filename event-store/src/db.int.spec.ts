@@ -9,12 +9,7 @@ import { eventStoreMigrations, migrate } from './migrations';
 import { createPostgresEventStore } from './postgres-event-store';
 import { createTestDatabase, type TestDatabase } from './testing/test-database';
 
-const eventStoreFiles = [
-  'event-store/001_events.sql',
-  'event-store/002_append_without_notify.sql',
-  'event-store/003_append_one_and_many.sql',
-  'event-store/004_append_batch.sql',
-];
+const eventStoreFiles = ['event-store/001_events.sql'];
 
 async function waitUntil(check: () => boolean, what: string, timeoutMs = 10_000) {
   const deadline = Date.now() + timeoutMs;
