@@ -18,6 +18,7 @@ import { type DomainEvent, generateSchedule, type LoanFields, loanDecider, loanS
 import type { NewEvent } from '@kosh/event-store/port';
 import { seedCatalog } from '@kosh/projections/catalog/seed';
 import { allProjections } from '@kosh/projections/registry';
+import { random } from './support/random';
 
 const MAIN_LOANS = Number(process.env.BENCH_LOANS ?? 1000);
 const OTHER_USERS = 4;
@@ -25,16 +26,6 @@ const OTHER_LOANS = 200;
 const CALLS = Number(process.env.BENCH_CALLS ?? 200);
 const NOW = new Date('2026-01-10T06:00:00.000Z');
 
-/** Deterministic pseudo-random numbers (mulberry32), so runs are comparable. */
-function random(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let x = Math.imul(a ^ (a >>> 15), 1 | a);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const rnd = random(7);
 const between = (min: number, max: number) => min + Math.floor(rnd() * (max - min + 1));
 

@@ -28,6 +28,7 @@ import { seedCatalog } from '@kosh/projections/catalog/seed';
 import { allProjections } from '@kosh/projections/registry';
 import { createProjectionRunner } from '@kosh/projections/runner/runner';
 import type { Projection } from '@kosh/projections/runner/types';
+import { random } from './support/random';
 
 const MAIN_TRANSACTIONS = Number(process.env.BENCH_TRANSACTIONS ?? 100_000);
 const OTHER_USERS = 4;
@@ -35,16 +36,6 @@ const OTHER_TRANSACTIONS = 5_000;
 const CALLS = Number(process.env.BENCH_CALLS ?? 200);
 const NOW = new Date('2025-12-20T06:00:00.000Z');
 
-/** Deterministic pseudo-random numbers (mulberry32), so runs are comparable. */
-function random(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let x = Math.imul(a ^ (a >>> 15), 1 | a);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const rnd = random(42);
 const pick = <T>(items: readonly T[]): T => items[Math.floor(rnd() * items.length)] as T;
 

@@ -36,6 +36,7 @@ import { allProjections } from '@kosh/projections/registry';
 import { loadConfig } from '@kosh/workers/config';
 import { createPlatform } from '@kosh/workers/runtime';
 import { type Browser, chromium, type Page } from 'playwright-core';
+import { random } from './support/random';
 
 const TRANSACTIONS = Number(process.env.BENCH_WEB_TRANSACTIONS ?? 10_000);
 const RUNS = Number(process.env.BENCH_WEB_RUNS ?? 5);
@@ -55,16 +56,6 @@ const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
-/** Deterministic pseudo-random numbers (mulberry32), so runs are comparable. */
-function random(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let x = Math.imul(a ^ (a >>> 15), 1 | a);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const rnd = random(7);
 const NOTES = ['Groceries at BigBasket', 'Rent', 'Electricity bill', 'Swiggy order', 'Petrol', 'School fees'];
 const CREDIT_NOTES = ['Salary', 'Freelance invoice', 'Interest credit', 'Dividend'];
