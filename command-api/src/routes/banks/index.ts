@@ -9,13 +9,7 @@ import {
   validateBank,
   validateLoanType,
 } from '@kosh/domain';
-import {
-  getBank,
-  getLoanType,
-  listBanks,
-  listLoanTypes,
-  nextCatalogId,
-} from '@kosh/projections/catalog/queries';
+import { getBank, getLoanType, listBanks, nextCatalogId } from '@kosh/projections/catalog/queries';
 import type { FastifyInstance } from 'fastify';
 import { handleCommand } from '../../commands/handle';
 import { errorResponses } from '../../schemas/auth';
@@ -26,10 +20,10 @@ import {
   BankResponse,
   CatalogParams,
   LoanTypeBody,
-  LoanTypeListResponse,
   LoanTypeResponse,
 } from '../../schemas/banks';
 import { parseBankListQuery } from '../loans/list-query';
+import { registerLoanTypeList } from './loan-type-list';
 import { toWireBank, toWireLoanType } from './wire';
 
 const READ_MODELS = ['catalog'];
@@ -121,21 +115,7 @@ export async function bankRoutes(fastify: FastifyInstance) {
     },
   );
 
-  app.get(
-    '/loan-types',
-    {
-      schema: {
-        tags,
-        security,
-        summary: 'Loan types the user can choose from (data.loanTypes)',
-        response: { 200: LoanTypeListResponse, ...errorResponses(401) },
-      },
-    },
-    async (request) => {
-      const loanTypes = await listLoanTypes(platform.db, request.userId);
-      return { success: true as const, data: { loanTypes: loanTypes.map(toWireLoanType) } };
-    },
-  );
+  registerLoanTypeList(app, '/loan-types', tags);
 
   app.post(
     '/loan-types',

@@ -13,14 +13,13 @@ import {
   parseLoan,
   ValidationError,
 } from '@kosh/domain';
-import { getBank, getLoanType, listLoanTypes } from '@kosh/projections/catalog/queries';
+import { getBank, getLoanType } from '@kosh/projections/catalog/queries';
 import { getLoan, getLoanStats, type LoanView, listLoans } from '@kosh/projections/loans/queries';
 import { allProjections } from '@kosh/projections/registry';
 import { getSchedule } from '@kosh/projections/schedules/queries';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { etagOf, handleCommand, parseIfMatch } from '../../commands/handle';
 import { errorResponses } from '../../schemas/auth';
-import { LoanTypeListResponse } from '../../schemas/banks';
 import {
   LoanBody,
   LoanDeletedResponse,
@@ -31,7 +30,7 @@ import {
   LoanStatsResponse,
   ScheduleResponse,
 } from '../../schemas/loans';
-import { toWireLoanType } from '../banks/wire';
+import { registerLoanTypeList } from '../banks/loan-type-list';
 import { parseLoanListQuery } from './list-query';
 import { loanInputOf, toWireLoan, toWireSchedule, wireErrors } from './wire';
 
@@ -162,21 +161,7 @@ export async function loanRoutes(fastify: FastifyInstance) {
     },
   );
 
-  app.get(
-    '/types',
-    {
-      schema: {
-        tags,
-        security,
-        summary: 'Loan types the user can choose from (data.loanTypes)',
-        response: { 200: LoanTypeListResponse, ...errorResponses(401) },
-      },
-    },
-    async (request) => {
-      const loanTypes = await listLoanTypes(platform.db, request.userId);
-      return { success: true as const, data: { loanTypes: loanTypes.map(toWireLoanType) } };
-    },
-  );
+  registerLoanTypeList(app, '/types', tags);
 
   app.get(
     '/:id',
