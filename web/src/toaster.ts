@@ -6,7 +6,11 @@ export const TOAST_TIMEOUT_MS = 5000;
 let toaster: Promise<Toaster> | undefined;
 
 function sharedToaster(): Promise<Toaster> {
-  toaster ??= OverlayToaster.create({ position: Position.TOP_RIGHT, maxToasts: 3 });
+  toaster ??= OverlayToaster.create({
+    position: Position.TOP_RIGHT,
+    maxToasts: 3,
+    className: 'kosh-toaster',
+  });
   return toaster;
 }
 
