@@ -112,11 +112,13 @@ test('register, verify, sign in with and without remember-me, edit profile, uplo
   await expect(changePassword.currentPassword).toHaveValue('');
 
   // The success toast sits below the navbar: it never covers the user menu the user reaches next.
-  const toastBox = await page.getByText('Password changed successfully').boundingBox();
-  const menuBox = await page.getByRole('button', { name: 'Open user menu' }).boundingBox();
-  expect(toastBox && menuBox && toastBox.y >= menuBox.y + menuBox.height, 'toast below the user menu').toBe(
-    true,
-  );
+  // (Polled: the toast slides in from above, so its box settles only when the animation ends.)
+  const toastBelowMenu = async () => {
+    const toastBox = await page.getByText('Password changed successfully').boundingBox();
+    const menuBox = await page.getByRole('button', { name: 'Open user menu' }).boundingBox();
+    return Boolean(toastBox && menuBox && toastBox.y >= menuBox.y + menuBox.height);
+  };
+  await expect.poll(toastBelowMenu, { message: 'toast below the user menu' }).toBe(true);
 
   // Logout clears the session; the old password no longer works, the new one does.
   await shell.chooseFromUserMenu('Logout');
