@@ -17,6 +17,16 @@ export default defineConfig({
           hookTimeout: 120_000,
         },
       },
+      {
+        // Child processes of the whole stack under faults: one file at a time, alone.
+        test: {
+          name: 'faults',
+          include: ['command-api/src/faults/**/*.faults.spec.ts'],
+          testTimeout: 300_000,
+          hookTimeout: 180_000,
+          fileParallelism: false,
+        },
+      },
     ],
   },
 });

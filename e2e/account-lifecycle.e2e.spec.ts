@@ -9,7 +9,7 @@ import { RegisterPage } from './page-models/register-page';
 import { VerifyEmailPage } from './page-models/verify-email-page';
 import { countMails, linkFromMail } from './support/mailbox';
 import { captureScreen } from './support/screens';
-import { newUser, registeredUser } from './support/users';
+import { createVerifiedUser, newUser, registeredUser } from './support/users';
 
 const picture = path.join(path.dirname(fileURLToPath(import.meta.url)), 'support', 'avatar.png');
 
@@ -169,4 +169,37 @@ test('signing in unverified offers Resend Email, which mails a new link that ver
   await expect(verify.verified).toBeVisible();
   await verify.goToLogin.click();
   await expect(page).toHaveURL(/\/dashboard$/);
+});
+
+test('a new e-mail on /profile applies once the link mailed to it is opened, even in a signed-in tab', async ({
+  page,
+  request,
+}) => {
+  const user = await createVerifiedUser(request, 'Kavya');
+  const moved = newUser('Kavya').email;
+  const shell = new AppShell(page);
+  const login = new LoginPage(page);
+  await login.goto();
+  await login.signInAs(user.email, user.password, { remember: true });
+  await expect(page).toHaveURL(/\/dashboard$/);
+
+  const profile = new ProfilePage(page);
+  await profile.goto();
+  await profile.editProfile.click();
+  await profile.email.fill(moved);
+  await profile.updateProfile.click();
+  await expect(
+    shell.toast(`Profile updated. We sent a message to ${moved}: open its link to use that address.`),
+  ).toBeVisible();
+  // Nothing moves before the new address is confirmed.
+  await page.reload();
+  await expect(profile.email).toHaveValue(user.email);
+
+  await page.goto(await linkFromMail(request, moved, '/verify-email'));
+  const verify = new VerifyEmailPage(page);
+  await expect(verify.verified).toBeVisible();
+  await verify.goToLogin.click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await profile.goto();
+  await expect(profile.email).toHaveValue(moved);
 });

@@ -6,7 +6,8 @@
  * append latency percentiles. Not a test: figures only.
  *
  * Options (environment): BENCH_TARGETS=postgres,pglite  BENCH_SCALE=1 (multiplies counts)
- *                        BENCH_SECTIONS=append-1,append-16,batch-10,read-all,... (default all)
+ *                        BENCH_SECTIONS=append-1,append-16,batch-10,lone-append,read-all,...
+ *                        (default all)
  *
  * To add a section (e.g. the projection rebuild over 100k events): write a `BenchSection`
  * (see the helpers exported below) and add it to `sections` at the marked place.
@@ -264,6 +265,53 @@ export const eventStoreSections: BenchSection[] = [
         batchSize: 10,
       });
       return { label: 'batched appends of 10, 4 writers', ...r, note: 'latency per batch' };
+    },
+  },
+  {
+    // Issue 11: a lone append's cached plan must not turn into a scan of `events` as the log
+    // grows. On a fresh database (empty tables when the sessions plan), lone appends at 0
+    // events, then the log filled to 50k, then lone appends on the same sessions again.
+    id: 'lone-append',
+    async run(target) {
+      const fresh = await openTarget(target.name);
+      try {
+        const lone = async (n: number) => {
+          const latencies: number[] = [];
+          for (let i = 0; i < n; i++) {
+            const t0 = performance.now();
+            await fresh.store.appendToStream(`txn-lone-${randomUUID()}`, [benchEvent(i)], {
+              expectedVersion: 'no_stream',
+            });
+            latencies.push(performance.now() - t0);
+          }
+          return latencies;
+        };
+        const rounds = count(target, 300);
+        const atZero = await lone(rounds);
+        const fill = count(target, 50_000);
+        await appendLoad(fresh.store, {
+          writers: 8,
+          appendsPerWriter: Math.ceil(fill / 8 / 100),
+          batchSize: 100,
+        });
+        const started = performance.now();
+        const atFull = await lone(rounds);
+        const seconds = (performance.now() - started) / 1000;
+        const p50 = (l: number[]) =>
+          percentile(
+            [...l].sort((a, b) => a - b),
+            50,
+          );
+        return {
+          label: `lone appends at 0, then ${fill.toLocaleString('en-US')} events`,
+          events: rounds,
+          seconds,
+          latenciesMs: atFull,
+          note: `p50 ${p50(atZero).toFixed(2)} ms at 0 events; ratio ${(p50(atFull) / p50(atZero)).toFixed(2)}`,
+        };
+      } finally {
+        await fresh.close();
+      }
     },
   },
   {

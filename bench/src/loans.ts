@@ -97,7 +97,7 @@ function report(name: string, times: number[], sample = '') {
 type Scenario = { name: string; url: string | (() => string) };
 
 async function measureGet(t: TestApp, userId: string, scenario: Scenario) {
-  const headers = t.authHeader(userId);
+  const headers = await t.signedInHeader(userId);
   const urlOf = () => (typeof scenario.url === 'string' ? scenario.url : scenario.url());
   for (let i = 0; i < 20; i++) await t.app.inject({ method: 'GET', url: urlOf(), headers });
   const times: number[] = [];
@@ -160,7 +160,7 @@ async function main() {
     const list = await t.app.inject({
       method: 'GET',
       url: '/api/loans?limit=50',
-      headers: t.authHeader(userId),
+      headers: await t.signedInHeader(userId),
     });
     const ids = (list.json().data as { id: string; duration: number }[]).map((l) => l.id);
     const longLoan = (
@@ -204,7 +204,7 @@ async function main() {
     for (const scenario of scenarios) await measureGet(t, userId, scenario);
 
     // Commands: append + wait until loans, schedules (and the ledger) include the write.
-    const headers = t.authHeader(userId);
+    const headers = await t.signedInHeader(userId);
     const body = {
       bank_id: 1,
       loan_type_id: 1,

@@ -182,7 +182,7 @@ function percentile(sorted: number[], p: number): number {
 }
 
 async function measure(t: TestApp, userId: string, scenario: Scenario) {
-  const headers = t.authHeader(userId);
+  const headers = await t.signedInHeader(userId);
   const urlOf = () => (typeof scenario.url === 'string' ? scenario.url : scenario.url());
   for (let i = 0; i < 20; i++) await t.app.inject({ method: 'GET', url: urlOf(), headers });
   const times: number[] = [];

@@ -137,23 +137,26 @@ async function setUp(): Promise<Setup> {
     APP_URL: 'http://127.0.0.1',
     RATE_LIMIT_ENABLED: 'false',
   });
-  const platform = await createPlatform(config, { db: database.db, runWorkers: true });
+  const platform = await createPlatform(config, { db: database.db });
   const app = await buildApp(platform, { webDist });
   await app.ready();
   const now = new Date();
 
+  const email = `bench-${randomUUID()}@example.com`;
   const registered = await app.inject({
     method: 'POST',
     url: '/api/auth/register',
-    payload: {
-      first_name: 'Bench',
-      last_name: 'User',
-      email: `bench-${randomUUID()}@example.com`,
-      password: 'Secret123',
-    },
+    payload: { first_name: 'Bench', last_name: 'User', email, password: 'Secret123' },
   });
   if (registered.statusCode !== 201) throw new Error(`register: ${registered.body}`);
-  const userId = registered.json().data.user.id as string;
+  // The account is made after the answer (which shows no user), then found by its address.
+  await app.afterAnswerSettled();
+  const { rows } = await platform.db.query<{ user_id: string }>(
+    'SELECT user_id FROM users WHERE email = $1',
+    [email],
+  );
+  const userId = rows[0]?.user_id;
+  if (!userId) throw new Error(`register: no account for ${email}`);
 
   await seedCatalog(platform.eventStore, now);
   const loanIds: string[] = [];

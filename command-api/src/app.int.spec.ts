@@ -18,7 +18,10 @@ describe('API skeleton on PostgreSQL and BullMQ', () => {
     expect(live.statusCode).toBe(200);
     const ready = await t.app.inject({ method: 'GET', url: '/readyz' });
     expect(ready.statusCode).toBe(200);
-    expect(ready.json()).toEqual({ status: 'ok', checks: { database: 'ok', queue: 'ok' } });
+    expect(ready.json()).toEqual({
+      status: 'ok',
+      checks: { database: 'ok', queue: 'ok', projections: 'ok' },
+    });
   });
 
   it('answers an unknown API path with the error envelope', async () => {
@@ -35,7 +38,7 @@ describe('API skeleton on PostgreSQL and BullMQ', () => {
   });
 
   it('rejects a protected call without a valid token with 401', async () => {
-    for (const authorization of [undefined, 'Bearer nonsense', `Bearer ${t.tokenFor('u1')}x`]) {
+    for (const authorization of [undefined, 'Bearer nonsense', `Bearer ${t.signToken('u1')}x`]) {
       const res = await t.app.inject({
         method: 'GET',
         url: '/api/auth/profile',
@@ -88,7 +91,7 @@ describe('errors and logs', () => {
       throw new Error('relation "secret_table" does not exist at 10.0.0.5');
     });
     await app.ready();
-    const token = t.tokenFor('someone');
+    const token = await t.signedInToken('someone');
     const res = await app.inject({
       method: 'GET',
       url: '/api/explode',

@@ -1,13 +1,24 @@
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyServerOptions,
+  LogController,
+} from 'fastify';
 import { type Platform, repoRoot } from './platform';
+import { afterAnswerPlugin } from './plugins/after-answer';
 import { authPlugin } from './plugins/auth';
 import { docsPlugin } from './plugins/docs';
 import { errorsPlugin } from './plugins/errors';
 import { healthRoutes } from './plugins/health';
+import { idempotencyPlugin } from './plugins/idempotency';
+import { clientErrorHandler, frameworkErrors, inputGuardPlugin } from './plugins/input-guard';
+import { metricsPlugin } from './plugins/metrics';
+import { securityHeadersPlugin } from './plugins/security-headers';
 import { staticPlugin } from './plugins/static';
 import { devMailboxRoutes } from './routes/dev-mailbox';
 import { apiRoutes } from './routes/index';
@@ -31,19 +42,43 @@ export type AppOptions = {
 /** Builds the whole HTTP app on a platform. Tests call this and use `app.inject`; server.ts listens. */
 export async function buildApp(platform: Platform, options: AppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: options.logger ?? {
-      level: platform.config.LOG_LEVEL,
-      redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
-    },
+    ...(options.logger
+      ? { logger: options.logger }
+      : { loggerInstance: platform.logger as FastifyBaseLogger }),
+    // One line per request, written below; the correlation id comes from a proxy's X-Request-Id.
+    logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'correlationId' }),
+    requestIdHeader: 'x-request-id',
+    genReqId: () => randomUUID(),
     bodyLimit: BODY_LIMIT,
-    trustProxy: platform.config.NODE_ENV === 'production',
-    ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, allErrors: true } },
+    // Only listed proxies may name the client (per-address limits count request.ip).
+    trustProxy: platform.config.TRUST_PROXY.length > 0 ? platform.config.TRUST_PROXY : false,
+    // No coercion: `notes: 123` or `email: ["a@b.in"]` is a 422, not a silently changed value.
+    // Query and path schemas are strings (the routes parse them), so nothing there needs it.
+    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: true } },
+    frameworkErrors,
+    clientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorate('platform', platform);
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    // The API at info; the web app's files and probes only at debug.
+    const level = request.url.startsWith('/api/') ? 'info' : 'debug';
+    const ms = Math.round(reply.elapsedTime);
+    request.log[level](
+      { method: request.method, url: request.url, statusCode: reply.statusCode, ms },
+      `${request.method} ${request.url} ${reply.statusCode} ${ms} ms`,
+    );
+  });
   await app.register(errorsPlugin);
-  await app.register(docsPlugin);
+  await app.register(securityHeadersPlugin, { appUrl: platform.config.APP_URL });
+  await app.register(inputGuardPlugin);
+  if (platform.config.DOCS_ENABLED) await app.register(docsPlugin);
   await app.register(authPlugin, { secret: platform.config.JWT_SECRET });
+  await app.register(idempotencyPlugin);
+  await app.register(afterAnswerPlugin);
   await app.register(rateLimit, {
     global: false,
     // Counted per address unless a route keys it otherwise (e.g. by e-mail).
@@ -56,8 +91,9 @@ export async function buildApp(platform: Platform, options: AppOptions = {}): Pr
   await app.register(multipart, { limits: { fileSize: MAX_PICTURE_BYTES + 1, files: 1, fields: 5 } });
 
   await app.register(healthRoutes);
+  await app.register(metricsPlugin);
   await app.register(apiRoutes, { prefix: '/api' });
-  if (platform.config.embedded) await app.register(devMailboxRoutes);
+  if (platform.config.devMailbox) await app.register(devMailboxRoutes);
   await app.register(staticPlugin, {
     webDist: options.webDist ?? path.join(repoRoot, 'web', 'dist'),
     uploadsDir: platform.config.UPLOADS_DIR,

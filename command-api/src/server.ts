@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig } from '@kosh/workers/config';
+import { ConfigError, loadConfig, roleOf } from '@kosh/workers/config';
 import { createPlatform } from '@kosh/workers/runtime';
 import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app';
@@ -15,7 +15,12 @@ export async function startServer() {
     }
     throw error;
   }
-  const platform = await createPlatform(config, { runWorkers: true });
+  const role = roleOf(config, 'api');
+  if (role === 'worker') {
+    console.error('KOSH_ROLE=worker serves no HTTP: start it with `npm run workers`.');
+    process.exit(1);
+  }
+  const platform = await createPlatform(config, { role });
   const app = await buildApp(platform);
 
   closeWithGrace({ delay: 10_000 }, async ({ err, signal }) => {
@@ -27,9 +32,8 @@ export async function startServer() {
 
   await app.listen({ port: config.PORT, host: config.HOST });
   const url = `http://${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${app.server.address() && typeof app.server.address() === 'object' ? (app.server.address() as { port: number }).port : config.PORT}`;
-  const mode = config.embedded
-    ? `embedded (data in ${config.DATA_DIR}; mail at ${url}/dev/mailbox)`
-    : 'PostgreSQL';
+  const mail = config.devMailbox ? `mail at ${url}/dev/mailbox` : 'no dev mailbox: HOST is not loopback';
+  const mode = config.embedded ? `embedded (data in ${config.DATA_DIR}; ${mail})` : 'PostgreSQL';
   console.log(`\n  Kosh is running at ${url}  —  ${mode}\n`);
   return { app, platform };
 }

@@ -30,3 +30,9 @@ export async function countMails(request: APIRequestContext, to: string, path: s
   return mails.filter((mail) => mail.to.toLowerCase().includes(to.toLowerCase()) && mail.text.includes(path))
     .length;
 }
+
+/** Every mail to `to`, newest first. */
+export async function mailsTo(request: APIRequestContext, to: string): Promise<Mail[]> {
+  const mails = (await (await request.get('/dev/mailbox.json')).json()) as Mail[];
+  return mails.filter((mail) => mail.to.toLowerCase() === to.toLowerCase());
+}

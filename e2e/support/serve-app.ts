@@ -30,7 +30,7 @@ if (build.status !== 0) {
 }
 
 const config = loadConfig();
-const platform = await createPlatform(config, { runWorkers: true });
+const platform = await createPlatform(config);
 const app = await buildApp(platform, { webDist });
 
 let closing = false;

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { type Static, Type } from 'typebox';
 import { Value } from 'typebox/value';
@@ -13,6 +14,11 @@ const ConfigSchema = Type.Object({
   APP_URL: Type.String({ pattern: '^https?://' }),
   /** PostgreSQL for the event store and read models; absent = embedded PGlite in DATA_DIR. */
   DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
+  /**
+   * EventStoreDB / KurrentDB as the event store (kurrentdb://host:2113?tls=false); read models
+   * stay in PostgreSQL, so it needs DATABASE_URL. Absent = the event log lives in PostgreSQL.
+   */
+  EVENTSTORE_URL: Type.Optional(Type.String({ pattern: '^(esdb|kurrentdb|kurrent|kdb)(\\+discover)?://' })),
   /** Redis for BullMQ; absent = in-process queue. */
   REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://' })),
   /** SMTP relay (smtp://user:pass@host:port); absent = local outbox served at /dev/mailbox. */
@@ -30,11 +36,35 @@ const ConfigSchema = Type.Object({
   QUEUE_PREFIX: Type.String({ minLength: 1 }),
   /** Turns the auth rate limits off (load tests only). */
   RATE_LIMIT_ENABLED: Type.Boolean(),
+  /** Serves the OpenAPI pages at /docs; default on, except with NODE_ENV=production. */
+  DOCS_ENABLED: Type.Boolean(),
+  /**
+   * Proxies whose X-Forwarded-For is believed (addresses, CIDRs, or loopback / linklocal /
+   * uniquelocal). Empty: the client address is the socket's, whatever the headers say.
+   */
+  TRUST_PROXY: Type.Array(Type.String()),
+  /**
+   * Bearer token for `GET /metrics`. Without it, production does not serve metrics at all;
+   * development and test serve them openly.
+   */
+  METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
+  /**
+   * What this process runs: `api` (HTTP, no job processors), `worker` (job processors, no HTTP)
+   * or `all`. Unset: `all` for the API without REDIS_URL, `api` with it, `worker` for the worker.
+   */
+  KOSH_ROLE: Type.Optional(Type.Union([Type.Literal('api'), Type.Literal('worker'), Type.Literal('all')])),
 });
 
+export type Role = 'api' | 'worker' | 'all';
+
 export type Config = Static<typeof ConfigSchema> & {
-  /** Embedded mode: no DATABASE_URL. The /dev routes exist only then. */
+  /** Embedded mode: no DATABASE_URL. */
   readonly embedded: boolean;
+  /**
+   * The local outbox at /dev/mailbox: embedded mode listening on loopback only, where the one
+   * user reading it is the one at this machine. Anywhere else it would hand out sign-in links.
+   */
+  readonly devMailbox: boolean;
 };
 
 export class ConfigError extends Error {}
@@ -52,6 +82,7 @@ export function loadConfig(env: Env = process.env): Config {
     HOST: host,
     APP_URL: env.APP_URL || `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`,
     DATABASE_URL: env.DATABASE_URL || undefined,
+    EVENTSTORE_URL: env.EVENTSTORE_URL || undefined,
     REDIS_URL: env.REDIS_URL || undefined,
     SMTP_URL: env.SMTP_URL || undefined,
     MAIL_FROM: env.MAIL_FROM || 'Kosh <no-reply@kosh.local>',
@@ -64,15 +95,113 @@ export function loadConfig(env: Env = process.env): Config {
       : 5000,
     QUEUE_PREFIX: env.QUEUE_PREFIX || 'kosh',
     RATE_LIMIT_ENABLED: env.RATE_LIMIT_ENABLED !== 'false',
+    DOCS_ENABLED: env.DOCS_ENABLED ? env.DOCS_ENABLED === 'true' : env.NODE_ENV !== 'production',
+    TRUST_PROXY: (env.TRUST_PROXY ?? '')
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter(Boolean),
+    KOSH_ROLE: env.KOSH_ROLE || undefined,
+    METRICS_TOKEN: env.METRICS_TOKEN || undefined,
   };
   const problems = [...Value.Errors(ConfigSchema, raw)].map((e) => {
     const key = e.instancePath.replace(/^\//, '') || 'config';
-    const hint =
-      key === 'JWT_SECRET' ? ' (set JWT_SECRET to at least 32 characters when DATABASE_URL is set)' : '';
+    const hint = key === 'JWT_SECRET' ? ` (${SECRET_ADVICE})` : '';
     return `${key}: ${e.message}${hint}`;
   });
+  if (raw.EVENTSTORE_URL && !raw.DATABASE_URL) {
+    problems.push('EVENTSTORE_URL: read models stay in PostgreSQL; set DATABASE_URL too');
+  }
+  const secretProblem = raw.JWT_SECRET.length >= 32 ? weakSecretReason(raw.JWT_SECRET) : null;
+  if (secretProblem) problems.push(`JWT_SECRET: ${secretProblem} (${SECRET_ADVICE})`);
+  const badProxies = raw.TRUST_PROXY.filter((entry) => !isProxyEntry(entry));
+  if (badProxies.length > 0) {
+    problems.push(
+      `TRUST_PROXY: ${badProxies.join(', ')} is not an address, a CIDR, loopback, linklocal or uniquelocal`,
+    );
+  }
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
-  return { ...(raw as Static<typeof ConfigSchema>), embedded: !raw.DATABASE_URL };
+  const embedded = !raw.DATABASE_URL;
+  return {
+    ...(raw as Static<typeof ConfigSchema>),
+    embedded,
+    devMailbox: embedded && isLoopbackHost(raw.HOST),
+  };
+}
+
+const SECRET_ADVICE = 'make one with `openssl rand -base64 48`; it is required when DATABASE_URL is set';
+
+/** Values published in this repository (.env.example, docker-compose.yml): anyone can forge tokens with them. */
+const KNOWN_EXAMPLE_SECRETS = new Set(['change-me-to-a-long-random-string-of-32-plus-chars']);
+
+/** Below this estimate a secret can be guessed offline from any token it signed. */
+const MIN_SECRET_BITS = 128;
+
+/**
+ * Why `secret` must not sign tokens, or null. The estimate: reduce a secret that is one chunk
+ * repeated to that chunk, drop characters that merely continue a run (abc, 987), and multiply
+ * what is left by the Shannon entropy of the characters. `openssl rand -base64 48` scores about
+ * 350 bits; a phrase repeated, a keyboard run or one character repeated stay far below 128.
+ */
+export function weakSecretReason(secret: string): string | null {
+  if (KNOWN_EXAMPLE_SECRETS.has(secret.trim())) return 'is the published example value';
+  if (/^(.)\1*$/su.test(secret)) return 'is one character repeated';
+  const bits = estimatedEntropyBits([...secret]);
+  if (bits < MIN_SECRET_BITS) {
+    return `has about ${Math.floor(bits)} bits of entropy, under the ${MIN_SECRET_BITS} required`;
+  }
+  return null;
+}
+
+function estimatedEntropyBits(chars: string[]): number {
+  const chunk = chars.slice(0, smallestPeriod(chars));
+  const counts = new Map<string, number>();
+  for (const c of chunk) counts.set(c, (counts.get(c) ?? 0) + 1);
+  let perChar = 0;
+  for (const n of counts.values()) perChar -= (n / chunk.length) * Math.log2(n / chunk.length);
+  // Miller–Madow: a short sample shows fewer distinct characters than its source has.
+  perChar += (counts.size - 1) / (2 * chunk.length * Math.LN2);
+  const step = (i: number) => (chunk[i]?.codePointAt(0) ?? 0) - (chunk[i - 1]?.codePointAt(0) ?? 0);
+  const fresh = chunk.filter((_, i) => i === 0 || Math.abs(step(i)) !== 1).length;
+  return perChar * fresh;
+}
+
+/** Length of the shortest chunk that `chars` repeats (its own length when it repeats none). */
+function smallestPeriod(chars: string[]): number {
+  for (let period = 1; period <= chars.length / 2; period++) {
+    if (chars.every((c, i) => c === chars[i % period])) return period;
+  }
+  return chars.length;
+}
+
+const PROXY_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** What Fastify's trustProxy (proxy-addr) accepts: an address, address/prefix, or a named range. */
+function isProxyEntry(entry: string): boolean {
+  if (PROXY_RANGES.has(entry)) return true;
+  const [address = '', prefix, extra] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || extra !== undefined) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/** HOST values that only this machine can reach: 127.0.0.0/8, ::1, localhost. */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+  if (bare === 'localhost' || bare === '::1') return true;
+  if (isIP(bare) === 4) return bare.startsWith('127.');
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(bare);
+  return mapped?.[1]?.startsWith('127.') === true;
+}
+
+/**
+ * The role of a process started as `entry` (server.ts: 'api', workers/src/main.ts: 'worker').
+ * Without Redis nothing but this process can run the jobs, so the API runs them too.
+ */
+export function roleOf(config: Config, entry: 'api' | 'worker'): Role {
+  if (config.KOSH_ROLE) return config.KOSH_ROLE;
+  if (entry === 'worker') return 'worker';
+  return config.REDIS_URL ? 'api' : 'all';
 }
 
 /** Embedded mode keeps a generated secret in DATA_DIR so tokens survive restarts. */

@@ -1,40 +1,55 @@
 /**
- * `npm run rebuild -- [name...]`: replays the event log into fresh copies of a projection's
- * tables and swaps them in (all projections when no name is given), with a progress bar on
- * stderr. Connects like the app: DATABASE_URL, else embedded PGlite in DATA_DIR (./data) —
- * stop an embedded server first, PGlite allows one process per directory.
- * A killed rebuild resumes where it stopped the next time it runs.
+ * `npm run rebuild -- [name...] [--restart]`: replays the event log into fresh copies of a
+ * projection's tables and swaps them in (all projections when no name is given), with a progress
+ * bar on stderr (one line per 10% when stderr is not a terminal). Connects like the app:
+ * DATABASE_URL (the log in EventStoreDB when EVENTSTORE_URL is set), else embedded PGlite in DATA_DIR (./data) — stop an embedded server first,
+ * PGlite allows one process per directory.
+ * A killed run resumes the next time: projections already swapped in are not replayed again,
+ * an unfinished one continues where it stopped. `--restart` discards unfinished rebuilds (and
+ * their `rebuild_<name>` schemas, e.g. after a projector failed mid-rebuild) and starts over.
  */
 import path from 'node:path';
 import type { Db } from '@kosh/event-store/db';
 import { createPgDb } from '@kosh/event-store/db-pg';
 import { createPgliteDb } from '@kosh/event-store/db-pglite';
 import { eventStoreMigrations, migrate } from '@kosh/event-store/migrations';
-import { createPostgresEventStore } from '@kosh/event-store/postgres';
 import { allProjections, migrationSources } from '@kosh/projections/registry';
 import { createProjectionRunner, type RebuildProgress } from '@kosh/projections/runner/runner';
+import { createEventStore } from './event-store';
 
-function progressBar(name: string, total: number) {
+/** `total` is null when the log's size is unknown (EventStoreDB): then only counts are shown. */
+function progressBar(name: string, total: number | null) {
   const started = Date.now();
   const interactive = process.stderr.isTTY === true;
   let lastDecile = -1;
+  // Rates count only what this run replayed, not what a killed run did before.
+  let resumedFrom = 0;
   const line = (processed: number) => {
+    const seconds = Math.max((Date.now() - started) / 1000, 0.001);
+    if (total === null) return `${name} ${processed} events ${Math.round(processed / seconds)} ev/s`;
     const ratio = total > 0 ? Math.min(1, processed / total) : 1;
     const width = 30;
     const filled = Math.round(ratio * width);
-    const seconds = Math.max((Date.now() - started) / 1000, 0.001);
     return `${name} [${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${Math.floor(ratio * 100)
       .toString()
-      .padStart(3)}% ${processed}/${total} events ${Math.round(processed / seconds)} ev/s`;
+      .padStart(3)}% ${processed}/${total} events ${Math.round((processed - resumedFrom) / seconds)} ev/s`;
   };
   return {
-    update({ processed }: RebuildProgress) {
+    update(progress: RebuildProgress) {
+      const { processed } = progress;
+      resumedFrom = progress.resumedFrom;
       if (interactive) {
         process.stderr.write(`\r${line(processed)}`);
         return;
       }
-      const decile = total > 0 ? Math.floor((processed / total) * 10) : 10;
-      if (decile !== lastDecile) {
+      // Each 10% step once; the last one is the "swapped in" line.
+      const decile =
+        total === null
+          ? Math.floor(Math.log10(processed + 1))
+          : total > 0
+            ? Math.min(9, Math.floor((processed / total) * 10))
+            : 0;
+      if (decile > lastDecile) {
         lastDecile = decile;
         process.stderr.write(`${line(processed)}\n`);
       }
@@ -47,30 +62,41 @@ function progressBar(name: string, total: number) {
 
 async function main(): Promise<number> {
   const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
+  const restart = process.argv.includes('--restart');
   const known = allProjections.map((p) => p.name);
   const unknown = wanted.filter((name) => !known.includes(name));
   if (unknown.length > 0 || process.argv.includes('--help')) {
     if (unknown.length > 0) process.stderr.write(`Unknown projection: ${unknown.join(', ')}\n`);
     process.stderr.write(
-      `Usage: npm run rebuild -- [name...]\nProjections: ${known.join(', ') || '(none)'}\n`,
+      `Usage: npm run rebuild -- [name...] [--restart]\nProjections: ${known.join(', ') || '(none)'}\n`,
     );
     return unknown.length > 0 ? 1 : 0;
   }
-  const names = wanted.length > 0 ? wanted : known;
+  const requested = wanted.length > 0 ? wanted : known;
 
   const url = process.env.DATABASE_URL;
   const db: Db = url
     ? createPgDb(url, { applicationName: 'kosh-rebuild', max: 2 })
     : await createPgliteDb(path.join(path.resolve(process.env.DATA_DIR || './data'), 'pglite'));
-  const eventStore = createPostgresEventStore(db);
+  const eventStore = await createEventStore(process.env, db);
   const runner = createProjectionRunner({ db, eventStore, projections: allProjections });
   try {
     await migrate(db, [eventStoreMigrations, ...migrationSources]);
-    const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM events');
-    const total = rows[0]?.n ?? 0;
+    const total = process.env.EVENTSTORE_URL
+      ? null
+      : ((await db.query<{ n: number }>('SELECT count(*)::int AS n FROM events')).rows[0]?.n ?? 0);
+    const pending = (await runner.pendingRebuilds()).filter((name) => requested.includes(name));
+    const names = pending.length > 0 && !restart ? pending : requested;
+    if (names !== requested) {
+      const done = requested.filter((name) => !names.includes(name));
+      process.stderr.write(
+        `Resuming an unfinished run: ${names.join(', ')}${done.length ? ` (already swapped in: ${done.join(', ')})` : ''}\n`,
+      );
+    }
+    await runner.planRebuilds(names);
     for (const name of names) {
       const bar = progressBar(name, total);
-      const result = await runner.rebuild(name, { onProgress: (progress) => bar.update(progress) });
+      const result = await runner.rebuild(name, { restart, onProgress: (progress) => bar.update(progress) });
       bar.done(result.processed);
     }
     return 0;

@@ -4,13 +4,15 @@ import { createPgDb } from '@kosh/event-store/db-pg';
 import { createPgliteDb } from '@kosh/event-store/db-pglite';
 import { eventStoreMigrations, migrate } from '@kosh/event-store/migrations';
 import type { EventStore } from '@kosh/event-store/port';
-import { createPostgresEventStore } from '@kosh/event-store/postgres';
 import { seedCatalog } from '@kosh/projections/catalog/seed';
 import { allProjections, migrationSources } from '@kosh/projections/registry';
 import { createProjectionRunner, type ProjectionRunner } from '@kosh/projections/runner/runner';
-import type { Config } from './config';
+import type { Config, Role } from './config';
+import { createEventStore } from './event-store';
+import { createLogger, type Logger } from './logger';
 import { createOutboxMailer, createSmtpMailer, type Mailer, mailMigrations } from './mail/mailer';
 import { createMailReactor, registerMailJobs } from './mail/reactor';
+import { createMetrics, type Metrics } from './metrics';
 import { enqueueProjections, registerProjectionJobs } from './projection-jobs';
 import { createBullMqQueue } from './queue/bullmq';
 import { createInProcessQueue } from './queue/in-process';
@@ -22,12 +24,15 @@ import type { JobQueue } from './queue/port';
  */
 export interface Platform {
   readonly config: Config;
+  readonly role: Role;
+  readonly logger: Logger;
   /** Read models (and, with the PostgreSQL event store, the event log). */
   readonly db: Db;
   readonly eventStore: EventStore;
   readonly queue: JobQueue;
   readonly mailer: Mailer;
   readonly runner: ProjectionRunner;
+  readonly metrics: Metrics;
   /** The only clock handlers read; tests replace it. */
   clock: () => Date;
   /**
@@ -39,14 +44,21 @@ export interface Platform {
 }
 
 export type PlatformOptions = {
-  /** Run job processors in this process (embedded mode, the worker process, tests). */
-  runWorkers?: boolean;
+  /**
+   * 'all' (default: embedded mode, tests) and 'worker' run the job processors and follow the
+   * event store's NOTIFY; 'api' only enqueues and catches up what its answers read.
+   */
+  role?: Role;
+  logger?: Logger;
   clock?: () => Date;
   /** An already open database (tests hand in their fresh one). */
   db?: Db;
 };
 
 export async function createPlatform(config: Config, options: PlatformOptions = {}): Promise<Platform> {
+  const role = options.role ?? 'all';
+  const runsJobs = role !== 'api';
+  const logger = options.logger ?? createLogger(config);
   const db =
     options.db ??
     (config.DATABASE_URL
@@ -54,10 +66,9 @@ export async function createPlatform(config: Config, options: PlatformOptions = 
       : await createPgliteDb(path.join(config.DATA_DIR, 'pglite')));
   await migrate(db, [eventStoreMigrations, ...migrationSources, mailMigrations]);
 
-  const eventStore = createPostgresEventStore(db);
   const queue: JobQueue = config.REDIS_URL
-    ? createBullMqQueue({ url: config.REDIS_URL, prefix: config.QUEUE_PREFIX })
-    : createInProcessQueue();
+    ? createBullMqQueue({ url: config.REDIS_URL, prefix: config.QUEUE_PREFIX, logger })
+    : createInProcessQueue({ logger });
   const mailer = config.SMTP_URL
     ? createSmtpMailer(config.SMTP_URL, config.MAIL_FROM)
     : createOutboxMailer(db);
@@ -65,25 +76,47 @@ export async function createPlatform(config: Config, options: PlatformOptions = 
   const clock = () => platform.clock();
   // The mail reactor consumes the log like a read model but is not one (never rebuilt by the CLI).
   const consumers = [...allProjections, createMailReactor({ queue, clock })];
-  const runner = createProjectionRunner({ db, eventStore, projections: consumers });
+  const eventStore = await createEventStore(
+    config,
+    db,
+    consumers.flatMap((c) => c.handles),
+  );
+  const runner = createProjectionRunner({ db, eventStore, projections: consumers, logger });
   const projectionNames = consumers.map((p) => p.name);
+  const catchUp = (name: string) => {
+    runner
+      .catchUp(name)
+      .catch((err) => logger.warn({ projection: name, err }, 'catch-up failed; will retry'));
+  };
 
+  const metrics = createMetrics({ runner, queue });
+  let stopFollowing: (() => void) | null = null;
   const platform: Platform = {
     config,
+    role,
+    logger,
     db,
     eventStore,
     queue,
     mailer,
     runner,
+    metrics,
     clock: options.clock ?? (() => new Date()),
     async afterAppend(position, waitFor) {
-      // The events are stored: a queue outage must not turn the command into an error. The
-      // scheduled safety net catches the projections up once the queue is back.
-      await enqueueProjections(queue, projectionNames).catch(() => undefined);
+      // What the answer reads is caught up by this process itself (the runner's advisory lock
+      // keeps one applier per projection across processes): the answer never waits on Redis or
+      // on a worker. BullMQ and NOTIFY wake the others; neither is awaited, so a queue outage
+      // never slows or fails a command whose events are stored.
+      for (const name of waitFor) catchUp(name);
+      enqueueProjections(queue, projectionNames).catch(() => undefined);
       if (waitFor.length === 0) return true;
-      return runner.waitFor(waitFor, position, config.READ_YOUR_WRITES_TIMEOUT_MS);
+      const stopTimer = metrics.readYourWritesWait.startTimer();
+      const reached = await runner.waitFor(waitFor, position, config.READ_YOUR_WRITES_TIMEOUT_MS);
+      stopTimer({ outcome: reached ? 'reached' : 'timeout' });
+      return reached;
     },
     async close() {
+      stopFollowing?.();
       await queue.close();
       await runner.close?.();
       await mailer.close();
@@ -95,10 +128,23 @@ export async function createPlatform(config: Config, options: PlatformOptions = 
   // The lender and loan-type catalog: fixed event ids, so every start after the first appends nothing.
   const seeded = await seedCatalog(eventStore, platform.clock());
 
-  if (options.runWorkers ?? true) {
+  if (runsJobs) {
     await registerProjectionJobs(queue, runner, consumers);
-    registerMailJobs(queue, { db, mailer, appUrl: config.APP_URL, secret: config.JWT_SECRET, clock });
+    registerMailJobs(queue, {
+      db,
+      mailer,
+      appUrl: config.APP_URL,
+      secret: config.JWT_SECRET,
+      clock,
+      logger,
+      usersCaughtUp: (position) => runner.waitFor(['users'], position, config.READ_YOUR_WRITES_TIMEOUT_MS),
+    });
+    // Appends of every process reach this one by NOTIFY too: projections keep moving while
+    // Redis is down. BullMQ stays the fan-out and the scheduled safety net.
+    stopFollowing = eventStore.subscribe(() => {
+      for (const name of projectionNames) catchUp(name);
+    });
   }
-  if (seeded) await platform.afterAppend(seeded, options.runWorkers === false ? [] : ['catalog', 'ledger']);
+  if (seeded) await platform.afterAppend(seeded, runsJobs ? ['catalog', 'ledger'] : []);
   return platform;
 }

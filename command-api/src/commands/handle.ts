@@ -14,7 +14,11 @@ export type CommandContext = {
   correlationId?: string;
 };
 
-export type AppendOutcome = { nextVersion: number; position: string | null };
+/** `caughtUp`: the read models named in `waitFor` include the events (else the answer says so). */
+export type AppendOutcome = { nextVersion: number; position: string | null; caughtUp: boolean };
+
+/** Header on a command's answer built from the aggregate because its read models still lag. */
+export const READ_MODEL_LAG_HEADER = 'X-Read-Model-Lag';
 
 export const STALE_VERSION_MESSAGE = 'This record was changed elsewhere. Reload it and try again.';
 
@@ -28,33 +32,40 @@ export async function appendEvents(
   events: readonly DomainEvent[],
   options: { expectedVersion: ExpectedVersion; waitFor?: readonly string[]; eventIds?: readonly string[] },
 ): Promise<AppendOutcome> {
-  if (events.length === 0) return { nextVersion: -1, position: null };
+  if (events.length === 0) return { nextVersion: -1, position: null, caughtUp: true };
   const { platform } = ctx;
   const recordedAt = platform.clock().toISOString();
-  const correlationId = ctx.correlationId ?? randomUUID();
+  // The request's id (X-Request-Id or generated) follows the events into projection and mail logs.
+  const correlationId = ctx.correlationId ?? ctx.reply?.request.id ?? randomUUID();
   const toAppend: NewEvent[] = events.map((event, i) => ({
     id: options.eventIds?.[i] ?? randomUUID(),
     type: event.type,
     data: event.data,
     metadata: { userId: ctx.userId, correlationId, causationId: null, recordedAt, schemaVersion: 1 },
   }));
-  const result = await platform.eventStore.appendToStream(streamId, toAppend, {
-    expectedVersion: options.expectedVersion,
-  });
-  await platform.afterAppend(result.position, options.waitFor ?? []);
+  const stopTimer = platform.metrics.appendDuration.startTimer();
+  const result = await platform.eventStore
+    .appendToStream(streamId, toAppend, { expectedVersion: options.expectedVersion })
+    .finally(() => stopTimer());
+  const caughtUp = await platform.afterAppend(result.position, options.waitFor ?? []);
   ctx.reply?.header('X-Event-Position', result.position);
-  return { nextVersion: result.nextVersion, position: result.position };
+  if (!caughtUp) ctx.reply?.header(READ_MODEL_LAG_HEADER, 'true');
+  return { nextVersion: result.nextVersion, position: result.position, caughtUp };
 }
+
+/** An event of a stream with its version: what the projections' pure folds take. */
+export type StreamEvent<E extends DomainEvent> = E & { readonly streamVersion: number };
 
 /** Current state of a stream by folding its events. */
 export async function loadAggregate<State, E extends DomainEvent>(
   platform: Platform,
   streamId: string,
   decider: Pick<Decider<State, Command, E>, 'initialState' | 'evolve'>,
-): Promise<{ state: State; version: number }> {
+): Promise<{ state: State; version: number; history: StreamEvent<E>[] }> {
   const { version, events } = await platform.eventStore.readStream(streamId);
-  const state = events.reduce((s, e) => decider.evolve(s, e as unknown as E), decider.initialState());
-  return { state, version };
+  const history = events as unknown as StreamEvent<E>[];
+  const state = history.reduce((s, e) => decider.evolve(s, e), decider.initialState());
+  return { state, version, history };
 }
 
 export type HandleOptions<State, C extends Command, E extends DomainEvent> = {
@@ -67,7 +78,15 @@ export type HandleOptions<State, C extends Command, E extends DomainEvent> = {
   waitFor?: readonly string[];
 };
 
-export type HandleResult<State, E> = AppendOutcome & { events: E[]; state: State };
+/**
+ * `history`: every event of the stream including the new ones, so an answer can be folded with
+ * the read model's own pure fold when the read model has not caught up (DESIGN.md "Projections").
+ */
+export type HandleResult<State, E extends DomainEvent> = AppendOutcome & {
+  events: E[];
+  state: State;
+  history: StreamEvent<E>[];
+};
 
 /**
  * load -> decide -> append (DESIGN.md). Without an If-Match version, a concurrent writer makes us
@@ -79,7 +98,7 @@ export async function handleCommand<State, C extends Command, E extends DomainEv
 ): Promise<HandleResult<State, E>> {
   const { decider, streamId } = options;
   for (let attempt = 0; ; attempt++) {
-    const { state, version } = await loadAggregate(ctx.platform, streamId, decider);
+    const { state, version, history } = await loadAggregate(ctx.platform, streamId, decider);
     if (options.expectedVersion !== undefined && options.expectedVersion !== version) {
       throw new ConflictError(STALE_VERSION_MESSAGE, 'STALE_VERSION');
     }
@@ -95,6 +114,7 @@ export async function handleCommand<State, C extends Command, E extends DomainEv
         nextVersion: events.length ? outcome.nextVersion : version,
         events,
         state: newState,
+        history: [...history, ...events.map((e, i) => ({ ...e, streamVersion: version + i + 1 }))],
       };
     } catch (error) {
       if (!(error instanceof ConcurrencyError)) throw error;

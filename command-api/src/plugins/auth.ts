@@ -1,8 +1,10 @@
 import fastifyJwt from '@fastify/jwt';
-import { UnauthorizedError } from '@kosh/domain';
-import { getTokensValidAfter } from '@kosh/projections/users/queries';
+import { UnauthorizedError, userDecider } from '@kosh/domain';
+import { getTokenSubject } from '@kosh/projections/users/queries';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { loadAggregate } from '../commands/handle';
+import { userStreamId } from '../routes/auth/secrets';
 
 /**
  * Claims of our access tokens: `sub` is the user id; `iat`/`exp` are set by @fastify/jwt.
@@ -48,6 +50,19 @@ export const authPlugin = fp(
         { expiresIn: options?.rememberMe ? '30d' : '1d' },
       ),
     );
+    /**
+     * The token's user, if registered: one users read-model lookup. Only when the row is missing
+     * (an unknown subject, or a read model still behind the write that created the user) is the
+     * user's stream read, the source of truth.
+     */
+    async function tokenSubject(userId: string): Promise<{ tokensValidAfter: Date | null } | null> {
+      const row = await getTokenSubject(app.platform.db, userId);
+      if (row) return row;
+      const { state } = await loadAggregate(app.platform, userStreamId(userId), userDecider);
+      if (state.status !== 'registered') return null;
+      return { tokensValidAfter: state.tokensValidAfter ? new Date(state.tokensValidAfter) : null };
+    }
+
     app.decorate('authenticate', async (request: FastifyRequest) => {
       let claims: AccessTokenClaims;
       try {
@@ -55,13 +70,19 @@ export const authPlugin = fp(
       } catch {
         throw new UnauthorizedError('Invalid or expired session. Please sign in again.');
       }
-      if (typeof claims.sub !== 'string' || claims.sub.length === 0) {
+      // A token that never expires, or names nobody, is not a session (whoever signed it).
+      if (
+        typeof claims.sub !== 'string' ||
+        claims.sub.length === 0 ||
+        typeof claims.exp !== 'number' ||
+        typeof claims.iat !== 'number'
+      ) {
         throw new UnauthorizedError('Invalid or expired session. Please sign in again.');
       }
-      // A password change or reset voids every token issued before it (users read model).
-      const validAfter = await getTokensValidAfter(app.platform.db, claims.sub);
+      const subject = await tokenSubject(claims.sub);
+      // A password change or reset voids every token issued before it.
       const issuedAt = claims.iat_ms ?? claims.iat * 1000;
-      if (validAfter && issuedAt < validAfter.getTime()) {
+      if (!subject || (subject.tokensValidAfter && issuedAt < subject.tokensValidAfter.getTime())) {
         throw new UnauthorizedError('Invalid or expired session. Please sign in again.');
       }
       for (const check of checks) await check(claims, request);

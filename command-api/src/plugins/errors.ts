@@ -56,17 +56,28 @@ function statusOf(error: DomainError): number {
   return STATUS_BY_ERROR_CODE[error.errorCode] ?? 400;
 }
 
-/** Fastify's schema errors name the field by JSON pointer; the envelope names it by its wire name. */
+/**
+ * Fastify's schema errors name the field by JSON pointer; the envelope names it by its wire name,
+ * once: a value matching no branch of a union says which types would do ("must be string or null").
+ */
 function schemaFieldErrors(error: FastifyError): FieldError[] {
-  return (error.validation ?? []).map((v) => {
+  const byField = new Map<string, { types: string[]; message: string }>();
+  for (const v of error.validation ?? []) {
     const missing = (v.params as { missingProperty?: string } | undefined)?.missingProperty;
     const pointer = v.instancePath.replace(/^\//, '').replaceAll('/', '.');
     const field = [pointer, missing].filter(Boolean).join('.') || error.validationContext || 'request';
-    return {
-      field,
+    const entry = byField.get(field) ?? {
+      types: [],
       message: missing ? `${missing} is a required field` : `${field} ${v.message ?? 'is invalid'}`,
     };
-  });
+    const type = (v.params as { type?: unknown } | undefined)?.type;
+    if (v.keyword === 'type' && typeof type === 'string') entry.types.push(type);
+    byField.set(field, entry);
+  }
+  return [...byField].map(([field, { types, message }]) => ({
+    field,
+    message: types.length > 1 ? `${field} must be ${types.join(' or ')}` : message,
+  }));
 }
 
 /**

@@ -40,7 +40,9 @@ export const staticPlugin = fp(
     }
     app.setNotFoundHandler((request, reply) => {
       const url = request.url.split('?')[0] ?? '';
-      const isApi = url.startsWith('/api/') || url === '/api' || url.startsWith('/uploads/');
+      // /dev/ too: where the mailbox is off, its address must not look like a page.
+      const isApi =
+        url.startsWith('/api/') || url === '/api' || url.startsWith('/uploads/') || url.startsWith('/dev/');
       if (!isApi && hasWeb && (request.method === 'GET' || request.method === 'HEAD')) {
         return reply
           .type('text/html; charset=utf-8')

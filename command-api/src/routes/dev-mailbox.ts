@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto';
 import { listOutbox } from '@kosh/workers/mail/mailer';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
+import { CONTENT_SECURITY_POLICY } from '../plugins/security-headers';
 
 const OutboxMessage = Type.Object({
   id: Type.String(),
@@ -16,6 +18,17 @@ const escapeHtml = (s: string) =>
     /[&<>"']/g,
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
   );
+
+const MAILBOX_CSS =
+  'body{font-family:system-ui,sans-serif;max-width:860px;margin:2rem auto;padding:0 1rem;color:#1c2127}' +
+  'article{border:1px solid #d3d8de;border-radius:6px;padding:1rem;margin:1rem 0}h2{margin:0 0 .25rem;font-size:1.1rem}' +
+  '.meta{color:#5f6b7c;margin:0 0 .5rem}pre{white-space:pre-wrap;font-family:inherit}';
+
+/** The app's policy, plus this page's one inline stylesheet allowed by its hash. */
+const MAILBOX_CSP = CONTENT_SECURITY_POLICY.replace(
+  "style-src 'self'",
+  `style-src 'self' 'sha256-${createHash('sha256').update(MAILBOX_CSS).digest('base64')}'`,
+);
 
 /** Escapes the text part and turns its http(s) links into anchors. */
 const linkify = (text: string) =>
@@ -43,12 +56,10 @@ export async function devMailboxRoutes(app: FastifyInstance) {
     const body = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Kosh · Dev mailbox</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<style>body{font-family:system-ui,sans-serif;max-width:860px;margin:2rem auto;padding:0 1rem;color:#1c2127}
-article{border:1px solid #d3d8de;border-radius:6px;padding:1rem;margin:1rem 0}h2{margin:0 0 .25rem;font-size:1.1rem}
-.meta{color:#5f6b7c;margin:0 0 .5rem}pre{white-space:pre-wrap;font-family:inherit}</style></head>
+<style>${MAILBOX_CSS}</style></head>
 <body><h1>Dev mailbox</h1><p>Mail sent by this embedded Kosh, newest first (${messages.length}).</p>
 ${items || '<p>No mail yet.</p>'}
 </body></html>`;
-    return reply.type('text/html; charset=utf-8').send(body);
+    return reply.type('text/html; charset=utf-8').header('Content-Security-Policy', MAILBOX_CSP).send(body);
   });
 }

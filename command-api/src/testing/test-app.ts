@@ -1,9 +1,12 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { UserEvent } from '@kosh/domain';
+import { ConcurrencyError } from '@kosh/event-store/port';
 import { createTestDatabase } from '@kosh/event-store/testing/test-database';
 import { loadConfig } from '@kosh/workers/config';
+import type { Logger } from '@kosh/workers/logger';
 import { createPlatform, type Platform } from '@kosh/workers/runtime';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app';
@@ -11,30 +14,46 @@ import { buildApp } from '../app';
 export type TestApp = {
   app: FastifyInstance;
   platform: Platform;
-  /** A valid bearer token for `userId` (no account needed; routes that read the user need one). */
-  tokenFor(userId: string, options?: { rememberMe?: boolean }): string;
-  /** `{ authorization: 'Bearer …' }` for `app.inject`. */
-  authHeader(userId: string): { authorization: string };
+  /**
+   * A signed bearer token for any subject, account or not: the API refuses one whose user does
+   * not exist (401), so protected calls need `signedInToken`.
+   */
+  signToken(userId: string, options?: { rememberMe?: boolean }): string;
+  /** A token of `userId`, first signing that user up (registered, verified) if not yet done. */
+  signedInToken(userId: string, options?: { rememberMe?: boolean }): Promise<string>;
+  /** `{ authorization: 'Bearer …' }` of `signedInToken`, for `app.inject`. */
+  signedInHeader(userId: string): Promise<{ authorization: string }>;
   close(): Promise<void>;
 };
 
 export type TestAppOptions = {
+  /**
+   * 'postgres' (default): a fresh PostgreSQL database. 'embedded': PGlite in a fresh data folder,
+   * the in-process queue and the outbox, as `npm start` runs with nothing configured.
+   */
+  mode?: 'postgres' | 'embedded';
   /** 'bullmq' runs jobs through real Redis (REDIS_URL, default 127.0.0.1:6379) under a unique prefix. */
   queue?: 'in-process' | 'bullmq';
   smtpUrl?: string;
   clock?: () => Date;
   /** Extra environment for loadConfig (e.g. RATE_LIMIT_ENABLED). */
   env?: Record<string, string>;
+  /** A built web app to serve (default: none, so unknown paths are 404s). */
+  webDist?: string;
+  /** The platform's logger (projections, queue, mail), e.g. to read what an operator would see. */
+  logger?: Logger;
 };
 
 /** The whole app on a fresh PostgreSQL database, for `app.inject` tests. Call `close()` in afterAll. */
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const database = await createTestDatabase();
+  const embedded = options.mode === 'embedded';
+  const database = embedded ? undefined : await createTestDatabase();
   const dataDir = await mkdtemp(path.join(tmpdir(), 'kosh-test-'));
   const config = loadConfig({
     NODE_ENV: 'test',
-    DATABASE_URL: database.url,
-    REDIS_URL: options.queue === 'bullmq' ? process.env.REDIS_URL || 'redis://127.0.0.1:6379' : undefined,
+    DATABASE_URL: database?.url,
+    REDIS_URL:
+      options.queue === 'bullmq' && !embedded ? process.env.REDIS_URL || 'redis://127.0.0.1:6379' : undefined,
     QUEUE_PREFIX: `kosh-test-${randomBytes(6).toString('hex')}`,
     SMTP_URL: options.smtpUrl,
     JWT_SECRET: randomBytes(32).toString('hex'),
@@ -46,19 +65,77 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     READ_YOUR_WRITES_TIMEOUT_MS: '20000',
     ...options.env,
   });
-  const platform = await createPlatform(config, { db: database.db, clock: options.clock, runWorkers: true });
-  const app = await buildApp(platform, { webDist: path.join(dataDir, 'no-web') });
+  const platform = await createPlatform(config, {
+    db: database?.db,
+    clock: options.clock,
+    logger: options.logger,
+  });
+  const app = await buildApp(platform, { webDist: options.webDist ?? path.join(dataDir, 'no-web') });
   await app.ready();
+  const signedUp = new Map<string, Promise<void>>();
+  const ensureUser = (userId: string) => {
+    let done = signedUp.get(userId);
+    if (!done) {
+      done = signUp(platform, userId);
+      signedUp.set(userId, done);
+    }
+    return done;
+  };
+  const signedInToken = async (userId: string, opts?: { rememberMe?: boolean }) => {
+    await ensureUser(userId);
+    return app.issueToken(userId, opts);
+  };
   return {
     app,
     platform,
-    tokenFor: (userId, opts) => app.issueToken(userId, opts),
-    authHeader: (userId) => ({ authorization: `Bearer ${app.issueToken(userId)}` }),
+    signToken: (userId, opts) => app.issueToken(userId, opts),
+    signedInToken,
+    signedInHeader: async (userId) => ({ authorization: `Bearer ${await signedInToken(userId)}` }),
     async close() {
       await app.close();
       await platform.close();
-      await database.drop();
+      await database?.drop();
       await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Records a registered, verified user straight in the log (as register + verify would), for tests
+ * of other resources. A user the test already registered through the API is left as it is.
+ */
+async function signUp(platform: Platform, userId: string): Promise<void> {
+  const now = platform.clock().toISOString();
+  const email = `${userId}@example.test`;
+  const metadata = {
+    userId,
+    correlationId: randomUUID(),
+    causationId: null,
+    recordedAt: now,
+    schemaVersion: 1,
+  };
+  const events: UserEvent[] = [
+    {
+      type: 'UserRegistered',
+      data: {
+        userId,
+        firstName: 'Test',
+        lastName: 'User',
+        email,
+        passwordHash: 'not-a-password',
+        registeredAt: now,
+      },
+    },
+    { type: 'EmailVerified', data: { userId, email, verifiedAt: now } },
+  ];
+  try {
+    const { position } = await platform.eventStore.appendToStream(
+      `user-${userId}`,
+      events.map((event) => ({ id: randomUUID(), ...event, metadata })),
+      { expectedVersion: 'no_stream' },
+    );
+    await platform.afterAppend(position, ['users']);
+  } catch (error) {
+    if (!(error instanceof ConcurrencyError)) throw error;
+  }
 }

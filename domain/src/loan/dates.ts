@@ -45,3 +45,13 @@ export function calendarDateOf(now: Date, timeZone = 'Asia/Kolkata'): string {
     day: '2-digit',
   }).format(now);
 }
+
+/** Calendar days from `from` to `to` (negative when `to` is earlier). */
+export function daysBetween(from: string, to: string): number {
+  const utc = (date: string) => {
+    const match = ISO_DATE.exec(date);
+    if (!match) throw new RangeError(`Not a YYYY-MM-DD date: ${date}`);
+    return Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]));
+  };
+  return Math.round((utc(to) - utc(from)) / 86_400_000);
+}

@@ -1,13 +1,44 @@
+import type { Paise } from '../money/paise';
 import type { Decider } from '../shared/decider';
 import { ConflictError, NotFoundError, ValidationError } from '../shared/errors';
 import { assertNever, type Command } from '../shared/messages';
 import type { LoanFields } from '../validation/loan';
-import { loanEndDate } from './dates';
-import type { LoanDetails, LoanEvent, ScheduleGenerated } from './events';
+import { LOAN_CHANGE_MESSAGES, loanChangeError } from '../validation/loan-change';
+import {
+  actualSchedule,
+  type LoanChange,
+  type PrepaymentChoice,
+  type RateChangeOption,
+} from './actual-schedule';
+import { calendarDateOf, isIsoDate, loanEndDate } from './dates';
+import type {
+  EmiOverridden,
+  LoanDetails,
+  LoanEvent,
+  LoanPrepaid,
+  LoanRateChanged,
+  LoanStreamEvent,
+  ScheduleGenerated,
+  ScheduleRevised,
+} from './events';
 import { generateSchedule } from './schedule';
-import { type ExistingLoan, evolveLoan, initialLoanState, type LoanState, scheduleTermsOf } from './state';
+import {
+  changeOf,
+  type ExistingLoan,
+  evolveLoan,
+  initialLoanState,
+  type LoanState,
+  scheduleTermsOf,
+  withChange,
+} from './state';
 
 export const LOAN_NOT_FOUND = 'Loan not found';
+/**
+ * Once a loan has prepayments, resets or a foreclosure, its recorded history is computed from
+ * its terms: editing them would silently rewrite every later figure.
+ */
+export const LOAN_TERMS_LOCKED =
+  'This loan has recorded prepayments, rate changes or a foreclosure, so its amount, rate, tenure and start date can no longer be edited';
 
 /** Every command carries `now` (ISO-8601 UTC) and the acting user: the domain has no clock. */
 export type CreateLoan = Command<
@@ -24,7 +55,31 @@ export type RegenerateSchedule = Command<
   Readonly<{ loanId: string; userId: string; now: string }>
 >;
 
-export type LoanCommand = CreateLoan | UpdateLoan | DeleteLoan | RegenerateSchedule;
+type ChangeCommandData<Data> = Readonly<{ loanId: string; userId: string; now: string } & Data>;
+
+export type RecordPrepayment = Command<
+  'RecordPrepayment',
+  ChangeCommandData<{ date: string; amount: Paise; charge: Paise; choice: PrepaymentChoice }>
+>;
+export type ChangeLoanRate = Command<
+  'ChangeLoanRate',
+  ChangeCommandData<{
+    date: string;
+    annualRatePercent: number;
+    option: RateChangeOption;
+    newEmi: Paise | null;
+  }>
+>;
+export type OverrideEmi = Command<'OverrideEmi', ChangeCommandData<{ date: string; emi: Paise }>>;
+export type ForecloseLoan = Command<'ForecloseLoan', ChangeCommandData<{ date: string; charge: Paise }>>;
+export type MarkEmiPaid = Command<
+  'MarkEmiPaid',
+  ChangeCommandData<{ paymentNumber: number; paidOn: string; amount: Paise; transactionId: string | null }>
+>;
+
+export type LoanChangeCommand = RecordPrepayment | ChangeLoanRate | OverrideEmi | ForecloseLoan | MarkEmiPaid;
+
+export type LoanCommand = CreateLoan | UpdateLoan | DeleteLoan | RegenerateSchedule | LoanChangeCommand;
 
 /** A change to any of these makes a new schedule version. */
 const SCHEDULE_FIELDS = [
@@ -76,7 +131,129 @@ function ownLoan(state: LoanState, userId: string): ExistingLoan {
   return state;
 }
 
-function decideLoan(command: LoanCommand, state: LoanState): LoanEvent[] {
+function revisedSchedule(
+  loan: ExistingLoan,
+  changes: readonly LoanChange[],
+  reason: ScheduleRevised['data']['reason'],
+  now: string,
+): ScheduleRevised {
+  const terms = scheduleTermsOf(loan.details);
+  const { rows, totals } = actualSchedule(terms, changes);
+  return {
+    type: 'ScheduleRevised',
+    data: {
+      loanId: loan.loanId,
+      userId: loan.userId,
+      version: loan.scheduleVersion + 1,
+      reason,
+      terms,
+      changes,
+      rows,
+      totals,
+      generatedAt: now,
+    },
+  };
+}
+
+/** A loan that can still change: live, owned, not foreclosed. */
+function changeableLoan(state: LoanState, userId: string): ExistingLoan {
+  const loan = ownLoan(state, userId);
+  if (loan.foreclosedOn !== null)
+    throw new ConflictError(LOAN_CHANGE_MESSAGES.loanForeclosed(loan.foreclosedOn));
+  return loan;
+}
+
+/** Payments are recorded once made: their date is a real date, not after today (in India). */
+function assertPastDate(field: string, date: string, now: string): void {
+  if (!isIsoDate(date)) throw loanChangeError(field, LOAN_CHANGE_MESSAGES.dateInvalid);
+  if (date > calendarDateOf(new Date(now))) throw loanChangeError(field, LOAN_CHANGE_MESSAGES.dateInFuture);
+}
+
+/** The change event followed by the schedule it makes; the schedule refuses a change that cannot apply. */
+function recordChange(
+  loan: ExistingLoan,
+  event: LoanPrepaid | LoanRateChanged | EmiOverridden,
+  reason: ScheduleRevised['data']['reason'],
+  now: string,
+): LoanStreamEvent[] {
+  return [event, revisedSchedule(loan, withChange(loan.changes, changeOf(event)), reason, now)];
+}
+
+function decideChange(command: LoanChangeCommand, state: LoanState): LoanStreamEvent[] {
+  switch (command.type) {
+    case 'RecordPrepayment': {
+      const { userId, date, amount, charge, choice, now } = command.data;
+      const loan = changeableLoan(state, userId);
+      assertPastDate('date', date, now);
+      const data = { loanId: loan.loanId, userId, date, amount, charge, choice, recordedAt: now };
+      return recordChange(loan, { type: 'LoanPrepaid', data }, 'prepaid', now);
+    }
+    case 'ChangeLoanRate': {
+      const { userId, date, annualRatePercent, option, now } = command.data;
+      const loan = changeableLoan(state, userId);
+      const newEmi = option === 'combination' ? command.data.newEmi : null;
+      const data = { loanId: loan.loanId, userId, date, annualRatePercent, option, newEmi, recordedAt: now };
+      return recordChange(loan, { type: 'LoanRateChanged', data }, 'rate-changed', now);
+    }
+    case 'OverrideEmi': {
+      const { userId, date, emi, now } = command.data;
+      const loan = changeableLoan(state, userId);
+      const data = { loanId: loan.loanId, userId, date, emi, recordedAt: now };
+      return recordChange(loan, { type: 'EmiOverridden', data }, 'emi-overridden', now);
+    }
+    case 'ForecloseLoan': {
+      const { userId, date, charge, now } = command.data;
+      const loan = changeableLoan(state, userId);
+      assertPastDate('date', date, now);
+      const revised = revisedSchedule(
+        loan,
+        withChange(loan.changes, { kind: 'foreclosure', date, charge }),
+        'foreclosed',
+        now,
+      );
+      // The schedule refuses any change after a foreclosure, so the closing row is the last one.
+      const { principal, interest, gst, amount } = revised.data.rows[revised.data.rows.length - 1]!;
+      const settlement = { principal, interest, gst, charge, amount };
+      return [
+        {
+          type: 'LoanForeclosed',
+          data: { loanId: loan.loanId, userId, date, charge, settlement, recordedAt: now },
+        },
+        revised,
+      ];
+    }
+    case 'MarkEmiPaid': {
+      const { userId, paymentNumber, paidOn, amount, transactionId, now } = command.data;
+      const loan = ownLoan(state, userId);
+      assertPastDate('paidOn', paidOn, now);
+      if (!(Number.isSafeInteger(amount) && amount > 0))
+        throw loanChangeError('amount', LOAN_CHANGE_MESSAGES.amountInvalid);
+      const { rows } = actualSchedule(scheduleTermsOf(loan.details), loan.changes);
+      if (!rows.some((row) => row.kind === 'emi' && row.paymentNumber === paymentNumber))
+        throw loanChangeError('paymentNumber', LOAN_CHANGE_MESSAGES.emiNumberUnknown(paymentNumber));
+      const paid = loan.paidEmis.find((emi) => emi.paymentNumber === paymentNumber);
+      if (paid) throw new ConflictError(LOAN_CHANGE_MESSAGES.emiAlreadyPaid(paymentNumber, paid.paidOn));
+      return [
+        {
+          type: 'EmiMarkedPaid',
+          data: {
+            loanId: loan.loanId,
+            userId,
+            paymentNumber,
+            paidOn,
+            amount,
+            transactionId,
+            recordedAt: now,
+          },
+        },
+      ];
+    }
+    default:
+      return assertNever(command);
+  }
+}
+
+function decideLoan(command: LoanCommand, state: LoanState): LoanStreamEvent[] {
   switch (command.type) {
     case 'CreateLoan': {
       const { loanId, userId, fields, now } = command.data;
@@ -108,6 +285,7 @@ function decideLoan(command: LoanCommand, state: LoanState): LoanEvent[] {
       };
       const termsChanged = changed.some((key) => (SCHEDULE_FIELDS as readonly string[]).includes(key));
       if (!termsChanged) return [updated];
+      if (loan.changes.length > 0) throw new ConflictError(LOAN_TERMS_LOCKED);
       return [updated, scheduleEvent({ ...loan, details: next }, loan.scheduleVersion + 1, 'updated', now)];
     }
     case 'DeleteLoan': {
@@ -118,14 +296,21 @@ function decideLoan(command: LoanCommand, state: LoanState): LoanEvent[] {
     case 'RegenerateSchedule': {
       const { userId, now } = command.data;
       const loan = ownLoan(state, userId);
+      if (loan.changes.length > 0) return [revisedSchedule(loan, loan.changes, 'regenerated', now)];
       return [scheduleEvent(loan, loan.scheduleVersion + 1, 'regenerated', now)];
     }
+    case 'RecordPrepayment':
+    case 'ChangeLoanRate':
+    case 'OverrideEmi':
+    case 'ForecloseLoan':
+    case 'MarkEmiPaid':
+      return decideChange(command, state);
     default:
       return assertNever(command);
   }
 }
 
-export const loanDecider: Decider<LoanState, LoanCommand, LoanEvent> = {
+export const loanDecider: Decider<LoanState, LoanCommand, LoanStreamEvent> = {
   initialState: initialLoanState,
   evolve: evolveLoan,
   decide: decideLoan,

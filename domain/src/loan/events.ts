@@ -1,5 +1,12 @@
 import type { Paise } from '../money/paise';
 import type { DomainEvent } from '../shared/messages';
+import type {
+  ActualScheduleRow,
+  ActualScheduleTotals,
+  LoanChange,
+  PrepaymentChoice,
+  RateChangeOption,
+} from './actual-schedule';
 
 /** What a user records about a loan. Amounts in paise; rates and GST in percent. */
 export type LoanDetails = Readonly<{
@@ -101,5 +108,81 @@ export type ScheduleGenerated = DomainEvent<
 export type LoanEvent = LoanCreated | LoanUpdated | LoanDeleted | ScheduleGenerated;
 
 export const loanEventTypes = ['LoanCreated', 'LoanUpdated', 'LoanDeleted', 'ScheduleGenerated'] as const;
+
+type LoanChangeData<Data> = Readonly<{ loanId: string; userId: string; recordedAt: string } & Data>;
+
+/** A part-payment of principal on `date`, with the borrower's choice for the rest of the loan. */
+export type LoanPrepaid = DomainEvent<
+  'LoanPrepaid',
+  LoanChangeData<{ date: string; amount: Paise; charge: Paise; choice: PrepaymentChoice }>
+>;
+
+/** A new annual rate from `date` with the reset option taken; `newEmi` only for `combination`. */
+export type LoanRateChanged = DomainEvent<
+  'LoanRateChanged',
+  LoanChangeData<{ date: string; annualRatePercent: number; option: RateChangeOption; newEmi: Paise | null }>
+>;
+
+/** The EMI (before GST) the lender actually debits from `date`, when it rounds differently. */
+export type EmiOverridden = DomainEvent<'EmiOverridden', LoanChangeData<{ date: string; emi: Paise }>>;
+
+/** The loan closed on `date`; `settlement` is what the borrower paid to close it. */
+export type LoanForeclosed = DomainEvent<
+  'LoanForeclosed',
+  LoanChangeData<{
+    date: string;
+    charge: Paise;
+    settlement: Readonly<{ principal: Paise; interest: Paise; gst: Paise; charge: Paise; amount: Paise }>;
+  }>
+>;
+
+/** An EMI paid on `paidOn`, optionally matched to a debit in the transaction book. */
+export type EmiMarkedPaid = DomainEvent<
+  'EmiMarkedPaid',
+  LoanChangeData<{ paymentNumber: number; paidOn: string; amount: Paise; transactionId: string | null }>
+>;
+
+/**
+ * The schedule the loan actually follows after its changes (see `actualSchedule`). It shares the
+ * version sequence of `ScheduleGenerated`: the newest version of either is the loan's schedule.
+ */
+export type ScheduleRevised = DomainEvent<
+  'ScheduleRevised',
+  Readonly<{
+    loanId: string;
+    userId: string;
+    version: number;
+    reason: 'prepaid' | 'rate-changed' | 'emi-overridden' | 'foreclosed' | 'regenerated';
+    terms: ScheduleTerms;
+    changes: readonly LoanChange[];
+    rows: readonly ActualScheduleRow[];
+    totals: ActualScheduleTotals;
+    generatedAt: string;
+  }>
+>;
+
+/**
+ * Events of a loan's life after it starts. Kept out of `LoanEvent` until the projections
+ * subscribe to them, so today's read models and their exhaustive folds stay as they are.
+ */
+export type LoanChangeEvent =
+  | LoanPrepaid
+  | LoanRateChanged
+  | EmiOverridden
+  | LoanForeclosed
+  | EmiMarkedPaid
+  | ScheduleRevised;
+
+export const loanChangeEventTypes = [
+  'LoanPrepaid',
+  'LoanRateChanged',
+  'EmiOverridden',
+  'LoanForeclosed',
+  'EmiMarkedPaid',
+  'ScheduleRevised',
+] as const;
+
+/** Everything a loan stream holds. */
+export type LoanStreamEvent = LoanEvent | LoanChangeEvent;
 
 export const loanStreamId = (loanId: string): string => `loan-${loanId}`;

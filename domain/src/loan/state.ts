@@ -1,5 +1,21 @@
 import { assertNever } from '../shared/messages';
-import type { LoanDetails, LoanEvent, ScheduleTerms } from './events';
+import type { LoanChange } from './actual-schedule';
+import type {
+  EmiOverridden,
+  LoanDetails,
+  LoanForeclosed,
+  LoanPrepaid,
+  LoanRateChanged,
+  LoanStreamEvent,
+  ScheduleTerms,
+} from './events';
+
+export type PaidEmi = Readonly<{
+  paymentNumber: number;
+  paidOn: string;
+  amount: number;
+  transactionId: string | null;
+}>;
 
 export type ExistingLoan = Readonly<{
   status: 'active' | 'deleted';
@@ -8,6 +24,10 @@ export type ExistingLoan = Readonly<{
   details: LoanDetails;
   /** Version of the latest schedule; 0 before the first. */
   scheduleVersion: number;
+  /** Prepayments, rate changes, EMI overrides and a foreclosure, in date order. */
+  changes: readonly LoanChange[];
+  paidEmis: readonly PaidEmi[];
+  foreclosedOn: string | null;
   createdAt: string;
   updatedAt: string;
 }>;
@@ -33,7 +53,33 @@ export function scheduleTermsOf(details: LoanDetails): ScheduleTerms {
   };
 }
 
-export function evolveLoan(state: LoanState, event: LoanEvent): LoanState {
+/** The schedule change an event records. */
+export function changeOf(event: LoanPrepaid | LoanRateChanged | EmiOverridden | LoanForeclosed): LoanChange {
+  switch (event.type) {
+    case 'LoanPrepaid': {
+      const { date, amount, charge, choice } = event.data;
+      return { kind: 'prepayment', date, amount, charge, choice };
+    }
+    case 'LoanRateChanged': {
+      const { date, annualRatePercent, option, newEmi } = event.data;
+      return { kind: 'rate-change', date, annualRatePercent, option, newEmi };
+    }
+    case 'EmiOverridden':
+      return { kind: 'emi-override', date: event.data.date, emi: event.data.emi };
+    case 'LoanForeclosed':
+      return { kind: 'foreclosure', date: event.data.date, charge: event.data.charge };
+    default:
+      return assertNever(event);
+  }
+}
+
+/** `changes` with `change` placed after every change dated on or before it (a late entry may be backdated). */
+export function withChange(changes: readonly LoanChange[], change: LoanChange): LoanChange[] {
+  const at = changes.findIndex((existing) => existing.date > change.date);
+  return at === -1 ? [...changes, change] : [...changes.slice(0, at), change, ...changes.slice(at)];
+}
+
+export function evolveLoan(state: LoanState, event: LoanStreamEvent): LoanState {
   switch (event.type) {
     case 'LoanCreated': {
       const { loanId, userId, createdAt, ...details } = event.data;
@@ -43,6 +89,9 @@ export function evolveLoan(state: LoanState, event: LoanEvent): LoanState {
         userId,
         details,
         scheduleVersion: 0,
+        changes: [],
+        paidEmis: [],
+        foreclosedOn: null,
         createdAt,
         updatedAt: createdAt,
       };
@@ -58,8 +107,35 @@ export function evolveLoan(state: LoanState, event: LoanEvent): LoanState {
       if (state.status === 'none') return state;
       return { ...state, status: 'deleted', updatedAt: event.data.deletedAt };
     case 'ScheduleGenerated':
+    case 'ScheduleRevised':
       if (state.status === 'none') return state;
       return { ...state, scheduleVersion: event.data.version };
+    case 'LoanPrepaid':
+    case 'LoanRateChanged':
+    case 'EmiOverridden':
+      if (state.status === 'none') return state;
+      return {
+        ...state,
+        changes: withChange(state.changes, changeOf(event)),
+        updatedAt: event.data.recordedAt,
+      };
+    case 'LoanForeclosed':
+      if (state.status === 'none') return state;
+      return {
+        ...state,
+        changes: withChange(state.changes, changeOf(event)),
+        foreclosedOn: event.data.date,
+        updatedAt: event.data.recordedAt,
+      };
+    case 'EmiMarkedPaid': {
+      if (state.status === 'none') return state;
+      const { paymentNumber, paidOn, amount, transactionId, recordedAt } = event.data;
+      return {
+        ...state,
+        paidEmis: [...state.paidEmis, { paymentNumber, paidOn, amount, transactionId }],
+        updatedAt: recordedAt,
+      };
+    }
     default:
       return assertNever(event);
   }

@@ -61,10 +61,24 @@ export type ChangePassword = Command<
   'ChangePassword',
   Readonly<{ currentPasswordMatches: boolean; passwordHash: string; now: string }>
 >;
-/** `verification` is used only when `email` differs from the current address. */
 export type UpdateProfile = Command<
   'UpdateProfile',
-  Readonly<{ firstName: string; lastName: string; email: string; verification: IssuedToken; now: string }>
+  Readonly<{ firstName: string; lastName: string; now: string }>
+>;
+/**
+ * Moving the account to another address is not applied at once: a link to confirm it
+ * (`verification`) is mailed to that address, and opening it applies the change (`VerifyEmail`).
+ * The API sends this only for an address no other account uses; for a used one it tells that
+ * address's owner instead (`NoteEmailClaimAttempt`), and the caller cannot tell the two apart.
+ */
+export type RequestEmailChange = Command<
+  'RequestEmailChange',
+  Readonly<{ email: string; verification: IssuedToken; now: string }>
+>;
+/** Tells the owner of `email` that someone tried to claim it (no-op if it is no longer theirs). */
+export type NoteEmailClaimAttempt = Command<
+  'NoteEmailClaimAttempt',
+  Readonly<{ email: string; via: 'register' | 'profile'; now: string }>
 >;
 export type SetProfilePicture = Command<'SetProfilePicture', Readonly<{ fileName: string; now: string }>>;
 export type RemoveProfilePicture = Command<'RemoveProfilePicture', Readonly<{ now: string }>>;
@@ -77,10 +91,12 @@ export type UserCommand =
   | ResetPassword
   | ChangePassword
   | UpdateProfile
+  | RequestEmailChange
+  | NoteEmailClaimAttempt
   | SetProfilePicture
   | RemoveProfilePicture;
 
-const isLive = (token: PendingToken | null, tokenHash: string, now: string): token is PendingToken =>
+const isLive = <T extends PendingToken>(token: T | null, tokenHash: string, now: string): token is T =>
   token !== null && token.tokenHash === tokenHash && Date.parse(now) < Date.parse(token.expiresAt);
 
 function registered(state: UserState): RegisteredUser {
@@ -115,10 +131,23 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
     }
     case 'VerifyEmail': {
       const { tokenHash, now } = command.data;
-      if (user.emailVerified || !isLive(user.verification, tokenHash, now)) {
+      const link = user.verification;
+      if (!isLive(link, tokenHash, now) || (link.email === user.email && user.emailVerified)) {
         throw new BadRequestError(USER_MESSAGES.invalidVerificationLink, 'INVALID_VERIFICATION_TOKEN');
       }
-      return [{ type: 'EmailVerified', data: { userId, email: user.email, verifiedAt: now } }];
+      const verified: UserEvent = {
+        type: 'EmailVerified',
+        data: { userId, email: link.email, verifiedAt: now },
+      };
+      if (link.email === user.email) return [verified];
+      // A confirmed change of address; the API has reserved the new address first.
+      return [
+        {
+          type: 'EmailChanged',
+          data: { userId, previousEmail: user.email, email: link.email, changedAt: now },
+        },
+        verified,
+      ];
     }
     case 'RequestPasswordReset': {
       const { reset, now } = command.data;
@@ -143,18 +172,19 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
       return [{ type: 'PasswordChanged', data: { userId, passwordHash, changedAt: now } }];
     }
     case 'UpdateProfile': {
-      const { firstName, lastName, email, verification, now } = command.data;
-      const events: UserEvent[] = [];
-      if (firstName !== user.firstName || lastName !== user.lastName) {
-        events.push({ type: 'ProfileUpdated', data: { userId, firstName, lastName, updatedAt: now } });
-      }
-      if (email !== user.email) {
-        events.push(
-          { type: 'EmailChanged', data: { userId, previousEmail: user.email, email, changedAt: now } },
-          { type: 'EmailVerificationRequested', data: { userId, email, ...verification, requestedAt: now } },
-        );
-      }
-      return events;
+      const { firstName, lastName, now } = command.data;
+      if (firstName === user.firstName && lastName === user.lastName) return [];
+      return [{ type: 'ProfileUpdated', data: { userId, firstName, lastName, updatedAt: now } }];
+    }
+    case 'RequestEmailChange': {
+      const { email, verification, now } = command.data;
+      if (email === user.email) return [];
+      return [{ type: 'EmailChangeRequested', data: { userId, email, ...verification, requestedAt: now } }];
+    }
+    case 'NoteEmailClaimAttempt': {
+      const { email, via, now } = command.data;
+      if (email !== user.email) return [];
+      return [{ type: 'EmailClaimAttempted', data: { userId, email, via, attemptedAt: now } }];
     }
     case 'SetProfilePicture': {
       const { fileName, now } = command.data;

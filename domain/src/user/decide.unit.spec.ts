@@ -222,39 +222,64 @@ describe('password change', () => {
 });
 
 describe('profile', () => {
-  const update = (firstName: string, lastName: string, email: string) =>
-    ({
-      type: 'UpdateProfile',
-      data: { firstName, lastName, email, verification: link, now: later },
-    }) as const;
+  const update = (firstName: string, lastName: string) =>
+    ({ type: 'UpdateProfile', data: { firstName, lastName, now: later } }) as const;
+  const changeEmail = (email: string) =>
+    ({ type: 'RequestEmailChange', data: { email, verification: link, now: later } }) as const;
 
   it('updates names', () => {
     given([registered, verified])
-      .when(update('Asha', 'Iyer', 'asha@example.in'))
+      .when(update('Asha', 'Iyer'))
       .then([
         { type: 'ProfileUpdated', data: { userId, firstName: 'Asha', lastName: 'Iyer', updatedAt: later } },
       ]);
   });
 
-  it('changes the e-mail, which must be verified again', () => {
-    given([registered, verified])
-      .when(update('Asha', 'Rao', 'asha@new.in'))
+  const changeRequested: UserEvent = {
+    type: 'EmailChangeRequested',
+    data: { userId, email: 'asha@new.in', ...link, requestedAt: later },
+  };
+
+  it('does not change the e-mail yet: it mails a link to confirm the new address', () => {
+    given([registered, verified]).when(changeEmail('asha@new.in')).then([changeRequested]);
+  });
+
+  it('changes the e-mail, verified, when that link is opened', () => {
+    given([registered, verified, changeRequested])
+      .when({ type: 'VerifyEmail', data: { tokenHash: 'hash-1', now: later } })
       .then([
         {
           type: 'EmailChanged',
           data: { userId, previousEmail: 'asha@example.in', email: 'asha@new.in', changedAt: later },
         },
-        {
-          type: 'EmailVerificationRequested',
-          data: { userId, email: 'asha@new.in', ...link, requestedAt: later },
-        },
+        { type: 'EmailVerified', data: { userId, email: 'asha@new.in', verifiedAt: later } },
       ]);
   });
 
-  it('records nothing when nothing changed', () => {
+  it('asks nothing when the address is the current one', () => {
+    given([registered, verified]).when(changeEmail('asha@example.in')).then([]);
+  });
+
+  it("notes a claim on the owner's address, unless it is no longer theirs", () => {
+    const claim = {
+      type: 'NoteEmailClaimAttempt',
+      data: { email: 'asha@example.in', via: 'register', now },
+    } as const;
     given([registered])
-      .when(update('Asha', 'Rao', 'asha@example.in'))
+      .when(claim)
+      .then([
+        {
+          type: 'EmailClaimAttempted',
+          data: { userId, email: 'asha@example.in', via: 'register', attemptedAt: now },
+        },
+      ]);
+    given([registered])
+      .when({ ...claim, data: { ...claim.data, email: 'someone@example.in' } })
       .then([]);
+  });
+
+  it('records nothing when nothing changed', () => {
+    given([registered]).when(update('Asha', 'Rao')).then([]);
   });
 
   it('sets, replaces and removes the picture', () => {
@@ -341,5 +366,85 @@ describe('e-mail reservation', () => {
     it('is never taken over while the holder uses the address', () => {
       givenReservation([reserved]).when(reserve(elevenMinutesLater, true)).thenThrows(ConflictError);
     });
+  });
+});
+
+describe('links die when they should', () => {
+  const resetWith = (tokenHash: string, at = later) =>
+    ({ type: 'ResetPassword', data: { tokenHash, passwordHash: '$argon2id$new', now: at } }) as const;
+  const emailChanged: UserEvent = {
+    type: 'EmailChanged',
+    data: { userId, previousEmail: 'asha@example.in', email: 'asha@new.in', changedAt: now },
+  };
+  const newerReset: UserEvent = {
+    type: 'PasswordResetRequested',
+    data: { ...resetRequested.data, tokenHash: 'hash-2', sealedToken: 'sealed-2' },
+  } as UserEvent;
+
+  it('a reset link lives until then', () => {
+    given([registered, verified, resetRequested])
+      .when(resetWith('hash-1'))
+      .then([
+        {
+          type: 'PasswordResetCompleted',
+          data: { userId, passwordHash: '$argon2id$new', completedAt: later },
+        },
+      ]);
+  });
+
+  it('a reset link dies when the e-mail address changes', () => {
+    given([registered, verified, resetRequested, emailChanged])
+      .when(resetWith('hash-1'))
+      .thenThrows(BadRequestError);
+  });
+
+  it('a reset link dies when the password changes', () => {
+    given([
+      registered,
+      resetRequested,
+      { type: 'PasswordChanged', data: { userId, passwordHash: 'x', changedAt: now } },
+    ])
+      .when(resetWith('hash-1'))
+      .thenThrows(BadRequestError);
+  });
+
+  it('a reset link dies when a newer one is mailed', () => {
+    given([registered, resetRequested, newerReset]).when(resetWith('hash-1')).thenThrows(BadRequestError);
+  });
+
+  it('a reset link dies once used', () => {
+    given([
+      registered,
+      resetRequested,
+      { type: 'PasswordResetCompleted', data: { userId, passwordHash: 'y', completedAt: now } },
+    ])
+      .when(resetWith('hash-1'))
+      .thenThrows(BadRequestError);
+  });
+
+  it('a reset link dies after 1 hour', () => {
+    given([registered, resetRequested])
+      .when(resetWith('hash-1', '2026-01-10T11:00:00.000Z'))
+      .thenThrows(BadRequestError, (e) => expect(e.message).toBe(USER_MESSAGES.invalidResetLink));
+  });
+
+  it('a verification link for the old address dies when the address changes', () => {
+    given([registered, verificationRequested, emailChanged])
+      .when({ type: 'VerifyEmail', data: { tokenHash: 'hash-1', now: later } })
+      .thenThrows(BadRequestError, (e) => expect(e.message).toBe(USER_MESSAGES.invalidVerificationLink));
+  });
+
+  it('a link confirming a new address dies when another change is asked for', () => {
+    const toFirst: UserEvent = {
+      type: 'EmailChangeRequested',
+      data: { userId, email: 'first@new.in', ...link, requestedAt: now },
+    };
+    const toSecond: UserEvent = {
+      type: 'EmailChangeRequested',
+      data: { userId, email: 'second@new.in', ...link, tokenHash: 'hash-2', requestedAt: later },
+    };
+    given([registered, verified, toFirst, toSecond])
+      .when({ type: 'VerifyEmail', data: { tokenHash: 'hash-1', now: later } })
+      .thenThrows(BadRequestError);
   });
 });

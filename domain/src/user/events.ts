@@ -57,10 +57,33 @@ export type ProfileUpdated = DomainEvent<
   Readonly<{ userId: string; firstName: string; lastName: string; updatedAt: string }>
 >;
 
-/** The address is unverified from now on; an `EmailVerificationRequested` for it follows. */
+/**
+ * The account's address is now `email`; links issued for the previous address (verification and
+ * password reset) die. Recorded with `EmailVerified` when a requested change is confirmed; older
+ * logs have it followed by an `EmailVerificationRequested` for the new address.
+ */
 export type EmailChanged = DomainEvent<
   'EmailChanged',
   Readonly<{ userId: string; previousEmail: string; email: string; changedAt: string }>
+>;
+
+/**
+ * The user asked to move their account to `email`. Nothing changes until the link mailed to that
+ * address is opened (then `EmailChanged` and `EmailVerified` follow), so an address can be
+ * neither taken over nor probed through the profile form. Supersedes earlier verification links.
+ */
+export type EmailChangeRequested = DomainEvent<
+  'EmailChangeRequested',
+  IssuedToken & Readonly<{ userId: string; email: string; requestedAt: string }>
+>;
+
+/**
+ * Someone tried to register with this user's address, or to move another account to it. The
+ * owner is told by mail; the one who tried got the same answer as for a free address.
+ */
+export type EmailClaimAttempted = DomainEvent<
+  'EmailClaimAttempted',
+  Readonly<{ userId: string; email: string; via: 'register' | 'profile'; attemptedAt: string }>
 >;
 
 /** `fileName` is the stored file under `profile-pictures/`. */
@@ -83,6 +106,8 @@ export type UserEvent =
   | PasswordChanged
   | ProfileUpdated
   | EmailChanged
+  | EmailChangeRequested
+  | EmailClaimAttempted
   | ProfilePictureSet
   | ProfilePictureRemoved;
 
@@ -95,6 +120,8 @@ export const USER_EVENT_TYPES = [
   'PasswordChanged',
   'ProfileUpdated',
   'EmailChanged',
+  'EmailChangeRequested',
+  'EmailClaimAttempted',
   'ProfilePictureSet',
   'ProfilePictureRemoved',
 ] as const satisfies readonly UserEvent['type'][];

@@ -3,6 +3,8 @@ import type { EmailReservationEvent, UserEvent } from './events';
 
 /** An outstanding single-use link (verification or reset), known only by its token's hash. */
 export type PendingToken = Readonly<{ tokenHash: string; expiresAt: string }>;
+/** A verification link confirms one address: the current one, or the one a change moves to. */
+export type PendingVerification = PendingToken & Readonly<{ email: string }>;
 
 export type RegisteredUser = Readonly<{
   status: 'registered';
@@ -14,8 +16,8 @@ export type RegisteredUser = Readonly<{
   passwordHash: string;
   profilePicture: string | null;
   createdAt: string;
-  /** The latest verification link for the current e-mail, until used. */
-  verification: PendingToken | null;
+  /** The latest verification link (for the current address or a requested new one), until used. */
+  verification: PendingVerification | null;
   /** The latest reset link, until used. */
   passwordReset: PendingToken | null;
   /** Tokens issued before this instant are rejected (last password change or reset). */
@@ -47,7 +49,10 @@ export function evolveUser(state: UserState, event: UserEvent): UserState {
   if (state.status !== 'registered') return state;
   switch (event.type) {
     case 'EmailVerificationRequested':
-      return { ...state, verification: { tokenHash: event.data.tokenHash, expiresAt: event.data.expiresAt } };
+    case 'EmailChangeRequested': {
+      const { tokenHash, expiresAt, email } = event.data;
+      return { ...state, verification: { tokenHash, expiresAt, email } };
+    }
     case 'EmailVerified':
       return { ...state, emailVerified: true, verification: null };
     case 'PasswordResetRequested':
@@ -72,7 +77,15 @@ export function evolveUser(state: UserState, event: UserEvent): UserState {
     case 'ProfileUpdated':
       return { ...state, firstName: event.data.firstName, lastName: event.data.lastName };
     case 'EmailChanged':
-      return { ...state, email: event.data.email, emailVerified: false, verification: null };
+      return {
+        ...state,
+        email: event.data.email,
+        emailVerified: false,
+        verification: null,
+        passwordReset: null,
+      };
+    case 'EmailClaimAttempted':
+      return state;
     case 'ProfilePictureSet':
       return { ...state, profilePicture: event.data.fileName };
     case 'ProfilePictureRemoved':

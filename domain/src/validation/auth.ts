@@ -33,7 +33,17 @@ export const PROFILE_PICTURE_MAX_BYTES = 5_242_880;
 export const PASSWORD_MIN_LENGTH = 6;
 export const NAME_MIN_LENGTH = 2;
 
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/**
+ * One mailbox, `local@domain`, as SMTP carries it without quoting: the local part is a dot-atom
+ * (RFC 5321 atext, no leading, trailing or double dot), the domain is two or more DNS labels
+ * ending in a letter label. No display name, no comma list, no quoted local part, no CR/LF or
+ * other control or non-ASCII character: what passes is exactly the address the mail goes to.
+ */
+const EMAIL_PATTERN =
+  /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
+/** RFC 5321 limits: 64 octets of local part, 254 for the whole path. */
+const EMAIL_MAX_LENGTH = 254;
+const LOCAL_PART_MAX_LENGTH = 64;
 
 type Maybe = string | null | undefined;
 type Rule = (value: string) => string | null;
@@ -54,7 +64,17 @@ function collect(checks: Record<string, string | null>): FieldError[] {
   return Object.entries(checks).flatMap(([field, message]) => (message ? [{ field, message }] : []));
 }
 
-export const isValidEmail = (value: string): boolean => EMAIL_PATTERN.test(value.trim());
+/** Only spaces around the address are forgiven (a pasted address); a line break never is. */
+const trimSpaces = (value: string) => value.replace(/^ +| +$/g, '');
+
+/** The address as identity and as mail recipient: spaces trimmed, lower-cased. Validate it first. */
+export const normalizeEmail = (value: string): string => trimSpaces(value).toLowerCase();
+
+export function isValidEmail(value: string): boolean {
+  const address = trimSpaces(value);
+  const at = address.lastIndexOf('@');
+  return address.length <= EMAIL_MAX_LENGTH && at <= LOCAL_PART_MAX_LENGTH && EMAIL_PATTERN.test(address);
+}
 
 const email: Rule = (v) => (isValidEmail(v) ? null : AUTH_MESSAGES.emailInvalid);
 const minLength =

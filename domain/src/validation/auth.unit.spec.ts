@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
+  isValidEmail,
+  normalizeEmail,
   PROFILE_PICTURE_MAX_BYTES,
   validateChangePassword,
   validateChangePasswordForm,
@@ -143,5 +145,46 @@ describe('profile rules', () => {
     expect(validateProfilePicture({ mimeType: 'text/plain', size: 10 })).toEqual([
       { field: 'profilePicture', message: 'Please select an image file' },
     ]);
+  });
+});
+
+describe('e-mail addresses: one plain mailbox', () => {
+  it.each([
+    'alice@example.in',
+    'Alice.O+loans@Mail.Example.co.in',
+    "o'brien@example.com",
+    '  padded@example.in ',
+    'x@a-b.example',
+  ])('accepts %j', (address) => {
+    expect(isValidEmail(address)).toBe(true);
+  });
+
+  it.each([
+    ['a comma list', 'alice@example.in,x'],
+    ['two addresses', 'alice@example.in, bob@example.in'],
+    ['a display name', 'Alice <alice@example.in>'],
+    ['a quoted local part', '"alice smith"@example.in'],
+    ['a line break (header injection)', 'alice@example.in\r\nBcc: eve@example.in'],
+    ['a trailing line feed', 'alice@example.in\n'],
+    ['a NUL', 'alice\u0000@example.in'],
+    ['two @', 'alice@evil.in@example.in'],
+    ['a leading dot', '.alice@example.in'],
+    ['a double dot', 'al..ice@example.in'],
+    ['no dot in the domain', 'alice@localhost'],
+    ['an IP literal', 'alice@[127.0.0.1]'],
+    ['a numeric top-level label', 'alice@example.123'],
+    ['a label starting with a hyphen', 'alice@-example.in'],
+    ['non-ASCII', 'alïce@example.in'],
+    ['a local part over 64 characters', `${'a'.repeat(65)}@example.in`],
+    ['over 254 characters', `a@${'b'.repeat(250)}.in`],
+  ])('refuses %s with the spec message', (_label, address) => {
+    expect(isValidEmail(address)).toBe(false);
+    expect(validateForgotPassword({ email: address })).toEqual([
+      { field: 'email', message: 'Enter a valid email' },
+    ]);
+  });
+
+  it('normalizes for identity: spaces trimmed, lower-cased', () => {
+    expect(normalizeEmail('  Alice@Example.IN ')).toBe('alice@example.in');
   });
 });

@@ -40,6 +40,7 @@ export const LOAN_MESSAGES = {
   startDateRequired: 'Start date is required',
   startDateInvalid: 'Please enter a valid start date',
   startDateTooEarly: 'Start date cannot be before 2000-01-01',
+  startDateTooLate: 'Start date cannot be after 2099-12-31',
   startDateInFuture: 'Start date cannot be in the future',
   endDateMismatch: 'End date must be the start date plus the duration',
   processingFeeNotNumber: 'Processing fee must be a number',
@@ -64,6 +65,10 @@ export const LOAN_LIMITS = {
   processingFeeMax: 100_000_000,
   gstMax: 100,
   startDateFloor: '2000-01-01',
+  /** An edit may move the start into the future (spec), but a schedule must end in a four-digit year. */
+  startDateCeiling: '2099-12-31',
+  /** Bank and loan type ids are PostgreSQL `integer`s. */
+  idMax: 2_147_483_647,
   accountNumberMin: 5,
   accountNumberMax: 30,
   shortDetailMax: 200,
@@ -118,7 +123,9 @@ function flag(value: unknown, fallback: boolean): boolean | null {
 function idError(value: unknown, required: string, invalid: string): string | null {
   if (isBlank(value)) return required;
   const text = decimalText(value);
-  return text !== null && /^\d+$/.test(text) && Number(text) > 0 ? null : invalid;
+  return text !== null && /^\d+$/.test(text) && Number(text) > 0 && Number(text) <= LOAN_LIMITS.idMax
+    ? null
+    : invalid;
 }
 
 function accountNumberError(value: unknown): string | null {
@@ -170,6 +177,7 @@ function startDateError(value: unknown, today: string, mode: LoanValidationMode)
   if (isBlank(value)) return LOAN_MESSAGES.startDateRequired;
   if (typeof value !== 'string' || !isIsoDate(value)) return LOAN_MESSAGES.startDateInvalid;
   if (value < LOAN_LIMITS.startDateFloor) return LOAN_MESSAGES.startDateTooEarly;
+  if (value > LOAN_LIMITS.startDateCeiling) return LOAN_MESSAGES.startDateTooLate;
   return mode === 'create' && value > today ? LOAN_MESSAGES.startDateInFuture : null;
 }
 

@@ -33,6 +33,8 @@ describe('loan create rules (spec section 5)', () => {
     ['negative bank', { bankId: -3 }, 'bankId', M.bankInvalid],
     ['missing loan type', { loanTypeId: '' }, 'loanTypeId', M.loanTypeRequired],
     ['loan type 1.5', { loanTypeId: 1.5 }, 'loanTypeId', M.loanTypeInvalid],
+    ['bank beyond a PostgreSQL integer', { bankId: 2 ** 31 }, 'bankId', M.bankInvalid],
+    ['loan type of 20 digits', { loanTypeId: '99999999999999999999' }, 'loanTypeId', M.loanTypeInvalid],
     ['missing account number', { accountNumber: '  ' }, 'accountNumber', M.accountNumberRequired],
     ['short account number', { accountNumber: 'AB12' }, 'accountNumber', M.accountNumberTooShort],
     ['long account number', { accountNumber: 'A'.repeat(31) }, 'accountNumber', M.accountNumberTooLong],
@@ -137,6 +139,13 @@ describe('loan edit rules', () => {
         'edit',
       ),
     ).toEqual([]);
+  });
+
+  it('refuses a start date after 2099-12-31, so every schedule ends in a four-digit year', () => {
+    expect(errorsFor({ startDate: '9999-12-31', endDate: undefined }, 'edit')).toEqual([
+      { field: 'startDate', message: M.startDateTooLate },
+    ]);
+    expect(errorsFor({ startDate: '2099-12-31', duration: 50, endDate: undefined }, 'edit')).toEqual([]);
   });
 
   it('needs a whole duration', () => {

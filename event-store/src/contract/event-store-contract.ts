@@ -47,6 +47,8 @@ export type ContractHarness = {
 export type ContractOptions = {
   /** Concurrent writers and appends per writer in the soak. */
   soak: { writers: number; appendsPerWriter: number };
+  /** Why the suite cannot run here (e.g. no server): reported as skipped with this reason. */
+  skip?: string;
 };
 
 const meta = (overrides: Partial<EventMetadata> = {}): EventMetadata => ({
@@ -123,7 +125,10 @@ export function eventStoreContract(
   setup: () => Promise<ContractHarness>,
   options: ContractOptions,
 ): void {
-  describe(`EventStore contract: ${name}`, () => {
+  const title = options.skip
+    ? `EventStore contract: ${name} (${options.skip})`
+    : `EventStore contract: ${name}`;
+  describe.skipIf(options.skip !== undefined)(title, () => {
     let harness: ContractHarness;
     let store: EventStore;
     let prefix: string;

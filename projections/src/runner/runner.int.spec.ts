@@ -273,6 +273,41 @@ describe('projection runner on PostgreSQL', () => {
     expect(schemas.rows).toEqual([]);
   });
 
+  it('status counts the lag; a rebuild whose projector failed stays pending until restart discards it', async () => {
+    const seeded = await seedEvents(store, { count: 300, perAppend: 50 });
+    let broken = true;
+    const runner = runnerOn(database.db, {
+      projections: [
+        totalsProjection({
+          onApply: async () => {
+            if (broken) throw new Error('projector bug');
+          },
+        }),
+      ],
+    });
+    expect((await runner.status())[0]).toMatchObject({ name: TOTALS, lagEvents: 330, deadLetter: null }); // 300 + 30 others;
+    expect((await runner.status())[0]?.lagSeconds).toBeGreaterThanOrEqual(0);
+
+    await runner.planRebuilds([TOTALS]);
+    expect(await runner.pendingRebuilds()).toEqual([TOTALS]);
+    await expect(runner.rebuild(TOTALS)).rejects.toThrow('projector bug');
+    const leftover = await database.db.query(
+      `SELECT 1 FROM pg_namespace WHERE nspname = 'rebuild_runner_test_totals'`,
+    );
+    expect(leftover.rows).toHaveLength(1);
+    expect(await runner.pendingRebuilds()).toEqual([TOTALS]);
+
+    broken = false;
+    const rebuilt = await runner.rebuild(TOTALS, { restart: true });
+    expect(rebuilt.processed).toBe(await eventsUpTo(database.db, rebuilt.position));
+    await catchUpTo(runner, TOTALS, seeded);
+    expect(await totalsDigest(database.db)).toBe(await expectedDigest(database.db));
+    expect(await runner.pendingRebuilds()).toEqual([]);
+    expect((await runner.status())[0]).toMatchObject({ lagEvents: 0, lagSeconds: 0, status: 'running' });
+    const schemas = await database.db.query(`SELECT 1 FROM pg_namespace WHERE nspname LIKE 'rebuild_%'`);
+    expect(schemas.rows).toEqual([]);
+  });
+
   it('a rebuild swaps in while the live projection keeps running', async () => {
     const seeded = await seedEvents(store, { count: 2000 });
     const live = otherProcess();

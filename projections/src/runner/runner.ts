@@ -64,9 +64,21 @@ export type ProjectionStatus = {
   position: string;
   status: 'running' | 'stopped';
   error: string | null;
+  /** Events after the checkpoint (counted up to LAG_COUNT_LIMIT). */
+  lagEvents: number;
+  /** Age of the oldest event not yet applied; 0 when caught up. */
+  lagSeconds: number;
+  /** The newest dead letter of a stopped projection. */
+  deadLetter: { position: string; eventId: string; eventType: string; error: string; at: string } | null;
 };
 
-export type RebuildProgress = { projection: string; processed: number; position: string };
+/** `resumedFrom`: events already replayed before this run (a resumed rebuild), for true rates. */
+export type RebuildProgress = {
+  projection: string;
+  processed: number;
+  position: string;
+  resumedFrom: number;
+};
 export type RebuildOptions = {
   onProgress?: (progress: RebuildProgress) => void;
   /** Discard a rebuild left unfinished instead of resuming it. */
@@ -89,7 +101,17 @@ export interface ProjectionRunner {
   waitFor(names: readonly string[], position: string, timeoutMs?: number): Promise<boolean>;
   /** Replays the log from zero into fresh tables, then swaps them in with the checkpoint. */
   rebuild(name: string, options?: RebuildOptions): Promise<RebuildResult>;
+  /**
+   * Records that these projections are to be rebuilt (a run of several), so a killed run can
+   * tell the ones still to do (`pendingRebuilds`) from those already swapped in.
+   */
+  planRebuilds(names: readonly string[]): Promise<void>;
+  /** Projections with a rebuild planned or unfinished. */
+  pendingRebuilds(): Promise<string[]>;
+  /** Every projection with its checkpoint, lag and state (reads the log after each checkpoint). */
   status(): Promise<ProjectionStatus[]>;
+  /** Names of the stopped projections (one indexed query: readiness probes). */
+  stoppedProjections(): Promise<string[]>;
   /** Clears the stopped state (after the projector is fixed); the next catch-up retries the event. */
   resume(name: string): Promise<void>;
   /** Stops polling; the db and event store stay open (the caller owns them). */
@@ -97,10 +119,12 @@ export interface ProjectionRunner {
 }
 
 /** Advisory lock namespaces (first key of `pg_*advisory_xact_lock(int, int)`). */
-const LIVE_LOCK = 0x6b6f7368; // 'kosh'
+export const LIVE_LOCK = 0x6b6f7368; // 'kosh'
 const REBUILD_LOCK = LIVE_LOCK + 1;
 /** How long a catch-up keeps retrying for a committed event that readAll still hides. */
 const HIDDEN_EVENT_WAIT_MS = 5000;
+/** Lag is counted by reading events after the checkpoint, up to this many. */
+export const LAG_COUNT_LIMIT = 10_000;
 
 const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
 const quote = (identifier: string) => `"${identifier}"`;
@@ -108,6 +132,35 @@ const quote = (identifier: string) => `"${identifier}"`;
 const silentLogger: RunnerLogger = { info() {}, warn() {}, error() {} };
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Failures that say nothing about the event: the database or the queue is briefly unreachable
+ * (a restart, a killed connection, Redis down). They must never dead-letter an event; the batch
+ * is simply tried again by the next wake-up.
+ */
+const TRANSIENT_CODES = new Set([
+  '57P01', // admin_shutdown (pg_terminate_backend, a restart)
+  '57P02', // crash_shutdown
+  '57P03', // cannot_connect_now
+  '08000',
+  '08001',
+  '08003',
+  '08006',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+]);
+export function isTransientError(error: unknown): boolean {
+  if (!error || typeof error !== 'object') return false;
+  const { code, transient, message } = error as { code?: unknown; transient?: unknown; message?: unknown };
+  if (transient === true) return true;
+  if (typeof code === 'string' && TRANSIENT_CODES.has(code)) return true;
+  return (
+    typeof message === 'string' &&
+    /Connection terminated|connection timeout|Client has encountered a connection error/i.test(message)
+  );
+}
 
 function errorMessage(error: unknown): string {
   return error instanceof Error ? (error.stack ?? error.message) : String(error);
@@ -252,8 +305,16 @@ export function createProjectionRunner(options: ProjectionRunnerOptions): Projec
     if (recorded) {
       watcher.stopped(name);
       logger.error(
-        { projection: name, eventId: event.id, eventType: event.type, position: event.position, err: error },
-        'projection stopped: projector keeps failing on an event (dead letter recorded)',
+        {
+          projection: name,
+          position: event.position,
+          eventId: event.id,
+          eventType: event.type,
+          correlationId: event.metadata.correlationId,
+          message: error instanceof Error ? error.message : String(error),
+          err: error,
+        },
+        `projection ${name} stopped: its projector keeps failing on event ${event.id} (dead letter recorded)`,
       );
     }
     return recorded;
@@ -275,6 +336,7 @@ export function createProjectionRunner(options: ProjectionRunnerOptions): Projec
         const status = await applyBatch(name, position, [event]);
         if (status !== 'applied') return { status, events: applied, position };
       } catch (error) {
+        if (isTransientError(error)) throw error;
         await recordDeadLetter(name, position, event, error);
         return { status: 'stopped', events: applied, position };
       }
@@ -289,6 +351,7 @@ export function createProjectionRunner(options: ProjectionRunnerOptions): Projec
       try {
         return await runOnce(name);
       } catch (error) {
+        if (isTransientError(error)) throw error;
         logger.warn({ projection: name, attempt, err: error }, 'projection batch failed; retrying');
         await sleep(retryBackoffMs * 2 ** (attempt - 1));
       }
@@ -461,6 +524,9 @@ export function createProjectionRunner(options: ProjectionRunnerOptions): Projec
     get(name);
     const started = await startRebuild(name, rebuildOptions.restart ?? false);
     let { position, processed } = started;
+    const resumedFrom = Number(processed);
+    processed = resumedFrom;
+    rebuildOptions.onProgress?.({ projection: name, processed, position, resumedFrom });
     logger.info({ projection: name, position, processed }, 'rebuild started');
     const reload = async () => {
       const { rows } = await db.query<{ position: string; processed: number }>(
@@ -468,7 +534,8 @@ export function createProjectionRunner(options: ProjectionRunnerOptions): Projec
         [name],
       );
       if (!rows[0]) throw new Error(`Rebuild of ${name} was finished or discarded by another process`);
-      ({ position, processed } = rows[0]);
+      position = rows[0].position;
+      processed = Number(rows[0].processed);
     };
     // The next batch is read while the current one is applied (on pg, on another connection).
     const prefetch = (after: string) => {
@@ -492,7 +559,7 @@ export function createProjectionRunner(options: ProjectionRunnerOptions): Projec
       if (await applyRebuildBatch(name, position, events)) {
         position = last.position;
         processed += events.length;
-        rebuildOptions.onProgress?.({ projection: name, processed, position });
+        rebuildOptions.onProgress?.({ projection: name, processed, position, resumedFrom });
       } else {
         // Another rebuild process of the same projection moved it: continue from its position.
         await reload();
@@ -506,11 +573,79 @@ export function createProjectionRunner(options: ProjectionRunnerOptions): Projec
 
   async function status(): Promise<ProjectionStatus[]> {
     for (const name of projections.keys()) await ensureCheckpoint(name);
-    const { rows } = await db.query<ProjectionStatus>(
+    const { rows } = await db.query<Pick<ProjectionStatus, 'name' | 'position' | 'status' | 'error'>>(
       'SELECT name, position, status, error FROM projection_checkpoints WHERE name = ANY($1) ORDER BY name',
       [[...projections.keys()]],
     );
-    return rows;
+    const letters = await db.query<{
+      projection: string;
+      position: string;
+      event_id: string;
+      event_type: string;
+      error: string;
+      at: string;
+    }>(
+      `SELECT DISTINCT ON (projection) projection, position, event_id, event_type, error,
+              to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at
+         FROM projection_dead_letters WHERE projection = ANY($1) ORDER BY projection, at DESC, id DESC`,
+      [rows.filter((r) => r.status === 'stopped').map((r) => r.name)],
+    );
+    const now = Date.now();
+    // Checkpoints at the same position share one read of the log.
+    const behind = new Map<string, Promise<RecordedEvent[]>>();
+    const eventsAfter = (position: string) => {
+      let read = behind.get(position);
+      if (!read) {
+        read = readAfter(position, LAG_COUNT_LIMIT);
+        behind.set(position, read);
+      }
+      return read;
+    };
+    return Promise.all(
+      rows.map(async (row) => {
+        const events = await eventsAfter(row.position);
+        const oldest = events[0]?.metadata.recordedAt;
+        const letter = letters.rows.find((l) => l.projection === row.name);
+        return {
+          ...row,
+          lagEvents: events.length,
+          lagSeconds: oldest ? Math.max(0, (now - Date.parse(oldest)) / 1000) : 0,
+          deadLetter: letter
+            ? {
+                position: letter.position,
+                eventId: letter.event_id,
+                eventType: letter.event_type,
+                error: letter.error,
+                at: letter.at,
+              }
+            : null,
+        };
+      }),
+    );
+  }
+
+  async function planRebuilds(names: readonly string[]): Promise<void> {
+    for (const name of names) get(name);
+    await db.query(
+      `INSERT INTO projection_rebuilds (name) SELECT unnest($1::text[]) ON CONFLICT (name) DO NOTHING`,
+      [names],
+    );
+  }
+
+  async function pendingRebuilds(): Promise<string[]> {
+    const { rows } = await db.query<{ name: string }>(
+      'SELECT name FROM projection_rebuilds WHERE name = ANY($1) ORDER BY name',
+      [[...projections.keys()]],
+    );
+    return rows.map((r) => r.name);
+  }
+
+  async function stoppedProjections(): Promise<string[]> {
+    const { rows } = await db.query<{ name: string }>(
+      `SELECT name FROM projection_checkpoints WHERE status = 'stopped' AND name = ANY($1) ORDER BY name`,
+      [[...projections.keys()]],
+    );
+    return rows.map((r) => r.name);
   }
 
   async function resume(name: string): Promise<void> {
@@ -527,7 +662,10 @@ export function createProjectionRunner(options: ProjectionRunnerOptions): Projec
     catchUp,
     waitFor: (names, position, timeoutMs = 5000) => watcher.waitFor(names, position, timeoutMs),
     rebuild,
+    planRebuilds,
+    pendingRebuilds,
     status,
+    stoppedProjections,
     resume,
     close() {
       unsubscribe?.();

@@ -45,7 +45,10 @@ export function evolveUserRow(row: UserRow | null, event: UserEvent & Versioned)
   const version = event.streamVersion;
   switch (event.type) {
     case 'EmailVerificationRequested':
+    case 'EmailChangeRequested':
       return { ...row, verificationTokenHash: event.data.tokenHash, version };
+    case 'EmailClaimAttempted':
+      return { ...row, version };
     case 'EmailVerified':
       return {
         ...row,
@@ -86,6 +89,7 @@ export function evolveUserRow(row: UserRow | null, event: UserEvent & Versioned)
         email: event.data.email,
         emailVerified: false,
         verificationTokenHash: null,
+        resetTokenHash: null,
         updatedAt: event.data.changedAt,
         version,
       };

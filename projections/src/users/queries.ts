@@ -31,12 +31,19 @@ export async function findUserIdByResetTokenHash(db: Queryable, tokenHash: strin
   return rows[0]?.user_id ?? null;
 }
 
-/** Instant before which the user's access tokens are void, or null (also for an unknown user). */
-export async function getTokensValidAfter(db: Queryable, userId: string): Promise<Date | null> {
+/**
+ * What a bearer token's check needs, in one lookup: whether the user exists (null when not) and
+ * the instant before which their access tokens are void (null when never).
+ */
+export async function getTokenSubject(
+  db: Queryable,
+  userId: string,
+): Promise<{ tokensValidAfter: Date | null } | null> {
   const { rows } = await db.query<{ tokens_valid_after: string | Date | null }>(
     'SELECT tokens_valid_after FROM users WHERE user_id = $1',
     [userId],
   );
-  const value = rows[0]?.tokens_valid_after;
-  return value ? new Date(value) : null;
+  const row = rows[0];
+  if (!row) return null;
+  return { tokensValidAfter: row.tokens_valid_after ? new Date(row.tokens_valid_after) : null };
 }

@@ -12,6 +12,7 @@ import { isTokenExpired } from '../auth/token';
 import { TOAST_TIMEOUT_MS, toast } from '../toaster';
 import { type ApiError, toApiError, toastMessagesFor } from './apiError';
 import { camelizeKeys, keepsServerNames, snakifyKeys } from './case';
+import { carriesIdempotencyKey } from './idempotency';
 
 /** Spec section 7: base path /api, 30 s timeout. */
 export const REQUEST_TIMEOUT_MS = 30_000;
@@ -57,6 +58,25 @@ const rawBaseQuery = fetchBaseQuery({
   },
 });
 
+/** Pauses before re-sending a create whose answer a network error swallowed. */
+const NETWORK_RETRY_DELAYS_MS = [500, 2000];
+
+/**
+ * Sends the request; a create carrying an Idempotency-Key is sent again after a network error
+ * (its write may have happened: the server then answers the first answer, never a second entry).
+ * Nothing else is retried: without a key a second send could write twice.
+ */
+async function send(request: string | FetchArgs, api: Parameters<typeof rawBaseQuery>[1]) {
+  let result = await rawBaseQuery(request, api, {});
+  if (!carriesIdempotencyKey(request)) return result;
+  for (const delay of NETWORK_RETRY_DELAYS_MS) {
+    if (result.error?.status !== 'FETCH_ERROR' || api.signal.aborted) break;
+    await new Promise((resolve) => setTimeout(resolve, delay));
+    result = await rawBaseQuery(request, api, {});
+  }
+  return result;
+}
+
 function urlOf(args: string | FetchArgs): string {
   return typeof args === 'string' ? args : args.url;
 }
@@ -91,7 +111,7 @@ const baseQuery: BaseQueryFn<Args, unknown, ApiError, ToastOptions, FetchBaseQue
   extraOptions = {},
 ) => {
   const { request, errorToastMs } = splitToastOptions(args);
-  const result = await rawBaseQuery(withSnakeCaseBody(request), api, {});
+  const result = await send(withSnakeCaseBody(request), api);
   if (result.error) {
     const error = toApiError(result.error, new Date());
     const timeout = errorToastMs ?? extraOptions.errorToastMs ?? TOAST_TIMEOUT_MS;

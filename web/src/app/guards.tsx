@@ -1,6 +1,6 @@
 import { Spinner, SpinnerSize } from '@blueprintjs/core';
 import type { ReactNode } from 'react';
-import { Redirect } from 'wouter';
+import { Redirect, useSearch } from 'wouter';
 import { useAppSelector } from './store';
 
 export function CentredSpinner({ label = 'Loading' }: { label?: string }) {
@@ -25,4 +25,14 @@ export function PublicOnly({ children }: { children: ReactNode }) {
   if (status === 'loading') return <CentredSpinner />;
   if (status === 'authenticated') return <Redirect to="/dashboard" replace />;
   return children;
+}
+
+/**
+ * /verify-email: public-only, except when it carries a mailed link's token. A link confirming a
+ * new address for an account is opened by a signed-in user too; the redirect would drop it.
+ */
+export function PublicOnlyUnlessLink({ children }: { children: ReactNode }) {
+  const hasToken = new URLSearchParams(useSearch()).has('token');
+  if (hasToken) return children;
+  return <PublicOnly>{children}</PublicOnly>;
 }

@@ -3,7 +3,7 @@ import { matchRoute, Redirect, Route, Switch } from 'wouter';
 import { prefetchLedger } from '../ledger/ledgerApi';
 import { prefetchSchedule } from '../loans/loansApi';
 import { prefetchTransactionBook } from '../transactions/transactionsApi';
-import { CentredSpinner, Protected, PublicOnly } from './guards';
+import { CentredSpinner, Protected, PublicOnly, PublicOnlyUnlessLink } from './guards';
 import { type LazyComponent, lazyComponent, lazyPage } from './lazyPage';
 import type { AppDispatch } from './store';
 
@@ -34,7 +34,6 @@ const publicOnlyRoutes = [
   ['/register', RegisterPage],
   ['/forgot-password', ForgotPasswordPage],
   ['/reset-password', ResetPasswordPage],
-  ['/verify-email', VerifyEmailPage],
 ] as const;
 
 /**
@@ -82,6 +81,11 @@ export function AppRoutes() {
   return (
     <Suspense fallback={<CentredSpinner />}>
       <Switch>
+        <Route path="/verify-email">
+          <PublicOnlyUnlessLink>
+            <VerifyEmailPage />
+          </PublicOnlyUnlessLink>
+        </Route>
         {publicOnlyRoutes.map(([path, Page]) => (
           <Route key={path} path={path}>
             <PublicOnly>

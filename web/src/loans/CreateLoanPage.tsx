@@ -1,6 +1,7 @@
 import { useLocation } from 'wouter';
 import { PageHeader } from '../app/layout/PageHeader';
 import { toSubmissionErrors } from '../forms';
+import { useSubmissionKey } from '../forms/useSubmissionKey';
 import { toast } from '../toaster';
 import { LoanForm } from './LoanForm';
 import { LOAN_FIELDS, type LoanFormValues, NEW_LOAN, toLoanBody } from './loanForm';
@@ -10,10 +11,13 @@ import { useCreateLoanMutation } from './loansApi';
 export function CreateLoanPage() {
   const [, navigate] = useLocation();
   const [createLoan] = useCreateLoanMutation();
+  const submission = useSubmissionKey();
 
   const save = async (values: LoanFormValues) => {
-    const result = await createLoan(toLoanBody(values));
+    const body = toLoanBody(values);
+    const result = await createLoan({ body, idempotencyKey: submission.keyFor(body) });
     if ('error' in result) return toSubmissionErrors(result.error, LOAN_FIELDS, 'Failed to create loan');
+    submission.succeeded();
     toast.success(result.data.message || 'Loan created successfully');
     const id = result.data.data?.loan?.id;
     navigate(id ? `/loans/${id}` : '/loans');

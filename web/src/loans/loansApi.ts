@@ -1,4 +1,5 @@
 import { api, type Envelope, type ToastOptions } from '../api/baseApi';
+import { idempotencyHeaders } from '../api/idempotency';
 import type { AppDispatch } from '../app/store';
 
 /** A loan as the screens read it (spec section 3, camelCase on receipt). */
@@ -113,8 +114,13 @@ export const loansApi = api.injectEndpoints({
       }),
       providesTags: (_r, _e, id) => [{ type: 'Loan', id }],
     }),
-    createLoan: build.mutation<Envelope<{ loan?: Loan }>, LoanBody>({
-      query: (body) => ({ url: '/loans', method: 'POST', body }),
+    createLoan: build.mutation<Envelope<{ loan?: Loan }>, { body: LoanBody; idempotencyKey: string }>({
+      query: ({ body, idempotencyKey }) => ({
+        url: '/loans',
+        method: 'POST',
+        body,
+        headers: idempotencyHeaders(idempotencyKey),
+      }),
       invalidatesTags: [...loanChanged],
     }),
     updateLoan: build.mutation<

@@ -5,6 +5,7 @@ import { Form } from 'react-final-form';
 import { isApiError } from '../api/apiError';
 import { todayIso } from '../format';
 import { FormErrorCallout, formValidator, HTMLSelectField, InputGroupField, TextAreaField } from '../forms';
+import { useSubmissionKey } from '../forms/useSubmissionKey';
 import { toast } from '../toaster';
 import {
   type Transaction,
@@ -45,6 +46,7 @@ type Props = { open: boolean; editing: Transaction | null; onClose: () => void }
 export function TransactionDialog({ open, editing, onClose }: Props) {
   const [create] = useCreateTransactionMutation();
   const [update] = useUpdateTransactionMutation();
+  const submission = useSubmissionKey();
 
   const save = async (values: Values): Promise<SubmissionErrors | undefined> => {
     const body: TransactionBody = {
@@ -53,13 +55,16 @@ export function TransactionDialog({ open, editing, onClose }: Props) {
       transaction_date: values.transaction_date,
       amount: Number(values.amount),
     };
-    const result = editing ? await update({ id: editing.id, body }) : await create(body);
+    const result = editing
+      ? await update({ id: editing.id, body })
+      : await create({ body, idempotencyKey: submission.keyFor(body) });
     if ('error' in result) {
       return submissionErrors(
         result.error,
         editing ? 'Failed to update transaction' : 'Failed to create transaction',
       );
     }
+    submission.succeeded();
     toast.success(editing ? 'Transaction updated successfully!' : 'Transaction created successfully!');
     onClose();
     return undefined;

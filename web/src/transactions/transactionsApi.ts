@@ -1,4 +1,5 @@
 import { api, type Envelope } from '../api/baseApi';
+import { idempotencyHeaders } from '../api/idempotency';
 import type { AppDispatch } from '../app/store';
 
 /** Transaction answers are read in the server's own names (spec section 3). */
@@ -86,8 +87,13 @@ export const transactionsApi = api.injectEndpoints({
       transformResponse: (answer: Envelope<{ stats: TransactionStats }>) => answer.data.stats,
       providesTags: ['TransactionStats'],
     }),
-    createTransaction: build.mutation<Envelope<unknown>, TransactionBody>({
-      query: (body) => ({ url: '/transactions', method: 'POST', body }),
+    createTransaction: build.mutation<Envelope<unknown>, { body: TransactionBody; idempotencyKey: string }>({
+      query: ({ body, idempotencyKey }) => ({
+        url: '/transactions',
+        method: 'POST',
+        body,
+        headers: idempotencyHeaders(idempotencyKey),
+      }),
       invalidatesTags: [...changes],
     }),
     updateTransaction: build.mutation<Envelope<unknown>, { id: string; body: TransactionBody }>({

@@ -1,51 +1,97 @@
-import type { EmailVerificationRequested, PasswordResetRequested, RecordedEvent } from '@kosh/domain';
+import type {
+  EmailChangeRequested,
+  EmailClaimAttempted,
+  EmailVerificationRequested,
+  PasswordResetRequested,
+  RecordedEvent,
+} from '@kosh/domain';
 import type { Queryable } from '@kosh/event-store/db';
 import type { Projection } from '@kosh/projections/runner/types';
 import type { JobQueue } from '../queue/port';
-import type { Mailer } from './mailer';
-import { passwordResetMail, verificationMail } from './templates';
+import type { Mail, Mailer } from './mailer';
+import { claimNoticeMail, emailChangeMail, passwordResetMail, verificationMail } from './templates';
 import { openToken } from './token-seal';
 
 export const MAIL_JOB = 'mail:send';
 
+export type MailKind = 'verify-email' | 'reset-password' | 'confirm-email-change' | 'email-claim-notice';
+
 export type MailJob = Readonly<{
   /** The event that asked for the mail: its id is the mail's identity. */
   eventId: string;
-  kind: 'verify-email' | 'reset-password';
+  kind: MailKind;
   to: string;
-  /** The token sealed by the API (see token-seal.ts), opened only when the mail is rendered. */
-  sealedToken: string;
+  /** The link token sealed by the API (see token-seal.ts), opened only when the mail is rendered. */
+  sealedToken: string | null;
+  /** After this the mail is pointless (its link is dead, or the news is old): it is not sent. */
   expiresAt: string;
+  /** Global position of the event: a link is mailed once the users read model can check it. */
+  position?: string;
+  /** Claim notices: how the address was tried. */
+  via?: 'register' | 'profile';
+  /** Of the request that asked for the mail, so its logs line up with the request's. */
+  correlationId?: string | null;
 }>;
 
 /** Job id derived from the event id: a replayed event finds its job still waiting and adds none. */
 export const mailJobId = (eventId: string) => `mail-${eventId}`;
 
-type MailEvent = RecordedEvent<EmailVerificationRequested | PasswordResetRequested>;
+/** A notice that someone tried to claim an address is worth sending for a day. */
+const NOTICE_TTL_MS = 24 * 60 * 60 * 1000;
+
+const MAIL_EVENTS = [
+  'EmailVerificationRequested',
+  'PasswordResetRequested',
+  'EmailChangeRequested',
+  'EmailClaimAttempted',
+] as const;
+
+type MailEvent = RecordedEvent<
+  EmailVerificationRequested | PasswordResetRequested | EmailChangeRequested | EmailClaimAttempted
+>;
+
+function jobOf(event: MailEvent): MailJob {
+  const base = { eventId: event.id, to: event.data.email, position: event.position };
+  switch (event.type) {
+    case 'EmailVerificationRequested':
+    case 'PasswordResetRequested':
+    case 'EmailChangeRequested': {
+      const kind: Record<typeof event.type, MailKind> = {
+        EmailVerificationRequested: 'verify-email',
+        PasswordResetRequested: 'reset-password',
+        EmailChangeRequested: 'confirm-email-change',
+      };
+      const { sealedToken, expiresAt } = event.data;
+      return { ...base, kind: kind[event.type], sealedToken, expiresAt };
+    }
+    case 'EmailClaimAttempted': {
+      const expiresAt = new Date(Date.parse(event.data.attemptedAt) + NOTICE_TTL_MS).toISOString();
+      return { ...base, kind: 'email-claim-notice', sealedToken: null, expiresAt, via: event.data.via };
+    }
+  }
+}
 
 /**
  * A consumer of the log run by the projection runner like a read model (own checkpoint, batches,
  * retries), whose effect is one `mail:send` job per event that asks for a mail. It owns no tables.
- * Links already expired are not mailed (a replay of old events stays silent).
+ * Mails already pointless are not sent (a replay of old events stays silent).
  */
 export function createMailReactor(deps: { queue: JobQueue; clock: () => Date }): Projection {
+  const handled = new Set<string>(MAIL_EVENTS);
   return {
     name: 'mail',
-    handles: ['EmailVerificationRequested', 'PasswordResetRequested'],
+    handles: MAIL_EVENTS,
     tables: [],
     async apply(_tx, events) {
       for (const event of events) {
-        if (event.type !== 'EmailVerificationRequested' && event.type !== 'PasswordResetRequested') continue;
-        const { id, type, data } = event as MailEvent;
-        if (Date.parse(data.expiresAt) <= deps.clock().getTime()) continue;
-        const job: MailJob = {
-          eventId: id,
-          kind: type === 'EmailVerificationRequested' ? 'verify-email' : 'reset-password',
-          to: data.email,
-          sealedToken: data.sealedToken,
-          expiresAt: data.expiresAt,
-        };
-        await deps.queue.enqueue(MAIL_JOB, job, { jobId: mailJobId(id), attempts: 5, backoffMs: 1000 });
+        if (!handled.has(event.type)) continue;
+        const job = { ...jobOf(event as MailEvent), correlationId: event.metadata.correlationId };
+        if (Date.parse(job.expiresAt) <= deps.clock().getTime()) continue;
+        await deps.queue.enqueue(MAIL_JOB, job, {
+          jobId: mailJobId(job.eventId),
+          attempts: 5,
+          backoffMs: 1000,
+        });
       }
     },
   };
@@ -58,7 +104,31 @@ export type MailProcessorDeps = {
   /** The secret the API sealed tokens with (JWT_SECRET). */
   secret: string;
   clock: () => Date;
+  /**
+   * Resolves once the users read model includes `position`: a link mailed before it could be
+   * opened before the API can find its token. Bounded; the mail goes out either way.
+   */
+  usersCaughtUp?: (position: string) => Promise<unknown>;
+  logger?: { info(obj: object, msg?: string): void };
 };
+
+function render(job: MailJob, deps: MailProcessorDeps): Mail {
+  const base = { appUrl: deps.appUrl, to: job.to };
+  const token = () => {
+    if (!job.sealedToken) throw new Error(`mail ${job.eventId} (${job.kind}) has no token`);
+    return openToken(job.sealedToken, deps.secret);
+  };
+  switch (job.kind) {
+    case 'verify-email':
+      return verificationMail({ ...base, token: token() });
+    case 'reset-password':
+      return passwordResetMail({ ...base, token: token() });
+    case 'confirm-email-change':
+      return emailChangeMail({ ...base, token: token() });
+    case 'email-claim-notice':
+      return claimNoticeMail({ ...base, via: job.via ?? 'register' });
+  }
+}
 
 /**
  * Renders and sends one mail. The event id is claimed in `mail_deliveries` first, so a job that
@@ -72,9 +142,12 @@ export async function sendMailJob(job: MailJob, deps: MailProcessorDeps): Promis
   );
   if (claimed.rows.length === 0) return;
   try {
-    const token = openToken(job.sealedToken, deps.secret);
-    const input = { appUrl: deps.appUrl, to: job.to, token };
-    await deps.mailer.send(job.kind === 'verify-email' ? verificationMail(input) : passwordResetMail(input));
+    if (job.sealedToken && job.position) await deps.usersCaughtUp?.(job.position);
+    await deps.mailer.send(render(job, deps));
+    deps.logger?.info(
+      { kind: job.kind, eventId: job.eventId, correlationId: job.correlationId },
+      'mail sent',
+    );
   } catch (error) {
     await deps.db.query('DELETE FROM mail_deliveries WHERE event_id = $1', [job.eventId]);
     throw error;

@@ -22,23 +22,26 @@ export function resetLink(appUrl: string, token: string): string {
   return joinUrl(appUrl, `/reset-password?token=${encodeURIComponent(token)}`);
 }
 
+const button = (link: string, action: string) =>
+  `<p style="margin:24px 0"><a href="${escapeHtml(link)}" style="background:#2d72d2;color:#fff;padding:10px 16px;border-radius:4px;text-decoration:none">${escapeHtml(action)}</a></p>
+<p style="margin:0 0 16px;font-size:13px;color:#5f6b7c">If the button does not work, open this link: <a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>`;
+
 function layout(
   to: string,
   subject: string,
   paragraphs: string[],
-  link: string,
+  link: string | null,
   action: string,
   after: string[],
 ): Mail {
-  const text = [...paragraphs, '', link, '', ...after, '', `— ${PRODUCT_NAME}`].join('\n');
+  const text = [...paragraphs, '', ...(link ? [link, ''] : []), ...after, '', `— ${PRODUCT_NAME}`].join('\n');
   const p = (s: string) => `<p style="margin:0 0 16px">${escapeHtml(s)}</p>`;
   const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>
 <body style="font-family:system-ui,-apple-system,'Segoe UI',sans-serif;color:#1c2127;max-width:560px;margin:0 auto;padding:24px">
 <h1 style="font-size:20px;margin:0 0 24px">${PRODUCT_NAME}</h1>
 ${paragraphs.map(p).join('\n')}
-<p style="margin:24px 0"><a href="${escapeHtml(link)}" style="background:#2d72d2;color:#fff;padding:10px 16px;border-radius:4px;text-decoration:none">${escapeHtml(action)}</a></p>
-<p style="margin:0 0 16px;font-size:13px;color:#5f6b7c">If the button does not work, open this link: <a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>
+${link ? button(link, action) : ''}
 ${after.map(p).join('\n')}
 <p style="margin:24px 0 0;color:#5f6b7c">— ${PRODUCT_NAME}</p>
 </body></html>`;
@@ -69,6 +72,40 @@ export function passwordResetMail(input: { appUrl: string; to: string; token: st
     [
       'The link expires in 1 hour and works once.',
       'If you did not ask for this, you can ignore this email: your password stays the same.',
+    ],
+  );
+}
+
+/** Mailed to the new address of a profile e-mail change: the change happens when it is opened. */
+export function emailChangeMail(input: { appUrl: string; to: string; token: string }): Mail {
+  return layout(
+    input.to,
+    `Confirm your new email address for ${PRODUCT_NAME}`,
+    [
+      `Someone asked to use this address for their ${PRODUCT_NAME} account.`,
+      'To confirm the change, open this link:',
+    ],
+    verificationLink(input.appUrl, input.token, input.to),
+    'Confirm email',
+    [`If you did not ask for this, ignore this email: no account will use this address.`],
+  );
+}
+
+/** Mailed to the owner of an address that someone tried to register or to move an account to. */
+export function claimNoticeMail(input: { appUrl: string; to: string; via: 'register' | 'profile' }): Mail {
+  const attempt =
+    input.via === 'register'
+      ? `Someone tried to register a new ${PRODUCT_NAME} account with your address.`
+      : `Someone tried to change the address of another ${PRODUCT_NAME} account to yours.`;
+  return layout(
+    input.to,
+    `Someone tried to register with your address on ${PRODUCT_NAME}`,
+    [attempt, 'Your account already uses this address, so nothing was changed and no new account was made.'],
+    null,
+    '',
+    [
+      `If it was you, sign in at ${input.appUrl.replace(/\/+$/, '')}/login, or reset your password there if you forgot it.`,
+      'If it was not you, you can ignore this email.',
     ],
   );
 }

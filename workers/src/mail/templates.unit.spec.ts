@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { passwordResetMail, verificationMail } from './templates';
+import { claimNoticeMail, emailChangeMail, passwordResetMail, verificationMail } from './templates';
 
 describe('account mails', () => {
   it('carries the product name, a text and an HTML part, and the full verification link', () => {
@@ -21,5 +21,21 @@ describe('account mails', () => {
     expect(mail.text).toContain('http://127.0.0.1:3000/reset-password?token=abc');
     expect(mail.text).toContain('1 hour');
     expect(mail.subject).toBe('Reset your Kosh password');
+  });
+
+  it('asks the new address to confirm an e-mail change with a verification link', () => {
+    const mail = emailChangeMail({ appUrl: 'http://kosh.test', to: 'new@example.in', token: 'abc' });
+    expect(mail.to).toBe('new@example.in');
+    expect(mail.subject).toBe('Confirm your new email address for Kosh');
+    expect(mail.text).toContain('http://kosh.test/verify-email?token=abc&email=new%40example.in');
+  });
+
+  it('tells the owner that someone tried to register with their address, with no link to act on', () => {
+    const mail = claimNoticeMail({ appUrl: 'http://kosh.test/', to: 'owner@example.in', via: 'register' });
+    expect(mail.subject).toBe('Someone tried to register with your address on Kosh');
+    expect(mail.text).toContain('Someone tried to register a new Kosh account with your address.');
+    expect(mail.text).toContain('http://kosh.test/login');
+    expect(mail.text).not.toContain('token=');
+    expect(mail.html).not.toContain('<a ');
   });
 });

@@ -131,6 +131,9 @@ export function createInProcessQueue(options: InProcessQueueOptions = {}): JobQu
     async ping() {
       return !closed;
     },
+    async depth() {
+      return waiting.length + running.size;
+    },
     async close() {
       closed = true;
       for (const timer of schedules.values()) clearInterval(timer);

@@ -18,5 +18,15 @@ export interface JobQueue {
   schedule(name: string, everyMs: number, data?: unknown): Promise<void>;
   /** True when the queue's backend answers (readiness). */
   ping(): Promise<boolean>;
+  /** Jobs waiting, delayed or running (metrics). */
+  depth(): Promise<number>;
   close(): Promise<void>;
+}
+
+/**
+ * The queue's backend cannot take jobs right now (Redis down). Transient: whoever enqueues may
+ * retry later; the projection runner treats it as "try again", never as a dead letter.
+ */
+export class QueueUnavailableError extends Error {
+  readonly transient = true;
 }

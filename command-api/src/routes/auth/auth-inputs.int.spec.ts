@@ -63,7 +63,7 @@ describe('auth endpoints with bad inputs', () => {
     const verified = await inject({ method: 'POST', url: '/api/auth/verify-email', payload: { token } });
     expect(verified.statusCode).toBe(200);
     return {
-      id: created.json().data.user.id as string,
+      id: verified.json().data.user.id as string,
       email,
       token: verified.json().data.token as string,
     };
@@ -120,20 +120,39 @@ describe('auth endpoints with bad inputs', () => {
       });
     });
 
-    it('refuses a taken e-mail in any case with 409', async () => {
+    it('answers a taken e-mail, in any case, as a free one and tells the owner by mail', async () => {
       const { email } = await signedUpUser();
-      const response = await register(t.app, { ...validRegistration, email: `  ${email.toUpperCase()} ` });
-      expect(response.statusCode).toBe(409);
-      expect(response.json().message).toBe('An account with this email already exists');
+      const free = await register(t.app, { ...validRegistration, email: `free.${randomUUID()}@example.in` });
+      const taken = await register(t.app, { ...validRegistration, email: `  ${email.toUpperCase()} ` });
+      expect(taken.statusCode).toBe(201);
+      expect(taken.body.replace(/"timestamp":"[^"]*"/, '')).toBe(
+        free.body.replace(/"timestamp":"[^"]*"/, ''),
+      );
+      await vi.waitFor(
+        async () => {
+          const notices = (await listOutbox(t.platform.db)).filter(
+            (m) => m.to === email && m.subject.includes('Someone tried to register with your address'),
+          );
+          expect(notices).toHaveLength(1);
+        },
+        { timeout: 10_000, interval: 25 },
+      );
     });
 
-    it('lets exactly one of two simultaneous registrations of an address through', async () => {
+    it('makes exactly one account of two simultaneous registrations of an address', async () => {
       const email = `race.${randomUUID()}@example.in`;
       const answers = await Promise.all([
         register(t.app, { ...validRegistration, email }),
         register(t.app, { ...validRegistration, email: email.toUpperCase() }),
       ]);
-      expect(answers.map((a) => a.statusCode).sort()).toEqual([201, 409]);
+      expect(answers.map((a) => a.statusCode)).toEqual([201, 201]);
+      const token = await mailedToken(email, '/verify-email');
+      const verified = await inject({ method: 'POST', url: '/api/auth/verify-email', payload: { token } });
+      expect(verified.statusCode).toBe(200);
+      const verifyMails = (await listOutbox(t.platform.db)).filter(
+        (m) => m.to === email && m.text.includes('/verify-email'),
+      );
+      expect(verifyMails).toHaveLength(1);
     });
 
     it('takes over an address whose registration never completed, once 10 minutes have passed', async () => {
@@ -165,9 +184,13 @@ describe('auth endpoints with bad inputs', () => {
       const abandoned = `abandoned.${randomUUID()}@example.in`;
       await reserveForGhost(abandoned, 11);
       expect((await register(t.app, { ...validRegistration, email: abandoned })).statusCode).toBe(201);
+      await mailedToken(abandoned, '/verify-email');
       const inFlight = `inflight.${randomUUID()}@example.in`;
       await reserveForGhost(inFlight, 1);
-      expect((await register(t.app, { ...validRegistration, email: inFlight })).statusCode).toBe(409);
+      expect((await register(t.app, { ...validRegistration, email: inFlight })).statusCode).toBe(201);
+      await t.app.afterAnswerSettled();
+      const reservation = await t.platform.eventStore.readStream(emailStreamId(inFlight));
+      expect(reservation.events.map((e) => e.type)).toEqual(['EmailReserved']);
     });
 
     it('stores SQL and HTML in names verbatim and returns them as given', async () => {
@@ -374,31 +397,50 @@ describe('auth endpoints with bad inputs', () => {
       expect(response.json().errors).toEqual([{ field, message }]);
     });
 
-    it("refuses another user's e-mail; a new e-mail is unverified, mailed, and frees the old one", async () => {
+    it("answers a change to another user's e-mail as to a free one; only a confirmed change applies", async () => {
       const asha = await signedUpUser();
       const ravi = await signedUpUser();
-      const taken = await inject({
-        method: 'PUT',
-        url: '/api/auth/profile',
-        headers: bearer(asha.token),
-        payload: { first_name: 'Asha', last_name: 'Rao', email: ravi.email },
-      });
-      expect(taken.statusCode).toBe(409);
-
+      const changeTo = (email: string) =>
+        inject({
+          method: 'PUT',
+          url: '/api/auth/profile',
+          headers: bearer(asha.token),
+          payload: { first_name: 'Asha', last_name: 'Rao', email },
+        });
       const newEmail = `moved.${randomUUID()}@example.in`;
-      const moved = await inject({
-        method: 'PUT',
-        url: '/api/auth/profile',
-        headers: bearer(asha.token),
-        payload: { first_name: 'Asha', last_name: 'Rao', email: newEmail },
-      });
+      const taken = await changeTo(ravi.email);
+      const moved = await changeTo(newEmail);
+      expect(taken.statusCode).toBe(200);
       expect(moved.statusCode).toBe(200);
-      expect(moved.json().data.user).toMatchObject({ email: newEmail, email_verified: false });
+      const shape = (body: string, address: string) =>
+        body.replace(/"timestamp":"[^"]*"/, '').replace(address, '<new address>');
+      expect(shape(taken.body, ravi.email)).toBe(shape(moved.body, newEmail));
+      expect(moved.json().data.user).toMatchObject({ email: asha.email, email_verified: true });
+
+      const notice = await vi.waitFor(
+        async () => {
+          const mail = (await listOutbox(t.platform.db)).find(
+            (m) => m.to === ravi.email && !m.text.includes('token='),
+          );
+          if (!mail) throw new Error('no notice yet');
+          return mail;
+        },
+        { timeout: 10_000, interval: 25 },
+      );
+      expect(notice.text).toContain('Someone tried to change the address of another Kosh account to yours.');
+
       const token = await mailedToken(newEmail, '/verify-email');
-      expect(token).toBeTruthy();
+      const confirmed = await inject({ method: 'POST', url: '/api/auth/verify-email', payload: { token } });
+      expect(confirmed.statusCode).toBe(200);
+      expect(confirmed.json().data.user).toMatchObject({
+        id: asha.id,
+        email: newEmail,
+        email_verified: true,
+      });
       // The old address is free again.
       const reuse = await register(t.app, { ...validRegistration, email: asha.email });
       expect(reuse.statusCode).toBe(201);
+      await mailedToken(asha.email, '/verify-email', 1);
     });
   });
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import {
   BadRequestError,
+  ConflictError,
   checkSignIn,
   emailReservationDecider,
   type FieldError,
@@ -40,7 +41,8 @@ import {
   VerifyEmailBody,
   type WireUser,
 } from '../../schemas/auth';
-import { authRateLimit } from './limits';
+import { authRateLimit, TOO_MANY_REQUESTS } from './limits';
+import { LoginLockout } from './lockout';
 import { hashPassword, verifyPassword } from './passwords';
 import { deletePicture, pictureTooLargeError, readUploadedPicture, storePicture } from './pictures';
 import {
@@ -106,17 +108,33 @@ function registeredOrNotFound(state: UserState) {
 
 const str = (value: string | undefined) => value ?? '';
 
+/**
+ * The one answer to a registration, whether the address was free or taken (an account for it
+ * exists): telling the two apart would let anyone probe who has an account. The spec's success
+ * shape is kept (201, success, the message to check the mailbox); `data` carries no user, as
+ * there may be none to show.
+ */
+const REGISTERED = {
+  success: true as const,
+  message: 'Registration successful. Please check your email to verify your account.',
+  data: null,
+};
+
+const isTaken = (error: unknown) => error instanceof ConflictError && error.errorCode === 'EMAIL_TAKEN';
+
 /** Spec section 7 (Auth). */
 export async function authRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const platform = () => app.platform;
   const now = () => platform().clock();
-  const ctx = (request: FastifyRequest, reply: FastifyReply, userId: string): CommandContext => ({
+  const ctx = (request: FastifyRequest, reply: FastifyReply | undefined, userId: string): CommandContext => ({
     platform: platform(),
     userId,
     reply,
     correlationId: request.id,
   });
+
+  const lockout = new LoginLockout(now);
 
   const runUserCommand = (context: CommandContext, userId: string, command: UserCommand) =>
     handleCommand(context, {
@@ -167,14 +185,54 @@ export async function authRoutes(fastify: FastifyInstance) {
     return { userId: reservation.heldBy, state };
   }
 
+  /** Tells `ownerId` by mail that someone tried to claim their address (EmailClaimAttempted). */
+  const noteClaim = (request: FastifyRequest, ownerId: string, email: string, via: 'register' | 'profile') =>
+    runUserCommand(ctx(request, undefined, ownerId), ownerId, {
+      type: 'NoteEmailClaimAttempt',
+      data: { email, via, now: now().toISOString() },
+    });
+
+  /** Registration proper, after the answer: a new account, or a mail to the address's owner. */
+  async function registerOrTellOwner(
+    request: FastifyRequest,
+    input: { firstName: string; lastName: string; email: string; passwordHash: string },
+  ) {
+    const { email } = input;
+    const holder = await findUserByEmail(email);
+    if (holder.userId) {
+      await noteClaim(request, holder.userId, email, 'register');
+      return;
+    }
+    const userId = randomUUID();
+    const context = ctx(request, undefined, userId);
+    try {
+      await reserveEmail(context, email, userId);
+    } catch (error) {
+      // Reserved a moment ago by a registration still completing: the address is theirs.
+      if (isTaken(error)) return;
+      throw error;
+    }
+    const { issued } = issueLinkToken(platform().config.JWT_SECRET, now(), VERIFICATION_LINK_TTL_MS);
+    try {
+      await runUserCommand(context, userId, {
+        type: 'RegisterUser',
+        data: { userId, ...input, verification: issued, now: now().toISOString() },
+      });
+    } catch (error) {
+      await releaseEmail(context, email, userId);
+      throw error;
+    }
+  }
+
   app.post(
     '/register',
     {
       schema: {
         tags: ['auth'],
-        summary: 'Create an account; a verification mail follows. Does not sign in.',
+        summary:
+          'Create an account; a verification mail follows. Does not sign in. The same answer for a taken address, whose owner is told by mail instead.',
         body: RegisterBody,
-        response: { 201: UserResponse, ...errorResponses(409, 422, 429) },
+        response: { 201: MessageResponse, ...errorResponses(422, 429) },
       },
       preHandler: authRateLimit(app, 'register'),
     },
@@ -183,37 +241,18 @@ export async function authRoutes(fastify: FastifyInstance) {
       const input = {
         firstName: str(body.first_name).trim(),
         lastName: str(body.last_name).trim(),
-        email: normalizeEmail(str(body.email)),
+        email: str(body.email),
         password: str(body.password),
       };
       failOn(validateRegister(input));
-      const userId = randomUUID();
-      const context = ctx(request, reply, userId);
+      // Hashed before the answer whatever the address: the cost a client pays per registration.
       const passwordHash = await hashPassword(input.password);
-      await reserveEmail(context, input.email, userId);
-      const { issued } = issueLinkToken(platform().config.JWT_SECRET, now(), VERIFICATION_LINK_TTL_MS);
-      try {
-        const { state } = await runUserCommand(context, userId, {
-          type: 'RegisterUser',
-          data: {
-            userId,
-            firstName: input.firstName,
-            lastName: input.lastName,
-            email: input.email,
-            passwordHash,
-            verification: issued,
-            now: now().toISOString(),
-          },
-        });
-        return reply.status(201).send({
-          success: true,
-          message: 'Registration successful. Please check your email to verify your account.',
-          data: { user: toWireUser(registeredOrNotFound(state)) },
-        });
-      } catch (error) {
-        await releaseEmail(context, input.email, userId);
-        throw error;
-      }
+      const { firstName, lastName } = input;
+      const email = normalizeEmail(input.email);
+      app.afterAnswer(request, reply, () =>
+        registerOrTellOwner(request, { firstName, lastName, email, passwordHash }),
+      );
+      return reply.status(201).send(REGISTERED);
     },
   );
 
@@ -234,10 +273,27 @@ export async function authRoutes(fastify: FastifyInstance) {
       const userId = token ? await findUserIdByVerificationTokenHash(platform().db, tokenHash) : null;
       if (!userId)
         throw new BadRequestError(USER_MESSAGES.invalidVerificationLink, 'INVALID_VERIFICATION_TOKEN');
-      const { state } = await runUserCommand(ctx(request, reply, userId), userId, {
-        type: 'VerifyEmail',
-        data: { tokenHash, now: now().toISOString() },
-      });
+      const context = ctx(request, reply, userId);
+      const { state: before } = await loadAggregate(platform(), userStreamId(userId), userDecider);
+      // A link confirming a new address: the address is reserved before the account moves to it.
+      const link = before.status === 'registered' ? before.verification : null;
+      const currentEmail = before.status === 'registered' ? before.email : null;
+      const movesTo = link?.tokenHash === tokenHash && link.email !== currentEmail ? link.email : null;
+      if (movesTo) await reserveEmail(context, movesTo, userId);
+      let result: Awaited<ReturnType<typeof runUserCommand>>;
+      try {
+        result = await runUserCommand(context, userId, {
+          type: 'VerifyEmail',
+          data: { tokenHash, now: now().toISOString() },
+        });
+      } catch (error) {
+        if (movesTo) await releaseEmail(context, movesTo, userId);
+        throw error;
+      }
+      for (const event of result.events) {
+        if (event.type === 'EmailChanged') await releaseEmail(context, event.data.previousEmail, userId);
+      }
+      const { state } = result;
       return {
         success: true as const,
         message: 'Email verified successfully',
@@ -258,16 +314,18 @@ export async function authRoutes(fastify: FastifyInstance) {
       preHandler: authRateLimit(app, 'resendVerification'),
     },
     async (request, reply) => {
-      const email = normalizeEmail(str(request.body.email));
-      failOn(validateForgotPassword({ email }));
-      const { userId, state } = await findUserByEmail(email);
-      if (userId && state.status === 'registered' && !state.emailVerified) {
+      const raw = str(request.body.email);
+      failOn(validateForgotPassword({ email: raw }));
+      const email = normalizeEmail(raw);
+      app.afterAnswer(request, reply, async () => {
+        const { userId, state } = await findUserByEmail(email);
+        if (!userId || state.status !== 'registered' || state.emailVerified) return;
         const { issued } = issueLinkToken(platform().config.JWT_SECRET, now(), VERIFICATION_LINK_TTL_MS);
-        await runUserCommand(ctx(request, reply, userId), userId, {
+        await runUserCommand(ctx(request, undefined, userId), userId, {
           type: 'RequestEmailVerification',
           data: { verification: issued, now: now().toISOString() },
         });
-      }
+      });
       return {
         success: true as const,
         message: 'If an unverified account exists for this email, a verification email has been sent.',
@@ -287,15 +345,22 @@ export async function authRoutes(fastify: FastifyInstance) {
       },
       preHandler: authRateLimit(app, 'login'),
     },
-    async (request) => {
-      const email = normalizeEmail(str(request.body.email));
+    async (request, reply) => {
+      const raw = str(request.body.email);
       const password = str(request.body.password);
-      failOn(validateLogin({ email, password }));
+      failOn(validateLogin({ email: raw, password }));
+      const email = normalizeEmail(raw);
+      const decision = lockout.begin(request.ip, email);
+      if (!decision.allowed) {
+        reply.header('Retry-After', String(decision.retryAfterSeconds));
+        throw Object.assign(new Error(TOO_MANY_REQUESTS), { statusCode: 429 });
+      }
       const { state } = await findUserByEmail(email);
       const matches = await verifyPassword(
         state.status === 'registered' ? state.passwordHash : null,
         password,
       );
+      if (matches) lockout.succeeded(request.ip, email);
       const user = checkSignIn(state, matches);
       return {
         success: true as const,
@@ -332,10 +397,10 @@ export async function authRoutes(fastify: FastifyInstance) {
       schema: {
         tags: ['auth'],
         summary:
-          'Update names and e-mail; a new e-mail must be unique, is unverified and gets a verification mail.',
+          'Update names. A new e-mail is not applied: a link that applies it when opened is mailed to it (or, if another account uses it, that account is told); the answer is the same either way.',
         security: [{ bearerAuth: [] }],
         body: ProfileBody,
-        response: { 200: UserResponse, ...errorResponses(401, 404, 409, 422) },
+        response: { 200: UserResponse, ...errorResponses(401, 404, 422) },
       },
       onRequest: [app.authenticate],
     },
@@ -344,33 +409,36 @@ export async function authRoutes(fastify: FastifyInstance) {
       const input = {
         firstName: str(request.body.first_name).trim(),
         lastName: str(request.body.last_name).trim(),
-        email: normalizeEmail(str(request.body.email)),
+        email: str(request.body.email),
       };
       failOn(validateProfile(input));
-      const context = ctx(request, reply, userId);
-      const current = registeredOrNotFound(
-        (await loadAggregate(platform(), userStreamId(userId), userDecider)).state,
-      );
-      const emailChanges = input.email !== current.email;
-      if (emailChanges) await reserveEmail(context, input.email, userId);
-      const { issued } = issueLinkToken(platform().config.JWT_SECRET, now(), VERIFICATION_LINK_TTL_MS);
-      let result: Awaited<ReturnType<typeof runUserCommand>>;
-      try {
-        result = await runUserCommand(context, userId, {
-          type: 'UpdateProfile',
-          data: { ...input, verification: issued, now: now().toISOString() },
+      const email = normalizeEmail(input.email);
+      const result = await runUserCommand(ctx(request, reply, userId), userId, {
+        type: 'UpdateProfile',
+        data: { firstName: input.firstName, lastName: input.lastName, now: now().toISOString() },
+      });
+      const user = registeredOrNotFound(result.state);
+      const emailChanges = email !== user.email;
+      if (emailChanges) {
+        app.afterAnswer(request, reply, async () => {
+          const holder = (await findUserByEmail(email)).userId;
+          if (holder !== null && holder !== userId) {
+            await noteClaim(request, holder, email, 'profile');
+            return;
+          }
+          const { issued } = issueLinkToken(platform().config.JWT_SECRET, now(), VERIFICATION_LINK_TTL_MS);
+          await runUserCommand(ctx(request, undefined, userId), userId, {
+            type: 'RequestEmailChange',
+            data: { email, verification: issued, now: now().toISOString() },
+          });
         });
-      } catch (error) {
-        if (emailChanges) await releaseEmail(context, input.email, userId);
-        throw error;
-      }
-      for (const event of result.events) {
-        if (event.type === 'EmailChanged') await releaseEmail(context, event.data.previousEmail, userId);
       }
       return {
         success: true as const,
-        message: 'Profile updated successfully',
-        data: { user: toWireUser(registeredOrNotFound(result.state)) },
+        message: emailChanges
+          ? `Profile updated. We sent a message to ${email}: open its link to use that address.`
+          : 'Profile updated successfully',
+        data: { user: toWireUser(user) },
       };
     },
   );
@@ -423,16 +491,18 @@ export async function authRoutes(fastify: FastifyInstance) {
       preHandler: authRateLimit(app, 'forgotPassword'),
     },
     async (request, reply) => {
-      const email = normalizeEmail(str(request.body.email));
-      failOn(validateForgotPassword({ email }));
-      const { userId, state } = await findUserByEmail(email);
-      if (userId && state.status === 'registered') {
+      const raw = str(request.body.email);
+      failOn(validateForgotPassword({ email: raw }));
+      const email = normalizeEmail(raw);
+      app.afterAnswer(request, reply, async () => {
+        const { userId, state } = await findUserByEmail(email);
+        if (!userId || state.status !== 'registered') return;
         const { issued } = issueLinkToken(platform().config.JWT_SECRET, now(), RESET_LINK_TTL_MS);
-        await runUserCommand(ctx(request, reply, userId), userId, {
+        await runUserCommand(ctx(request, undefined, userId), userId, {
           type: 'RequestPasswordReset',
           data: { reset: issued, now: now().toISOString() },
         });
-      }
+      });
       return {
         success: true as const,
         message: 'If an account exists for this email, a password reset link has been sent.',

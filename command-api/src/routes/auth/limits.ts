@@ -9,10 +9,11 @@ const MINUTE = 60_000;
 
 /**
  * Abuse limits of the auth routes: per client address and, where the body names one, per e-mail
- * address (so spreading guesses over many addresses or many clients does not help).
+ * address (so spreading requests over many addresses or many clients does not help). Login has
+ * no per-e-mail limit here: that would let a stranger lock the owner out; see lockout.ts.
  */
 export const AUTH_LIMITS = {
-  login: { perIp: { max: 100, windowMs: 15 * MINUTE }, perEmail: { max: 10, windowMs: 15 * MINUTE } },
+  login: { perIp: { max: 100, windowMs: 15 * MINUTE } },
   register: { perIp: { max: 50, windowMs: 60 * MINUTE }, perEmail: { max: 5, windowMs: 60 * MINUTE } },
   forgotPassword: { perIp: { max: 50, windowMs: 60 * MINUTE }, perEmail: { max: 5, windowMs: 60 * MINUTE } },
   resendVerification: {

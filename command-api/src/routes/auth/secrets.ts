@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { IssuedToken } from '@kosh/domain';
+import { type IssuedToken, normalizeEmail } from '@kosh/domain';
 import { sealToken } from '@kosh/workers/mail/token-seal';
 
 /** Section 9: a reset link works for 1 hour. */
@@ -9,8 +9,8 @@ export const VERIFICATION_LINK_TTL_MS = 24 * 60 * 60 * 1000;
 
 export const sha256Hex = (value: string) => createHash('sha256').update(value, 'utf8').digest('hex');
 
-/** E-mail addresses are compared, reserved and stored trimmed and lower-cased. */
-export const normalizeEmail = (email: string) => email.trim().toLowerCase();
+/** E-mail addresses are compared, reserved, stored and mailed as the domain normalizes them. */
+export { normalizeEmail };
 
 export const userStreamId = (userId: string) => `user-${userId}`;
 export const emailStreamId = (email: string) => `email-${sha256Hex(normalizeEmail(email))}`;

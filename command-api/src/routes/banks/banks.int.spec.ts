@@ -13,7 +13,7 @@ async function call(userId: string, method: 'GET' | 'POST', url: string, body?: 
   const response = await t.app.inject({
     method,
     url,
-    headers: t.authHeader(userId),
+    headers: await t.signedInHeader(userId),
     ...(body === undefined ? {} : { payload: body as Record<string, unknown> }),
   });
   return { status: response.statusCode, body: response.json() };

@@ -9,9 +9,10 @@ import {
   validateBank,
   validateLoanType,
 } from '@kosh/domain';
+import { evolveBankRow, evolveLoanTypeRow } from '@kosh/projections/catalog/projector';
 import { getBank, getLoanType, listBanks, nextCatalogId } from '@kosh/projections/catalog/queries';
 import type { FastifyInstance } from 'fastify';
-import { handleCommand } from '../../commands/handle';
+import { handleCommand, READ_MODEL_LAG_HEADER } from '../../commands/handle';
 import { errorResponses } from '../../schemas/auth';
 import {
   BankBody,
@@ -74,6 +75,7 @@ export async function bankRoutes(fastify: FastifyInstance) {
   app.post(
     '/',
     {
+      config: { idempotent: true },
       schema: {
         tags,
         security,
@@ -87,7 +89,7 @@ export async function bankRoutes(fastify: FastifyInstance) {
       const errors = validateBank({ bankName, branchName });
       if (errors.length > 0) throw new ValidationError(errors);
       const bankId = await nextCatalogId(platform.db, 'bank');
-      await handleCommand(
+      const result = await handleCommand(
         { platform, userId: request.userId, reply },
         {
           streamId: bankStreamId(bankId),
@@ -105,7 +107,12 @@ export async function bankRoutes(fastify: FastifyInstance) {
           waitFor: READ_MODELS,
         },
       );
-      const bank = await getBank(platform.db, request.userId, bankId);
+      // The catalog lagging behind (bounded wait timed out): the projection's fold answers.
+      let bank = await getBank(platform.db, request.userId, bankId);
+      if (!bank) {
+        bank = result.history.reduce(evolveBankRow, null);
+        reply.header(READ_MODEL_LAG_HEADER, 'true');
+      }
       if (!bank) throw new NotFoundError(CATALOG_MESSAGES.bankNotFound);
       return reply.status(201).send({
         success: true as const,
@@ -120,6 +127,7 @@ export async function bankRoutes(fastify: FastifyInstance) {
   app.post(
     '/loan-types',
     {
+      config: { idempotent: true },
       schema: {
         tags,
         security,
@@ -133,7 +141,7 @@ export async function bankRoutes(fastify: FastifyInstance) {
       const errors = validateLoanType({ typeName });
       if (errors.length > 0) throw new ValidationError(errors);
       const loanTypeId = await nextCatalogId(platform.db, 'loan_type');
-      await handleCommand(
+      const result = await handleCommand(
         { platform, userId: request.userId, reply },
         {
           streamId: loanTypeStreamId(loanTypeId),
@@ -150,7 +158,11 @@ export async function bankRoutes(fastify: FastifyInstance) {
           waitFor: READ_MODELS,
         },
       );
-      const loanType = await getLoanType(platform.db, request.userId, loanTypeId);
+      let loanType = await getLoanType(platform.db, request.userId, loanTypeId);
+      if (!loanType) {
+        loanType = result.history.reduce(evolveLoanTypeRow, null);
+        reply.header(READ_MODEL_LAG_HEADER, 'true');
+      }
       if (!loanType) throw new NotFoundError(CATALOG_MESSAGES.loanTypeNotFound);
       return reply.status(201).send({
         success: true as const,

@@ -26,7 +26,7 @@ async function call(userId: string, method: 'GET' | 'POST' | 'PUT' | 'DELETE', u
   const response = await t.app.inject({
     method,
     url,
-    headers: t.authHeader(userId),
+    headers: await t.signedInHeader(userId),
     ...(body === undefined ? {} : { payload: body as Record<string, unknown> }),
   });
   return { status: response.statusCode, body: response.json() };

@@ -6,19 +6,33 @@ import {
   LOAN_MESSAGES,
   LOAN_NOT_FOUND,
   type LoanCommand,
+  type LoanEvent,
+  type LoanState,
+  type LoanStreamEvent,
   type LoanValidationMode,
   loanDecider,
+  loanEventTypes,
   loanStreamId,
   NotFoundError,
   parseLoan,
   ValidationError,
 } from '@kosh/domain';
 import { getBank, getLoanType } from '@kosh/projections/catalog/queries';
+import { evolveLoanRow } from '@kosh/projections/loans/projector';
 import { getLoan, getLoanStats, type LoanView, listLoans } from '@kosh/projections/loans/queries';
 import { allProjections } from '@kosh/projections/registry';
-import { getSchedule } from '@kosh/projections/schedules/queries';
+import { evolveSchedule } from '@kosh/projections/schedules/projector';
+import { getSchedule, type ScheduleView } from '@kosh/projections/schedules/queries';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { etagOf, handleCommand, parseIfMatch } from '../../commands/handle';
+import {
+  etagOf,
+  type HandleResult,
+  handleCommand,
+  loadAggregate,
+  parseIfMatch,
+  READ_MODEL_LAG_HEADER,
+  type StreamEvent,
+} from '../../commands/handle';
 import { errorResponses } from '../../schemas/auth';
 import {
   LoanBody,
@@ -57,6 +71,18 @@ export async function loanRoutes(fastify: FastifyInstance) {
     return loan;
   }
 
+  /**
+   * The caller's loan as its stream says, or 404: commands check against the aggregate, so a
+   * loan just created can be edited before the loan list has caught up.
+   */
+  async function ownLoanId(userId: string, id: string): Promise<string> {
+    if (UUID.test(id)) {
+      const { state } = await loadAggregate(platform, loanStreamId(id), loanDecider);
+      if (state.status === 'active' && state.userId === userId) return state.loanId;
+    }
+    throw new NotFoundError(LOAN_NOT_FOUND);
+  }
+
   /** The spec's rules, then: the bank and loan type must be ones the caller can see. */
   async function loanFields(userId: string, body: LoanBody, mode: LoanValidationMode) {
     const parsed = parseLoan(loanInputOf(body), mode, today());
@@ -92,14 +118,61 @@ export async function loanRoutes(fastify: FastifyInstance) {
     );
   }
 
+  /** The stream's events that the loan and schedule read models fold (loan changes are not yet projected). */
+  const projectedHistory = (result: HandleResult<LoanState, LoanStreamEvent>) =>
+    result.history.filter((event): event is StreamEvent<LoanEvent> =>
+      (loanEventTypes as readonly string[]).includes(event.type),
+    );
+
+  /**
+   * The loan as the list shows it; when the list lags behind the command (bounded wait timed
+   * out), the same fold the projection runs, over the stream's events, answers instead.
+   */
+  async function loanAfter(
+    userId: string,
+    result: HandleResult<LoanState, LoanStreamEvent>,
+    reply: FastifyReply,
+  ): Promise<LoanView> {
+    if (result.state.status === 'none') throw new NotFoundError(LOAN_NOT_FOUND);
+    // The events are stored: a read model out of reach is answered like one lagging behind.
+    const projected = await getLoan(platform.db, userId, result.state.loanId).catch(() => null);
+    if (projected && projected.version >= result.nextVersion) return projected;
+    const row = projectedHistory(result).reduce(evolveLoanRow, null);
+    if (!row) throw new NotFoundError(LOAN_NOT_FOUND);
+    reply.header(READ_MODEL_LAG_HEADER, 'true');
+    const [bank, loanType] = await Promise.all([
+      getBank(platform.db, userId, row.bankId),
+      getLoanType(platform.db, userId, row.loanTypeId),
+    ]);
+    return {
+      ...row,
+      bank: { bankName: bank?.bankName ?? '', branchName: bank?.branchName ?? null },
+      loanType: { typeName: loanType?.typeName ?? '' },
+    };
+  }
+
+  /** The current schedule, from the read model or (lagging) from the stream's events. */
+  async function scheduleAfter(
+    userId: string,
+    loanId: string,
+    result: HandleResult<LoanState, LoanStreamEvent>,
+    reply: FastifyReply,
+  ): Promise<ScheduleView | null> {
+    const folded = projectedHistory(result).reduce(evolveSchedule, null);
+    const projected = await getSchedule(platform.db, userId, loanId);
+    if (projected && (!folded || projected.version >= folded.version)) return projected;
+    if (folded) reply.header(READ_MODEL_LAG_HEADER, 'true');
+    return folded;
+  }
+
   async function answerWithLoan(
     reply: FastifyReply,
     userId: string,
-    loanId: string,
+    result: HandleResult<LoanState, LoanStreamEvent>,
     status: number,
     message: string,
   ) {
-    const loan = await ownLoan(userId, loanId);
+    const loan = await loanAfter(userId, result, reply);
     return reply
       .status(status)
       .header('ETag', etagOf(loan.version))
@@ -184,6 +257,7 @@ export async function loanRoutes(fastify: FastifyInstance) {
   app.post(
     '/',
     {
+      config: { idempotent: true },
       schema: {
         tags,
         security,
@@ -196,13 +270,13 @@ export async function loanRoutes(fastify: FastifyInstance) {
       const fields = await loanFields(request.userId, request.body, 'create');
       const loanId = randomUUID();
       const now = platform.clock().toISOString();
-      await run(
+      const result = await run(
         request.userId,
         loanId,
         { type: 'CreateLoan', data: { loanId, userId: request.userId, fields, now } },
         reply,
       );
-      return answerWithLoan(reply, request.userId, loanId, 201, 'Loan created successfully');
+      return answerWithLoan(reply, request.userId, result, 201, 'Loan created successfully');
     },
   );
 
@@ -220,17 +294,17 @@ export async function loanRoutes(fastify: FastifyInstance) {
     },
     async (request, reply) => {
       const { userId } = request;
-      const loan = await ownLoan(userId, request.params.id);
+      const loanId = await ownLoanId(userId, request.params.id);
       const fields = await loanFields(userId, request.body, 'edit');
       const now = platform.clock().toISOString();
-      await run(
+      const result = await run(
         userId,
-        loan.id,
-        { type: 'UpdateLoan', data: { loanId: loan.id, userId, fields, now } },
+        loanId,
+        { type: 'UpdateLoan', data: { loanId, userId, fields, now } },
         reply,
         request.headers['if-match'],
       );
-      return answerWithLoan(reply, userId, loan.id, 200, 'Loan updated successfully');
+      return answerWithLoan(reply, userId, result, 200, 'Loan updated successfully');
     },
   );
 
@@ -247,12 +321,12 @@ export async function loanRoutes(fastify: FastifyInstance) {
     },
     async (request, reply) => {
       const { userId } = request;
-      const loan = await ownLoan(userId, request.params.id);
+      const loanId = await ownLoanId(userId, request.params.id);
       const now = platform.clock().toISOString();
       await run(
         userId,
-        loan.id,
-        { type: 'DeleteLoan', data: { loanId: loan.id, userId, now } },
+        loanId,
+        { type: 'DeleteLoan', data: { loanId, userId, now } },
         reply,
         request.headers['if-match'],
       );
@@ -281,6 +355,7 @@ export async function loanRoutes(fastify: FastifyInstance) {
   app.post(
     '/:id/amortization/regenerate',
     {
+      config: { idempotent: true },
       schema: {
         tags,
         security,
@@ -291,16 +366,16 @@ export async function loanRoutes(fastify: FastifyInstance) {
     },
     async (request, reply) => {
       const { userId } = request;
-      const loan = await ownLoan(userId, request.params.id);
+      const loanId = await ownLoanId(userId, request.params.id);
       const now = platform.clock().toISOString();
-      await run(
+      const result = await run(
         userId,
-        loan.id,
-        { type: 'RegenerateSchedule', data: { loanId: loan.id, userId, now } },
+        loanId,
+        { type: 'RegenerateSchedule', data: { loanId, userId, now } },
         reply,
         request.headers['if-match'],
       );
-      const schedule = await getSchedule(platform.db, userId, loan.id);
+      const schedule = await scheduleAfter(userId, loanId, result, reply);
       return {
         success: true as const,
         message: 'Amortization schedule generated successfully',

@@ -48,7 +48,7 @@ async function call(
   const response = await t.app.inject({
     method,
     url,
-    headers: { ...t.authHeader(userId), ...headers },
+    headers: { ...(await t.signedInHeader(userId)), ...headers },
     ...(body === undefined ? {} : { payload: body as Record<string, unknown> }),
   });
   return { status: response.statusCode, headers: response.headers, body: response.json() };

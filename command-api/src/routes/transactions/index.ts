@@ -11,6 +11,7 @@ import {
 import { TRANSACTION_NOT_FOUND, transactionDecider } from '@kosh/domain/transaction/decide';
 import type { TransactionEvent } from '@kosh/domain/transaction/events';
 import type { TransactionState } from '@kosh/domain/transaction/state';
+import { evolveTransactionRow } from '@kosh/projections/transactions/projector';
 import {
   getTransaction,
   getTransactionStats,
@@ -18,7 +19,14 @@ import {
   type TransactionRow,
 } from '@kosh/projections/transactions/queries';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { etagOf, type HandleResult, handleCommand, parseIfMatch } from '../../commands/handle';
+import {
+  etagOf,
+  type HandleResult,
+  handleCommand,
+  loadAggregate,
+  parseIfMatch,
+  READ_MODEL_LAG_HEADER,
+} from '../../commands/handle';
 import { errorResponses } from '../../schemas/auth';
 import {
   TransactionBody,
@@ -65,6 +73,18 @@ export async function transactionRoutes(fastify: FastifyInstance) {
     return row;
   }
 
+  /**
+   * Commands check ownership against the stream, not the list: a transaction just recorded can
+   * be changed before the transaction book has caught up.
+   */
+  async function assertOwnTransaction(userId: string, id: string): Promise<void> {
+    if (UUID.test(id)) {
+      const { state } = await loadAggregate(platform, transactionStreamId(id), transactionDecider);
+      if (state.status === 'recorded' && state.userId === userId) return;
+    }
+    throw new NotFoundError(TRANSACTION_NOT_FOUND);
+  }
+
   function fields(body: TransactionInput) {
     const parsed = parseTransaction(body);
     if (!parsed.ok) throw new ValidationError(parsed.errors);
@@ -73,7 +93,8 @@ export async function transactionRoutes(fastify: FastifyInstance) {
 
   /**
    * After the command: the row as the list shows it. Should the read model still lag (the
-   * bounded read-your-writes wait timed out), the answer is built from the aggregate instead.
+   * bounded read-your-writes wait timed out), the projection's own fold over the stream's events
+   * answers instead, and the answer says so.
    */
   async function answerWith(
     request: FastifyRequest,
@@ -84,18 +105,16 @@ export async function transactionRoutes(fastify: FastifyInstance) {
   ) {
     const { state } = result;
     if (state.status !== 'recorded') throw new NotFoundError(TRANSACTION_NOT_FOUND);
-    const projected = await getTransaction(platform.db, request.userId, state.transactionId);
-    const row: TransactionRow =
-      projected && projected.version >= result.nextVersion
-        ? projected
-        : {
-            id: state.transactionId,
-            userId: state.userId,
-            ...state.fields,
-            createdAt: state.recordedAt,
-            updatedAt: projected?.updatedAt ?? state.recordedAt,
-            version: result.nextVersion,
-          };
+    // The events are stored: a read model out of reach is answered like one lagging behind.
+    const projected = await getTransaction(platform.db, request.userId, state.transactionId).catch(
+      () => null,
+    );
+    let row = projected;
+    if (!row || row.version < result.nextVersion) {
+      row = result.history.reduce(evolveTransactionRow, null);
+      if (!row) throw new NotFoundError(TRANSACTION_NOT_FOUND);
+      reply.header(READ_MODEL_LAG_HEADER, 'true');
+    }
     return reply
       .status(status)
       .header('ETag', etagOf(row.version))
@@ -190,6 +209,7 @@ export async function transactionRoutes(fastify: FastifyInstance) {
   app.post(
     '/',
     {
+      config: { idempotent: true },
       schema: {
         tags,
         security,
@@ -231,7 +251,7 @@ export async function transactionRoutes(fastify: FastifyInstance) {
     },
     async (request, reply) => {
       const { id } = request.params;
-      await ownTransaction(request.userId, id);
+      await assertOwnTransaction(request.userId, id);
       const value = fields(request.body);
       const result = await handleCommand(
         { platform, userId: request.userId, reply },
@@ -268,7 +288,7 @@ export async function transactionRoutes(fastify: FastifyInstance) {
     },
     async (request, reply) => {
       const { id } = request.params;
-      await ownTransaction(request.userId, id);
+      await assertOwnTransaction(request.userId, id);
       await handleCommand(
         { platform, userId: request.userId, reply },
         {

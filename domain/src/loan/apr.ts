@@ -1,0 +1,69 @@
+import { divideRounded, type Paise } from '../money/paise';
+import type { LoanDetails } from './events';
+import { generateSchedule } from './schedule';
+import { scheduleTermsOf } from './state';
+
+/**
+ * GST on a lender's processing fee: financial services are taxed at 18%, and the RBI's Key Facts
+ * Statement shows fees net of GST, so the borrower pays the fee plus this.
+ */
+export const PROCESSING_FEE_GST_PERCENT = 18;
+
+export type AprInput = Readonly<{
+  principal: Paise;
+  /** Net of GST, as the Key Facts Statement shows it. */
+  processingFee: Paise;
+  feeGstPercent: number;
+  /** What the borrower pays each month from one month after disbursal, GST on interest included. */
+  instalments: readonly Paise[];
+}>;
+
+/** Present value, at a monthly rate, of instalments paid 1, 2, … months after disbursal. */
+function presentValue(instalments: readonly Paise[], monthlyRate: number): number {
+  let value = 0;
+  let discount = 1;
+  for (const instalment of instalments) {
+    discount /= 1 + monthlyRate;
+    value += instalment * discount;
+  }
+  return value;
+}
+
+/**
+ * The annual percentage rate of the RBI's Key Facts Statement (circular of 15 April 2024): the
+ * internal rate of return of what the borrower actually receives (the principal less the fee and
+ * its GST) against what they pay back. The monthly IRR is found by bisection (the present value
+ * falls as the rate rises, so it always converges) and annualised ×12, not compounded: the KFS's
+ * own interest rate is the nominal monthly rate ×12, and published KFS figures are computed so
+ * (RBL Bank's KFS below shows 24.16% where compounding would give 27.02%), so with no fee the
+ * APR equals the loan's rate. Percent, two decimals. A rate is not a money amount, so a
+ * float is fine here; the amounts themselves are paise.
+ */
+export function annualPercentageRate(input: AprInput): number {
+  const gst = divideRounded(
+    BigInt(input.processingFee) * BigInt(Math.round(input.feeGstPercent * 100)),
+    10_000n,
+  );
+  const received = input.principal - input.processingFee - Number(gst);
+  if (received <= 0) throw new RangeError('The fee and its GST take the whole principal');
+  let low = -0.99;
+  let high = 1;
+  if (presentValue(input.instalments, high) > received) throw new RangeError('APR above 1200%');
+  for (let step = 0; step < 200 && high - low > 1e-15; step++) {
+    const middle = (low + high) / 2;
+    if (presentValue(input.instalments, middle) > received) low = middle;
+    else high = middle;
+  }
+  return Math.round(((low + high) / 2) * 1200 * 100) / 100;
+}
+
+/** The APR of a loan as contracted: its schedule's EMIs (with GST on interest) and its fee. */
+export function loanApr(details: LoanDetails, feeGstPercent = PROCESSING_FEE_GST_PERCENT): number {
+  const { rows } = generateSchedule(scheduleTermsOf(details));
+  return annualPercentageRate({
+    principal: details.principalAmount,
+    processingFee: details.processingFee,
+    feeGstPercent,
+    instalments: rows.map((row) => row.emi),
+  });
+}

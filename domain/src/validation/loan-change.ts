@@ -1,0 +1,59 @@
+/**
+ * Messages for the changes a loan goes through after it starts (prepayments, rate resets, EMI
+ * overrides, foreclosure, paid EMIs), written as the API's 422 should read them. Amounts arrive
+ * already formatted in rupees (`formatInr`).
+ */
+
+import type { Paise } from '../money/paise';
+import { type FieldError, ValidationError } from '../shared/errors';
+
+export const LOAN_CHANGE_MESSAGES = {
+  dateInvalid: 'Please enter a valid date',
+  dateInFuture: 'The date cannot be in the future',
+  /** The start date, or with a later first EMI the start of its month (pre-EMI interest runs until then). */
+  dateBeforeStart: (startDate: string) => `The date cannot be before the loan's start date (${startDate})`,
+  changesOutOfOrder: (previous: string) => `Changes must be in date order: this one is before ${previous}`,
+  loanRepaid: (lastEmiDate: string) =>
+    `The loan was fully repaid on ${lastEmiDate}; nothing can change after that`,
+  loanForeclosed: (date: string) => `The loan was foreclosed on ${date}; nothing can change after that`,
+  amountInvalid: 'Amount must be more than ₹0 with at most 2 decimal places',
+  chargeInvalid: 'Charge cannot be negative and can have at most 2 decimal places',
+  prepaymentNotBelowOutstanding: (amount: string, outstanding: string) =>
+    `The prepayment of ${amount} is not less than the outstanding principal of ${outstanding}; record a foreclosure to close the loan`,
+  rateInvalid: 'Interest rate must be between 0.1% and 50%',
+  fixedRateDoesNotReset: (since: string) =>
+    `The loan switched to a fixed rate on ${since}; a fixed rate does not reset`,
+  newEmiRequired: 'Enter the new EMI for a combination of a higher EMI and a longer tenure',
+  emiInvalid: 'EMI must be more than ₹0 with at most 2 decimal places',
+  emiBelowInterest: (emi: string, interest: string) =>
+    `The EMI of ${emi} does not cover the monthly interest of ${interest}; enter an EMI above ${interest}`,
+  keptEmiBelowInterest: (emi: string, interest: string) =>
+    `The current EMI of ${emi} does not cover the new monthly interest of ${interest}, so extending the tenure cannot repay the loan; choose to increase the EMI`,
+  tenureTooLong: (limit: number) =>
+    `At this EMI the loan would need more than ${limit} instalments (${limit / 12} years); raise the EMI`,
+  firstEmiDateInvalid: 'The first EMI cannot fall less than a month after the start date',
+  emiNumberUnknown: (paymentNumber: number) =>
+    `There is no EMI number ${paymentNumber} in this loan's schedule`,
+  emiAlreadyPaid: (paymentNumber: number, paidOn: string) =>
+    `EMI ${paymentNumber} was already marked paid on ${paidOn}`,
+  financialYearInvalid: 'Financial year must be written like 2025-26',
+} as const;
+
+/** One rule broken: a 422 with this field's message. */
+export function loanChangeError(field: string, message: string): ValidationError {
+  return new ValidationError([{ field, message }]);
+}
+
+/**
+ * An EMI that would not cover the month's interest: the balance would grow (negative
+ * amortisation), so the change is refused. Carries the figures for the form.
+ */
+export class NegativeAmortisationError extends ValidationError {
+  constructor(
+    errors: FieldError[],
+    readonly emi: Paise,
+    readonly monthlyInterest: Paise,
+  ) {
+    super(errors);
+  }
+}

@@ -1,0 +1,113 @@
+import { expect, type Page, test } from '@playwright/test';
+import { TransactionsPage } from './page-models/transactions-page';
+import { fifteenth, MoneyApi, signInThroughUi } from './support/money';
+import { createVerifiedUser } from './support/users';
+
+/**
+ * Issue 10, item 9: the web app runs under its strict Content-Security-Policy. Every route is
+ * visited and the test fails on any violation the browser reports, so a dependency or a change
+ * that needs an inline script or style (or a foreign origin) is caught here, not by users.
+ */
+function watchPolicyViolations(page: Page): string[] {
+  const violations: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error' && message.text().includes('Content Security Policy')) {
+      violations.push(`${page.url()}: ${message.text()}`);
+    }
+  });
+  // The event as well as Chromium's own console line: the event names the blocked directive.
+  void page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (event) => {
+      console.error(
+        `Content Security Policy violation: ${event.violatedDirective} blocked ${event.blockedURI || 'inline'}`,
+      );
+    });
+  });
+  return violations;
+}
+
+async function visit(page: Page, path: string): Promise<void> {
+  const response = await page.goto(path);
+  expect(response?.headers()['content-security-policy'], path).toContain("script-src 'self'");
+  await expect(page.getByRole('heading', { level: 1 }).first(), path).toBeVisible();
+  await page.waitForLoadState('networkidle');
+}
+
+test('the policy is enforced: an inline script is refused and reported', async ({ page }) => {
+  const violations = watchPolicyViolations(page);
+  await visit(page, '/login');
+  const ran = await page.evaluate(() => {
+    const script = document.createElement('script');
+    script.textContent = 'window.__inlineRan = true';
+    document.head.append(script);
+    return (window as unknown as { __inlineRan?: boolean }).__inlineRan === true;
+  });
+  expect(ran).toBe(false);
+  await expect.poll(() => violations.length).toBeGreaterThan(0);
+});
+
+test('signed-out screens run without a policy violation', async ({ page }) => {
+  const violations = watchPolicyViolations(page);
+  for (const path of [
+    '/login',
+    '/register',
+    '/forgot-password',
+    '/reset-password?token=abc',
+    '/verify-email?token=not-a-real-token',
+  ]) {
+    await visit(page, path);
+  }
+  expect(violations).toEqual([]);
+});
+
+test('every signed-in screen, dialog and theme runs without a policy violation', async ({
+  page,
+  request,
+}) => {
+  test.slow();
+  const violations = watchPolicyViolations(page);
+  const user = await createVerifiedUser(request, 'Kavya');
+  const api = await MoneyApi.signIn(request, user);
+  const bankId = await api.createBank('Kosh Policy Bank', 'Nashik');
+  const loanTypeId = await api.createLoanType('Policy Home Loan');
+  const loanId = await api.createLoan({
+    bankId,
+    loanTypeId,
+    accountNumber: 'CSP000123',
+    principal: 300000,
+    rate: 9,
+    months: 24,
+    startDate: fifteenth(-3),
+  });
+  await api.createTransaction('Groceries', 'D', fifteenth(0), 2500);
+  await signInThroughUi(page, user);
+
+  const screens = [
+    '/dashboard',
+    '/loans',
+    '/loans/create',
+    `/loans/${loanId}`,
+    `/loans/${loanId}/edit`,
+    `/loans/${loanId}/amortization`,
+    '/transactions',
+    '/ledger',
+    '/profile',
+    '/change-password',
+    '/settings',
+  ];
+  for (const path of screens) await visit(page, path);
+
+  const transactions = new TransactionsPage(page);
+  await transactions.goto();
+  await transactions.openAdd();
+  await page.keyboard.press('Escape');
+
+  await page.evaluate(() =>
+    localStorage.setItem(
+      'kosh.settings',
+      JSON.stringify({ appearance: { darkMode: true, compactView: false } }),
+    ),
+  );
+  for (const path of screens) await visit(page, path);
+  expect(violations).toEqual([]);
+});
