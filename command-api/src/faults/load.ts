@@ -79,7 +79,7 @@ export function startLoad(stack: Stack, options: { users: number; pauseMs?: numb
 
   async function user(u: number): Promise<void> {
     const userId = randomUUID();
-    const token = stack.tokenFor(userId);
+    const token = await stack.signUp(userId);
     let lastTransaction: string | null = null;
     for (let k = 0; running; k++) {
       const apis = stack.apis.filter((a) => a.child);

@@ -168,7 +168,7 @@ describe(`the production shape under faults (${long ? 'long' : 'short'} form)`, 
     const api = stack.apis[0];
     if (!api) throw new Error('no API');
     const userId = randomUUID();
-    const token = stack.tokenFor(userId);
+    const token = await stack.signUp(userId);
     await stack.database.db.query(
       `ALTER TABLE transactions ADD CONSTRAINT poisoned_notes CHECK (notes IS DISTINCT FROM 'poison')`,
     );

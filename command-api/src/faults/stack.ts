@@ -3,9 +3,12 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { createWriteStream, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { createPostgresEventStore } from '@kosh/event-store/postgres';
 import { createTestDatabase, type TestDatabase } from '@kosh/event-store/testing/test-database';
 import { freePort, type PrivateRedis, startPrivateRedis } from '@kosh/workers/queue/testing/redis-server';
 import { repoRoot } from '../platform';
+import { userStreamId } from '../routes/auth/secrets';
+import { registeredUserEvents } from '../testing/test-app';
 import { startTcpProxy, type TcpProxy } from './tcp-proxy';
 
 /**
@@ -38,6 +41,8 @@ export type Stack = {
   /** SIGKILL: no shutdown, no cleanup (jobs stay active in Redis). */
   kill(proc: KoshProcess): Promise<void>;
   tokenFor(userId: string): string;
+  /** Records `userId` as a registered, verified user in the log and answers a token of theirs. */
+  signUp(userId: string): Promise<string>;
   close(): Promise<void>;
 };
 
@@ -161,6 +166,15 @@ export async function startStack(options: {
       });
     },
     tokenFor: (userId) => signToken(secret, userId),
+    async signUp(userId) {
+      // Straight to the database, not through the proxy: a test signs up before it cuts anything.
+      await createPostgresEventStore(database.db).appendToStream(
+        userStreamId(userId),
+        registeredUserEvents(userId, new Date()),
+        { expectedVersion: 'no_stream' },
+      );
+      return signToken(secret, userId);
+    },
     async close() {
       await Promise.all([...apis, ...workers].map((p) => stack.kill(p)));
       await proxy.close();

@@ -3,13 +3,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { UserEvent } from '@kosh/domain';
-import { ConcurrencyError } from '@kosh/event-store/port';
+import { ConcurrencyError, type NewEvent } from '@kosh/event-store/port';
 import { createTestDatabase } from '@kosh/event-store/testing/test-database';
 import { loadConfig } from '@kosh/workers/config';
 import type { Logger } from '@kosh/workers/logger';
 import { createPlatform, type Platform } from '@kosh/workers/runtime';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app';
+import { userStreamId } from '../routes/auth/secrets';
 
 export type TestApp = {
   app: FastifyInstance;
@@ -105,7 +106,21 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
  * of other resources. A user the test already registered through the API is left as it is.
  */
 async function signUp(platform: Platform, userId: string): Promise<void> {
-  const now = platform.clock().toISOString();
+  try {
+    const { position } = await platform.eventStore.appendToStream(
+      userStreamId(userId),
+      registeredUserEvents(userId, platform.clock()),
+      { expectedVersion: 'no_stream' },
+    );
+    await platform.afterAppend(position, ['users']);
+  } catch (error) {
+    if (!(error instanceof ConcurrencyError)) throw error;
+  }
+}
+
+/** The events of a registered, verified user `userId` (mail `<userId>@example.test`), as register + verify record them. */
+export function registeredUserEvents(userId: string, at: Date): NewEvent[] {
+  const now = at.toISOString();
   const email = `${userId}@example.test`;
   const metadata = {
     userId,
@@ -128,14 +143,5 @@ async function signUp(platform: Platform, userId: string): Promise<void> {
     },
     { type: 'EmailVerified', data: { userId, email, verifiedAt: now } },
   ];
-  try {
-    const { position } = await platform.eventStore.appendToStream(
-      `user-${userId}`,
-      events.map((event) => ({ id: randomUUID(), ...event, metadata })),
-      { expectedVersion: 'no_stream' },
-    );
-    await platform.afterAppend(position, ['users']);
-  } catch (error) {
-    if (!(error instanceof ConcurrencyError)) throw error;
-  }
+  return events.map((event) => ({ id: randomUUID(), ...event, metadata }));
 }
