@@ -61,6 +61,25 @@ export const WireLoan = Type.Object({
   has_gst: Type.Boolean(),
   gst_percentage: Type.Number(),
   schedule_version: Type.Integer({ description: 'Current schedule version (0: none yet)' }),
+  status: Type.Optional(
+    Type.Union([Type.Literal('Active'), Type.Literal('Completed'), Type.Literal('Overdue')], {
+      description:
+        'Today (India): Overdue when an EMI was marked paid and one due before today is not; Completed once the last payment (EMI or foreclosure) is past',
+    }),
+  ),
+  overdue_emis: Type.Optional(Type.Integer({ description: 'EMIs due before today not marked paid' })),
+  closed_on: Type.Optional(
+    Type.Union([Type.String(), Type.Null()], {
+      description:
+        'YYYY-MM-DD of the last payment of the current schedule (after prepayments, resets, foreclosure)',
+    }),
+  ),
+  apr: Type.Optional(
+    Type.Number({
+      description:
+        "Annual percentage rate (RBI Key Facts Statement): IRR of the contract's cash flows with the processing fee and 18% GST on it, monthly ×12, percent",
+    }),
+  ),
   created_at: Type.String({ description: 'ISO-8601 UTC' }),
   updated_at: Type.String({ description: 'ISO-8601 UTC' }),
   bank: Type.Object({ bank_name: Type.String(), branch_name: Type.Union([Type.String(), Type.Null()]) }),
@@ -75,8 +94,27 @@ export const WireScheduleRow = Type.Object({
   principal: Type.Number(),
   interest: Type.Number(),
   gst: Type.Number(),
-  emi: Type.Number({ description: 'principal + interest + gst' }),
+  emi: Type.Number({ description: 'principal + interest + gst (+ charge): what leaves the account' }),
   remaining_principal: Type.Number(),
+  kind: Type.Union(
+    [
+      Type.Literal('emi'),
+      Type.Literal('prepayment'),
+      Type.Literal('foreclosure'),
+      Type.Literal('pre-emi-interest'),
+    ],
+    {
+      description:
+        'emi, or a part-payment / foreclosure / pre-EMI interest row (numbered as the EMI before it)',
+    },
+  ),
+  charge: Type.Number({ description: 'Prepayment or foreclosure charge, rupees' }),
+  annual_rate: Type.Union([Type.Number(), Type.Null()], {
+    description: 'Annual rate in force (schedules revised after a change)',
+  }),
+  paid_on: Type.Union([Type.String(), Type.Null()], { description: 'EMIs marked paid: YYYY-MM-DD' }),
+  paid_amount: Type.Union([Type.Number(), Type.Null()]),
+  transaction_id: Type.Union([Type.String(), Type.Null()], { description: 'The matched debit, if any' }),
 });
 export type WireScheduleRow = Static<typeof WireScheduleRow>;
 
@@ -87,6 +125,11 @@ export const WireScheduleSummary = Type.Object({
   total_gst: Type.Number(),
   total_emi: Type.Number(),
   number_of_payments: Type.Integer(),
+  total_charges: Type.Number(),
+  closed_on: Type.Union([Type.String(), Type.Null()], { description: 'YYYY-MM-DD of the last payment' }),
+  reason: Type.String({
+    description: 'created, updated, regenerated, prepaid, rate-changed, emi-overridden, foreclosed',
+  }),
   generated_at: Type.String({ description: 'ISO-8601 UTC' }),
 });
 export type WireScheduleSummary = Static<typeof WireScheduleSummary>;
@@ -113,6 +156,8 @@ export const LoanStatsResponse = success(
     active_loans: Type.Integer({ description: 'Ending today or later' }),
     total_amount: Type.Number({ description: 'Sum of principals, rupees' }),
     remaining_amount: Type.Number({ description: 'Sum of balances after the last instalment due by today' }),
+    overdue_loans: Type.Integer({ description: 'Loans with an EMI due before today not marked paid' }),
+    overdue_emis: Type.Integer(),
   }),
 );
 

@@ -185,4 +185,7 @@ export const loanChangeEventTypes = [
 /** Everything a loan stream holds. */
 export type LoanStreamEvent = LoanEvent | LoanChangeEvent;
 
+/** Every event type of a loan stream: what the loan, schedule and ledger read models fold. */
+export const loanStreamEventTypes = [...loanEventTypes, ...loanChangeEventTypes] as const;
+
 export const loanStreamId = (loanId: string): string => `loan-${loanId}`;

@@ -2,8 +2,8 @@ import {
   assertNever,
   type CatalogEvent,
   catalogEventTypes,
-  type LoanEvent,
-  loanEventTypes,
+  type LoanStreamEvent,
+  loanStreamEventTypes,
   type Paise,
   type RecordedEvent,
   TRANSACTION_EVENT_TYPES,
@@ -26,9 +26,28 @@ export type LedgerEntry = Readonly<{
   createdAt: string;
   loanId: string | null;
   version: number;
+  /**
+   * Transaction entries: the EMI entry this debit was matched to (the EMI is marked paid by it).
+   * A matched transaction is not shown, so the payment counts once, as the EMI.
+   */
+  matchedTo: string | null;
 }>;
 
-export type EmiInstalment = Readonly<{ n: number; date: string; emi: Paise }>;
+/** A payment of the latest schedule: an EMI (no kind), or a part-payment, foreclosure or pre-EMI interest. */
+export type EmiInstalment = Readonly<{
+  n: number;
+  date: string;
+  emi: Paise;
+  kind?: 'prepayment' | 'foreclosure' | 'pre-emi-interest';
+}>;
+
+/** An EMI marked paid: its entry shows the day and amount paid. */
+export type LedgerPaidEmi = Readonly<{
+  n: number;
+  paidOn: string;
+  amount: Paise;
+  transactionId: string | null;
+}>;
 
 /** One row of `ledger_loans`. */
 export type LedgerLoan = Readonly<{
@@ -40,6 +59,7 @@ export type LedgerLoan = Readonly<{
   deleted: boolean;
   scheduleVersion: number;
   emis: readonly EmiInstalment[];
+  paid: readonly LedgerPaidEmi[];
   generatedAt: string | null;
   version: number;
 }>;
@@ -48,7 +68,7 @@ export type LedgerLoan = Readonly<{
 export type CatalogNames = { banks: ReadonlyMap<number, string>; loanTypes: ReadonlyMap<number, string> };
 
 type Versioned = Pick<RecordedEvent, 'streamVersion'>;
-export type LedgerEvent = (TransactionEvent | LoanEvent | CatalogEvent) & Versioned;
+export type LedgerEvent = (TransactionEvent | LoanStreamEvent | CatalogEvent) & Versioned;
 
 /** Pure fold of a transaction's events into its ledger entry (null before recording and once deleted). */
 export function evolveTransactionEntry(
@@ -70,6 +90,7 @@ export function evolveTransactionEntry(
         createdAt: d.recordedAt,
         loanId: null,
         version: event.streamVersion,
+        matchedTo: null,
       };
     }
     case 'TransactionUpdated': {
@@ -92,7 +113,10 @@ export function evolveTransactionEntry(
 }
 
 /** Pure fold of a loan's events into what its EMI entries are made from. */
-export function evolveLedgerLoan(loan: LedgerLoan | null, event: LoanEvent & Versioned): LedgerLoan | null {
+export function evolveLedgerLoan(
+  loan: LedgerLoan | null,
+  event: LoanStreamEvent & Versioned,
+): LedgerLoan | null {
   if (loan && event.streamVersion <= loan.version) return loan;
   const version = event.streamVersion;
   switch (event.type) {
@@ -107,6 +131,7 @@ export function evolveLedgerLoan(loan: LedgerLoan | null, event: LoanEvent & Ver
         deleted: false,
         scheduleVersion: 0,
         emis: [],
+        paid: [],
         generatedAt: null,
         version,
       };
@@ -134,12 +159,49 @@ export function evolveLedgerLoan(loan: LedgerLoan | null, event: LoanEvent & Ver
         version,
       };
     }
+    case 'ScheduleRevised': {
+      if (!loan) return null;
+      const d = event.data;
+      if (d.version <= loan.scheduleVersion) return { ...loan, version };
+      return {
+        ...loan,
+        scheduleVersion: d.version,
+        emis: d.rows.map((r) =>
+          r.kind === 'emi'
+            ? { n: r.paymentNumber, date: r.date, emi: r.amount }
+            : { n: r.paymentNumber, date: r.date, emi: r.amount, kind: r.kind },
+        ),
+        generatedAt: d.generatedAt,
+        version,
+      };
+    }
+    case 'EmiMarkedPaid': {
+      if (!loan) return null;
+      const { paymentNumber: n, paidOn, amount, transactionId } = event.data;
+      if (loan.paid.some((p) => p.n === n)) return { ...loan, version };
+      return { ...loan, paid: [...loan.paid, { n, paidOn, amount, transactionId }], version };
+    }
+    // The schedule revision that follows each change is what moves the entries.
+    case 'LoanPrepaid':
+    case 'LoanRateChanged':
+    case 'EmiOverridden':
+    case 'LoanForeclosed':
+      return loan;
     case 'LoanDeleted':
       return loan ? { ...loan, deleted: true, emis: [], version } : null;
     default:
       return assertNever(event);
   }
 }
+
+/** Id of the ledger entry of EMI `n` of a loan. */
+export const emiEntryId = (loanId: string, n: number): string => `emi-${loanId}-${n}`;
+
+const PAYMENT_LABELS = {
+  prepayment: 'Part-payment',
+  foreclosure: 'Foreclosure',
+  'pre-emi-interest': 'Pre-EMI interest',
+} as const;
 
 /** 'EMI 12/240 · HDFC Bank Home Loan · AC12345'. */
 export function emiParticulars(
@@ -152,29 +214,42 @@ export function emiParticulars(
   return `EMI ${n}/${of} · ${bankName} ${loanTypeName} · ${account}`;
 }
 
-/** The debit entries a loan puts in the ledger: one per instalment of its latest schedule. */
+/**
+ * The debit entries a loan puts in the ledger: one per payment of its latest schedule (EMIs,
+ * part-payments, a foreclosure). A paid EMI shows on the day and for the amount it was paid.
+ */
 export function emiEntries(loan: LedgerLoan | null, names: CatalogNames): LedgerEntry[] {
   if (!loan || loan.deleted) return [];
   const bank = names.banks.get(loan.bankId) ?? `Bank ${loan.bankId}`;
   const loanType = names.loanTypes.get(loan.loanTypeId) ?? `Loan type ${loan.loanTypeId}`;
-  return loan.emis.map((emi) => ({
-    entryId: `emi-${loan.loanId}-${emi.n}`,
-    userId: loan.userId,
-    date: emi.date,
-    side: 'D',
-    kind: 'emi',
-    particulars: emiParticulars(emi.n, loan.emis.length, bank, loanType, loan.accountNumber),
-    amount: emi.emi,
-    createdAt: loan.generatedAt ?? '1970-01-01T00:00:00.000Z',
-    loanId: loan.loanId,
-    version: 0,
-  }));
+  const paid = new Map(loan.paid.map((p) => [p.n, p]));
+  const of = loan.emis.filter((emi) => emi.kind === undefined).length;
+  return loan.emis.map((emi, index) => {
+    const payment = emi.kind === undefined ? paid.get(emi.n) : undefined;
+    return {
+      entryId: emi.kind === undefined ? emiEntryId(loan.loanId, emi.n) : `emi-${loan.loanId}-x${index}`,
+      userId: loan.userId,
+      date: payment?.paidOn ?? emi.date,
+      side: 'D',
+      kind: 'emi',
+      particulars:
+        emi.kind === undefined
+          ? emiParticulars(emi.n, of, bank, loanType, loan.accountNumber)
+          : `${PAYMENT_LABELS[emi.kind]} · ${bank} ${loanType} · ${loan.accountNumber}`,
+      amount: payment?.amount ?? emi.emi,
+      createdAt: loan.generatedAt ?? '1970-01-01T00:00:00.000Z',
+      loanId: loan.loanId,
+      version: 0,
+      matchedTo: null,
+    };
+  });
 }
 
 /** Change of entry counts per user and month. Key: `${userId}|${year}|${month}`. */
 export type PeriodDelta = Map<string, { transactions: number; emis: number }>;
 
 function countEntry(delta: PeriodDelta, entry: LedgerEntry, sign: 1 | -1): void {
+  if (entry.matchedTo !== null) return;
   const key = `${entry.userId}|${Number(entry.date.slice(0, 4))}|${Number(entry.date.slice(5, 7))}`;
   const counts = delta.get(key) ?? { transactions: 0, emis: 0 };
   if (entry.kind === 'emi') counts.emis += sign;
@@ -215,10 +290,28 @@ export function foldLedgerBatch(before: LedgerBatchState, events: readonly Ledge
       case 'LoanCreated':
       case 'LoanUpdated':
       case 'LoanDeleted':
-      case 'ScheduleGenerated': {
+      case 'ScheduleGenerated':
+      case 'ScheduleRevised':
+      case 'LoanPrepaid':
+      case 'LoanRateChanged':
+      case 'EmiOverridden':
+      case 'LoanForeclosed':
+      case 'EmiMarkedPaid': {
         const id = event.data.loanId;
         const loan = loans.has(id) ? (loans.get(id) ?? null) : (before.loans.get(id) ?? null);
-        loans.set(id, evolveLedgerLoan(loan, event));
+        const after = evolveLedgerLoan(loan, event);
+        loans.set(id, after);
+        // A matched debit hides while its EMI shows; it shows again when the loan is deleted.
+        const match = (transactionId: string | null, matchedTo: string | null) => {
+          if (transactionId === null) return;
+          const entry = entries.has(transactionId)
+            ? entries.get(transactionId)
+            : before.entries.get(transactionId);
+          if (entry) entries.set(transactionId, { ...entry, matchedTo });
+        };
+        if (event.type === 'EmiMarkedPaid' && after !== loan)
+          match(event.data.transactionId, emiEntryId(id, event.data.paymentNumber));
+        if (event.type === 'LoanDeleted' && loan) for (const p of loan.paid) match(p.transactionId, null);
         break;
       }
       case 'BankAdded':
@@ -255,7 +348,7 @@ export function periodDelta(removed: readonly LedgerEntry[], added: readonly Led
 const ISO = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 const ENTRY_COLUMNS = `entry_id, user_id, to_char(entry_date, 'YYYY-MM-DD') AS entry_date, side, kind,
-  particulars, amount::text AS amount, ${ISO('created_at')} AS created_at, loan_id, version`;
+  particulars, amount::text AS amount, ${ISO('created_at')} AS created_at, loan_id, version, matched_to`;
 
 type DbLedgerEntry = {
   entry_id: string;
@@ -268,6 +361,7 @@ type DbLedgerEntry = {
   created_at: string;
   loan_id: string | null;
   version: number;
+  matched_to: string | null;
 };
 
 function entryFromDb(r: DbLedgerEntry): LedgerEntry {
@@ -282,6 +376,7 @@ function entryFromDb(r: DbLedgerEntry): LedgerEntry {
     createdAt: r.created_at,
     loanId: r.loan_id,
     version: Number(r.version),
+    matchedTo: r.matched_to,
   };
 }
 
@@ -294,27 +389,38 @@ type DbLedgerLoan = {
   deleted: boolean;
   schedule_version: number;
   emis: EmiInstalment[];
+  paid: LedgerPaidEmi[];
   generated_at: string | null;
   version: number;
 };
 
-async function loadState(tx: Queryable, entryIds: string[], loanIds: string[]): Promise<LedgerBatchState> {
-  const [entryRows, loanRows] = await Promise.all([
-    entryIds.length === 0
-      ? { rows: [] as DbLedgerEntry[] }
-      : tx.query<DbLedgerEntry>(
-          `SELECT ${ENTRY_COLUMNS} FROM ledger_entries WHERE entry_id = ANY($1::text[])`,
-          [entryIds],
-        ),
+/** The entries and loans a batch touches; a deleted loan's matched debits come with it. */
+async function loadState(
+  tx: Queryable,
+  entryIds: Set<string>,
+  loanIds: string[],
+  deletedLoanIds: Set<string>,
+): Promise<LedgerBatchState> {
+  const loanRows =
     loanIds.length === 0
       ? { rows: [] as DbLedgerLoan[] }
-      : tx.query<DbLedgerLoan>(
-          `SELECT loan_id, user_id, bank_id, loan_type_id, account_number, deleted, schedule_version, emis,
+      : await tx.query<DbLedgerLoan>(
+          `SELECT loan_id, user_id, bank_id, loan_type_id, account_number, deleted, schedule_version, emis, paid,
                   ${ISO('generated_at')} AS generated_at, version
              FROM ledger_loans WHERE loan_id = ANY($1::text[])`,
           [loanIds],
-        ),
-  ]);
+        );
+  for (const r of loanRows.rows) {
+    if (!deletedLoanIds.has(r.loan_id)) continue;
+    for (const p of r.paid) if (p.transactionId !== null) entryIds.add(p.transactionId);
+  }
+  const entryRows =
+    entryIds.size === 0
+      ? { rows: [] as DbLedgerEntry[] }
+      : await tx.query<DbLedgerEntry>(
+          `SELECT ${ENTRY_COLUMNS} FROM ledger_entries WHERE entry_id = ANY($1::text[])`,
+          [[...entryIds]],
+        );
   return {
     entries: new Map(entryRows.rows.map((r) => [r.entry_id, entryFromDb(r)])),
     loans: new Map(
@@ -329,6 +435,7 @@ async function loadState(tx: Queryable, entryIds: string[], loanIds: string[]): 
           deleted: r.deleted,
           scheduleVersion: r.schedule_version,
           emis: r.emis,
+          paid: r.paid,
           generatedAt: r.generated_at,
           version: r.version,
         },
@@ -372,15 +479,15 @@ async function saveEntries(tx: Queryable, entries: readonly LedgerEntry[]): Prom
   const records = entries.map((e) => ({ ...e, amount: toDecimalString(e.amount) }));
   await tx.query(
     `INSERT INTO ledger_entries
-       (entry_id, user_id, entry_date, side, kind, particulars, amount, created_at, loan_id, version)
+       (entry_id, user_id, entry_date, side, kind, particulars, amount, created_at, loan_id, version, matched_to)
      SELECT r."entryId", r."userId", r."date", r."side", r."kind", r."particulars", r."amount", r."createdAt",
-            r."loanId", r."version"
+            r."loanId", r."version", r."matchedTo"
        FROM jsonb_to_recordset($1::jsonb) AS r("entryId" text, "userId" text, "date" date, "side" char(1),
             "kind" text, "particulars" text, "amount" numeric, "createdAt" timestamptz, "loanId" text,
-            "version" integer)
+            "version" integer, "matchedTo" text)
      ON CONFLICT (entry_id) DO UPDATE SET
        entry_date = EXCLUDED.entry_date, side = EXCLUDED.side, particulars = EXCLUDED.particulars,
-       amount = EXCLUDED.amount, version = EXCLUDED.version`,
+       amount = EXCLUDED.amount, version = EXCLUDED.version, matched_to = EXCLUDED.matched_to`,
     [JSON.stringify(records)],
   );
 }
@@ -389,16 +496,16 @@ async function saveLoans(tx: Queryable, loans: readonly LedgerLoan[]): Promise<v
   if (loans.length === 0) return;
   await tx.query(
     `INSERT INTO ledger_loans (loan_id, user_id, bank_id, loan_type_id, account_number, deleted, schedule_version,
-                               emis, generated_at, version)
+                               emis, paid, generated_at, version)
      SELECT r."loanId", r."userId", r."bankId", r."loanTypeId", r."accountNumber", r."deleted",
-            r."scheduleVersion", r."emis", r."generatedAt", r."version"
+            r."scheduleVersion", r."emis", r."paid", r."generatedAt", r."version"
        FROM jsonb_to_recordset($1::jsonb) AS r("loanId" text, "userId" text, "bankId" integer,
             "loanTypeId" integer, "accountNumber" text, "deleted" boolean, "scheduleVersion" integer,
-            "emis" jsonb, "generatedAt" timestamptz, "version" integer)
+            "emis" jsonb, "paid" jsonb, "generatedAt" timestamptz, "version" integer)
      ON CONFLICT (loan_id) DO UPDATE SET
        bank_id = EXCLUDED.bank_id, loan_type_id = EXCLUDED.loan_type_id,
        account_number = EXCLUDED.account_number, deleted = EXCLUDED.deleted,
-       schedule_version = EXCLUDED.schedule_version, emis = EXCLUDED.emis,
+       schedule_version = EXCLUDED.schedule_version, emis = EXCLUDED.emis, paid = EXCLUDED.paid,
        generated_at = EXCLUDED.generated_at, version = EXCLUDED.version`,
     [JSON.stringify(loans)],
   );
@@ -431,7 +538,7 @@ async function savePeriods(tx: Queryable, delta: PeriodDelta): Promise<void> {
   );
 }
 
-export const LEDGER_EVENT_TYPES = [...TRANSACTION_EVENT_TYPES, ...loanEventTypes, ...catalogEventTypes];
+export const LEDGER_EVENT_TYPES = [...TRANSACTION_EVENT_TYPES, ...loanStreamEventTypes, ...catalogEventTypes];
 const handled = new Set<string>(LEDGER_EVENT_TYPES);
 
 /**
@@ -447,11 +554,15 @@ export const ledgerProjection: Projection = {
     const ledgerEvents = events.filter((e) => handled.has(e.type)) as unknown as LedgerEvent[];
     const entryIds = new Set<string>();
     const loanIds = new Set<string>();
+    const deletedLoanIds = new Set<string>();
     for (const event of ledgerEvents) {
-      if ('transactionId' in event.data) entryIds.add(event.data.transactionId);
-      else if ('loanId' in event.data) loanIds.add(event.data.loanId);
+      // EmiMarkedPaid names both its loan and the debit it was matched to (or null).
+      if ('loanId' in event.data) loanIds.add(event.data.loanId);
+      if ('transactionId' in event.data && event.data.transactionId !== null)
+        entryIds.add(event.data.transactionId);
+      if (event.type === 'LoanDeleted') deletedLoanIds.add(event.data.loanId);
     }
-    const before = await loadState(tx, [...entryIds], [...loanIds]);
+    const before = await loadState(tx, entryIds, [...loanIds], deletedLoanIds);
     const result = foldLedgerBatch(before, ledgerEvents);
     await saveNames(tx, 'bank', result.banks);
     await saveNames(tx, 'loan_type', result.loanTypes);

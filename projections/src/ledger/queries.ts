@@ -13,7 +13,10 @@ export type LedgerLine = {
 
 type DbLedgerLine = Omit<LedgerLine, 'amount'> & { amount: string };
 
-/** The user's entries dated `from`..`to` (inclusive), in date order (then creation, then id). */
+/**
+ * The user's entries dated `from`..`to` (inclusive), in date order (then creation, then id); a
+ * debit matched to a paid EMI is left out (the EMI shows it).
+ */
 export async function ledgerEntries(
   db: Queryable,
   userId: string,
@@ -24,7 +27,7 @@ export async function ledgerEntries(
     `SELECT e.entry_id AS id, to_char(e.entry_date, 'YYYY-MM-DD') AS date, e.side, e.kind, e.particulars,
             e.amount::text AS amount
        FROM ledger_entries e
-      WHERE e.user_id = $1 AND e.entry_date BETWEEN $2::date AND $3::date
+      WHERE e.user_id = $1 AND e.entry_date BETWEEN $2::date AND $3::date AND e.matched_to IS NULL
       ORDER BY e.entry_date, e.created_at, e.entry_id`,
     [userId, from, to],
   );

@@ -1,8 +1,8 @@
 import {
   assertNever,
   type LoanDetails,
-  type LoanEvent,
-  loanEventTypes,
+  type LoanStreamEvent,
+  loanStreamEventTypes,
   type Paise,
   type RecordedEvent,
   toDecimalString,
@@ -23,7 +23,7 @@ export type LoanRow = LoanDetails &
     version: number;
   }>;
 
-export type VersionedLoanEvent = LoanEvent & Pick<RecordedEvent, 'streamVersion'>;
+export type VersionedLoanEvent = LoanStreamEvent & Pick<RecordedEvent, 'streamVersion'>;
 
 /** Pure fold of one loan's events into its row (null before it is created and once deleted). */
 export function evolveLoanRow(row: LoanRow | null, event: VersionedLoanEvent): LoanRow | null {
@@ -38,7 +38,17 @@ export function evolveLoanRow(row: LoanRow | null, event: VersionedLoanEvent): L
     case 'LoanUpdated':
       return row ? { ...row, ...event.data.changes, updatedAt: event.data.updatedAt, version } : null;
     case 'ScheduleGenerated':
-      return row ? { ...row, scheduleVersion: event.data.version, version } : null;
+    case 'ScheduleRevised':
+      return row
+        ? { ...row, scheduleVersion: Math.max(row.scheduleVersion, event.data.version), version }
+        : null;
+    // Changes after the start move the version (the ETag) and the time of the last change.
+    case 'LoanPrepaid':
+    case 'LoanRateChanged':
+    case 'EmiOverridden':
+    case 'LoanForeclosed':
+    case 'EmiMarkedPaid':
+      return row ? { ...row, updatedAt: event.data.recordedAt, version } : null;
     case 'LoanDeleted':
       return null;
     default:
@@ -166,7 +176,7 @@ export function foldLoanBatch(
 /** The loan list: one read and at most two writes per batch. */
 export const loansProjection: Projection = {
   name: 'loans',
-  handles: loanEventTypes,
+  handles: loanStreamEventTypes,
   tables: ['loans'],
   async apply(tx, events) {
     const loanEvents = events as unknown as VersionedLoanEvent[];

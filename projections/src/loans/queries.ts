@@ -135,30 +135,51 @@ export type LoanStats = Readonly<{
   activeLoans: number;
   totalAmount: Paise;
   remainingAmount: Paise;
+  /** Loans with an EMI due before today not marked paid (once any of its EMIs was marked paid). */
+  overdueLoans: number;
+  overdueEmis: number;
 }>;
 
 /**
- * Totals over the user's loans on `today` (YYYY-MM-DD): active = ends today or later; remaining
- * = per loan, the balance after the last instalment due on or before today (the full principal
- * before the first), read from the current schedule.
+ * Totals over the user's loans on `today` (YYYY-MM-DD): active = its last payment (last EMI or
+ * foreclosure, of the current schedule) is today or later; remaining = per loan, the balance
+ * after the last schedule row (EMI or prepayment) dated on or before today, the full principal
+ * before the first, read from the current schedule.
  */
 export async function getLoanStats(db: Queryable, userId: string, today: string): Promise<LoanStats> {
-  const { rows } = await db.query<{ total: number; active: number; amount: string; remaining: string }>(
-    `SELECT count(*)::int AS total,
-            count(*) FILTER (WHERE l.end_date >= $2::date)::int AS active,
-            coalesce(sum(l.principal_amount), 0)::text AS amount,
+  const { rows } = await db.query<{
+    total: number;
+    active: number;
+    amount: string;
+    remaining: string;
+    overdue_loans: number;
+    overdue_emis: number;
+  }>(
+    `WITH own AS (
+       SELECT l.id, l.principal_amount, coalesce(h.closed_on, l.end_date) AS closed_on,
+              CASE WHEN EXISTS (SELECT 1 FROM loan_paid_emis p WHERE p.loan_id = l.id)
+                THEN (SELECT count(*) FROM loan_schedule_rows r
+                       WHERE r.loan_id = l.id AND r.kind = 'emi' AND r.emi_date < $2::date
+                         AND NOT EXISTS (SELECT 1 FROM loan_paid_emis p
+                                          WHERE p.loan_id = r.loan_id AND p.payment_number = r.payment_number))
+                ELSE 0 END AS overdue
+         FROM loans l LEFT JOIN loan_schedules h ON h.loan_id = l.id
+        WHERE l.user_id = $1)
+     SELECT count(*)::int AS total,
+            count(*) FILTER (WHERE o.closed_on >= $2::date)::int AS active,
+            coalesce(sum(o.principal_amount), 0)::text AS amount,
             coalesce(sum(CASE
-              -- The last instalment falls on the end date: nothing is left after it.
-              WHEN l.end_date <= $2::date THEN 0
-              -- The first falls a month after the start (clamped to the month's end, as PostgreSQL does).
-              WHEN (l.start_date + interval '1 month')::date > $2::date THEN l.principal_amount
+              -- The last payment (EMI or foreclosure) is past: nothing is left after it.
+              WHEN o.closed_on <= $2::date THEN 0
               ELSE coalesce(
                 (SELECT r.remaining_principal FROM loan_schedule_rows r
-                  WHERE r.loan_id = l.id AND r.emi_date <= $2::date
-                  ORDER BY r.emi_date DESC LIMIT 1),
-                l.principal_amount)
-            END), 0)::text AS remaining
-       FROM loans l WHERE l.user_id = $1`,
+                  WHERE r.loan_id = o.id AND r.emi_date <= $2::date
+                  ORDER BY r.emi_date DESC, r.seq DESC LIMIT 1),
+                o.principal_amount)
+            END), 0)::text AS remaining,
+            count(*) FILTER (WHERE o.overdue > 0)::int AS overdue_loans,
+            coalesce(sum(o.overdue), 0)::int AS overdue_emis
+       FROM own o`,
     [userId, today],
   );
   const r = rows[0];
@@ -167,5 +188,7 @@ export async function getLoanStats(db: Queryable, userId: string, today: string)
     activeLoans: Number(r?.active ?? 0),
     totalAmount: toPaise(r?.amount ?? '0'),
     remainingAmount: toPaise(r?.remaining ?? '0'),
+    overdueLoans: Number(r?.overdue_loans ?? 0),
+    overdueEmis: Number(r?.overdue_emis ?? 0),
   };
 }

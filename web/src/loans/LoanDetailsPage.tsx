@@ -5,7 +5,7 @@ import { PageHeader } from '../app/layout/PageHeader';
 import '../dashboard/money-screens.css';
 import { formatDate, formatDateTime, formatMoney, todayIso } from '../format';
 import { toast } from '../toaster';
-import { bankLabel, durationLabel, interestLabel, loanStatus } from './loanDisplay';
+import { bankLabel, durationLabel, interestLabel, STATUS_INTENT, statusOf } from './loanDisplay';
 import { useGetLoanQuery, useGetScheduleQuery, useRegenerateScheduleMutation } from './loansApi';
 import { scheduleTotals } from './scheduleTotals';
 
@@ -51,7 +51,7 @@ export function LoanDetailsPage() {
   const remaining =
     (schedule.data ?? []).filter((row) => row.emiDate <= today).at(-1)?.remainingPrincipal ??
     Number(loan.principalAmount);
-  const status = loanStatus(loan.endDate, today);
+  const status = statusOf(loan, today);
 
   const generate = async () => {
     const result = await regenerate({ id });
@@ -94,7 +94,7 @@ export function LoanDetailsPage() {
               ['Description', loan.shortDetail || '—'],
               [
                 'Status',
-                <Tag key="status" round intent={status === 'Completed' ? 'success' : 'primary'}>
+                <Tag key="status" round intent={STATUS_INTENT[status]}>
                   {status}
                 </Tag>,
               ],
@@ -108,6 +108,7 @@ export function LoanDetailsPage() {
               ['Principal Amount', formatMoney(Number(loan.principalAmount))],
               ['Interest Rate', interestLabel(loan)],
               ['Processing Fee', formatMoney(Number(loan.processingFee ?? 0))],
+              ['APR (with fee and GST)', loan.apr === undefined ? '—' : `${loan.apr.toFixed(2)}% per year`],
               ['GST', Number(loan.hasGst) ? `${Number(loan.gstPercentage)}% on interest` : 'Not applicable'],
             ]}
           />

@@ -19,7 +19,7 @@ import { TableScroll } from '../dashboard/TableScroll';
 import '../dashboard/money-screens.css';
 import { formatDate, formatMoney, todayIso } from '../format';
 import { toast } from '../toaster';
-import { bankLabel, interestLabel, loanStatus } from './loanDisplay';
+import { bankLabel, interestLabel, STATUS_INTENT, statusOf } from './loanDisplay';
 import {
   type Loan,
   useDeleteLoanMutation,
@@ -237,7 +237,7 @@ type RowProps = {
 };
 
 function LoanRow({ loan, today, onGenerate, onDelete }: RowProps) {
-  const status = loanStatus(loan.endDate, today);
+  const status = statusOf(loan, today);
   return (
     <tr>
       <td data-label="Account Number">
@@ -264,7 +264,7 @@ function LoanRow({ loan, today, onGenerate, onDelete }: RowProps) {
       <td data-label="Start Date">{formatDate(loan.startDate)}</td>
       <td data-label="End Date">{formatDate(loan.endDate)}</td>
       <td data-label="Status">
-        <Tag intent={status === 'Completed' ? 'success' : 'primary'} round>
+        <Tag intent={STATUS_INTENT[status]} round>
           {status}
         </Tag>
       </td>

@@ -6,12 +6,19 @@ export function bankLabel(bank: Pick<Bank, 'bankName' | 'branchName'> | null | u
   return bank.branchName ? `${bank.bankName} - ${bank.branchName}` : bank.bankName;
 }
 
-export type LoanStatus = 'Completed' | 'Active';
+export type LoanStatus = 'Completed' | 'Active' | 'Overdue';
 
 /** Derived on the client, never stored: 'Completed' once the end date is past (spec section 4). */
 export function loanStatus(endDate: string, today: string): LoanStatus {
   return endDate.slice(0, 10) < today ? 'Completed' : 'Active';
 }
+
+/** The server's status when it sent one (it knows paid EMIs and changes), else the spec's. */
+export function statusOf(loan: Pick<Loan, 'status' | 'endDate'>, today: string): LoanStatus {
+  return loan.status ?? loanStatus(loan.endDate, today);
+}
+
+export const STATUS_INTENT = { Completed: 'success', Active: 'primary', Overdue: 'danger' } as const;
 
 export function interestLabel(loan: Pick<Loan, 'interestRate' | 'isInterestRateYearly'>): string {
   return `${Number(loan.interestRate)}% ${loan.isInterestRateYearly ? 'per year' : 'per month'}`;

@@ -23,6 +23,13 @@ export type Loan = {
   updatedAt: string;
   bank?: { bankName: string; branchName?: string | null } | null;
   loanType?: { typeName: string } | null;
+  /** The server's status today (Overdue once an EMI is marked paid and an earlier one is not). */
+  status?: 'Active' | 'Completed' | 'Overdue';
+  overdueEmis?: number;
+  /** Date of the last payment after prepayments, resets or a foreclosure. */
+  closedOn?: string | null;
+  /** Annual percentage rate with the processing fee and its GST (one loan's answer). */
+  apr?: number;
 };
 
 export type Bank = { id: number; bankName: string; branchName?: string | null };

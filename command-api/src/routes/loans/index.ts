@@ -6,12 +6,11 @@ import {
   LOAN_MESSAGES,
   LOAN_NOT_FOUND,
   type LoanCommand,
-  type LoanEvent,
   type LoanState,
   type LoanStreamEvent,
   type LoanValidationMode,
+  loanApr,
   loanDecider,
-  loanEventTypes,
   loanStreamId,
   NotFoundError,
   parseLoan,
@@ -22,7 +21,7 @@ import { evolveLoanRow } from '@kosh/projections/loans/projector';
 import { getLoan, getLoanStats, type LoanView, listLoans } from '@kosh/projections/loans/queries';
 import { allProjections } from '@kosh/projections/registry';
 import { evolveSchedule } from '@kosh/projections/schedules/projector';
-import { getSchedule, type ScheduleView } from '@kosh/projections/schedules/queries';
+import { getSchedule, loanStandings, type ScheduleView } from '@kosh/projections/schedules/queries';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import {
   etagOf,
@@ -31,7 +30,6 @@ import {
   loadAggregate,
   parseIfMatch,
   READ_MODEL_LAG_HEADER,
-  type StreamEvent,
 } from '../../commands/handle';
 import { errorResponses } from '../../schemas/auth';
 import {
@@ -45,6 +43,7 @@ import {
   ScheduleResponse,
 } from '../../schemas/loans';
 import { registerLoanTypeList } from '../banks/loan-type-list';
+import { loanChangeRoutes } from './changes';
 import { parseLoanListQuery } from './list-query';
 import { loanInputOf, toWireLoan, toWireSchedule, wireErrors } from './wire';
 
@@ -54,6 +53,15 @@ const READ_MODELS = allProjections.filter((p) => p.handles.includes('ScheduleGen
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const tags = ['Loans'];
+
+/** The loan's APR, or undefined when the fee takes the whole principal (no rate to state). */
+function aprOf(loan: LoanView): number | undefined {
+  try {
+    return loanApr(loan);
+  } catch {
+    return undefined;
+  }
+}
 const security = [{ bearerAuth: [] }];
 
 /** Spec section 7, Loans. Every read filters by the caller; another user's loan is a 404. */
@@ -118,11 +126,8 @@ export async function loanRoutes(fastify: FastifyInstance) {
     );
   }
 
-  /** The stream's events that the loan and schedule read models fold (loan changes are not yet projected). */
-  const projectedHistory = (result: HandleResult<LoanState, LoanStreamEvent>) =>
-    result.history.filter((event): event is StreamEvent<LoanEvent> =>
-      (loanEventTypes as readonly string[]).includes(event.type),
-    );
+  /** The stream's events, which the loan and schedule read models fold. */
+  const projectedHistory = (result: HandleResult<LoanState, LoanStreamEvent>) => result.history;
 
   /**
    * The loan as the list shows it; when the list lags behind the command (bounded wait timed
@@ -195,9 +200,15 @@ export async function loanRoutes(fastify: FastifyInstance) {
       if (!parsed.ok) throw new ValidationError(parsed.errors);
       const query = parsed.value;
       const { rows, totalItems } = await listLoans(platform.db, request.userId, query);
+      const standings = await loanStandings(
+        platform.db,
+        request.userId,
+        rows.map((row) => row.id),
+        today(),
+      );
       return {
         success: true as const,
-        data: rows.map(toWireLoan),
+        data: rows.map((row) => toWireLoan(row, standings.get(row.id))),
         meta: {
           pagination: {
             page: query.page,
@@ -229,12 +240,15 @@ export async function loanRoutes(fastify: FastifyInstance) {
           active_loans: stats.activeLoans,
           total_amount: fromPaise(stats.totalAmount),
           remaining_amount: fromPaise(stats.remainingAmount),
+          overdue_loans: stats.overdueLoans,
+          overdue_emis: stats.overdueEmis,
         },
       };
     },
   );
 
   registerLoanTypeList(app, '/types', tags);
+  loanChangeRoutes(app, { ownLoan, ownLoanId, run, scheduleAfter, today });
 
   app.get(
     '/:id',
@@ -249,8 +263,12 @@ export async function loanRoutes(fastify: FastifyInstance) {
     },
     async (request, reply) => {
       const loan = await ownLoan(request.userId, request.params.id);
+      const standings = await loanStandings(platform.db, request.userId, [loan.id], today());
       reply.header('ETag', etagOf(loan.version));
-      return { success: true as const, data: { loan: toWireLoan(loan) } };
+      return {
+        success: true as const,
+        data: { loan: toWireLoan(loan, standings.get(loan.id), aprOf(loan)) },
+      };
     },
   );
 

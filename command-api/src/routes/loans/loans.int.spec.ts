@@ -78,6 +78,16 @@ async function create(userId: string, change: Record<string, unknown> = {}) {
   return { loan: res.body.data.loan as WireLoan, etag: res.headers.etag as string };
 }
 
+/** The stats of a user without loans. */
+const NO_LOANS = {
+  total_loans: 0,
+  active_loans: 0,
+  total_amount: 0,
+  remaining_amount: 0,
+  overdue_loans: 0,
+  overdue_emis: 0,
+};
+
 const list = async (userId: string, query = '') => {
   const res = await call(userId, 'GET', `/api/loans${query}`);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -128,7 +138,15 @@ describe('POST /api/loans', () => {
 
     const read = await call(alice, 'GET', `/api/loans/${loan.id}`);
     expect(read.status).toBe(200);
-    expect(read.body.data.loan).toEqual(loan);
+    // One loan's answer adds its standing today and its APR (the fee makes it above the rate).
+    expect(read.body.data.loan).toEqual({
+      ...loan,
+      status: 'Active',
+      overdue_emis: 0,
+      closed_on: '2045-03-15',
+      apr: expect.any(Number),
+    });
+    expect(read.body.data.loan.apr).toBeGreaterThan(8.5);
     expect(read.headers.etag).toBe('"2"');
 
     const schedule = await call(alice, 'GET', `/api/loans/${loan.id}/amortization`);
@@ -446,6 +464,8 @@ describe('GET /api/loans', () => {
       active_loans: 5,
       total_amount: 10100000,
       remaining_amount: remaining / 100,
+      overdue_loans: 0,
+      overdue_emis: 0,
     });
     // PERS0003 is fully repaid; PERS0006 (started 2025-12-01) has paid one EMI on 2026-01-01.
     expect(remaining).toBeLessThan(toPaise(10100000 - 300000));
@@ -470,13 +490,15 @@ describe('GET /api/loans', () => {
       active_loans: 2,
       total_amount: 7500000,
       remaining_amount: notYet.principal_amount + rows[0].remaining_principal,
+      overdue_loans: 0,
+      overdue_emis: 0,
     });
     expect(repaid.end_date).toBe('2020-07-10');
   });
 
   it('answers zeros for a user without loans', async () => {
     const res = await call(randomUUID(), 'GET', '/api/loans/stats');
-    expect(res.body.data).toEqual({ total_loans: 0, active_loans: 0, total_amount: 0, remaining_amount: 0 });
+    expect(res.body.data).toEqual(NO_LOANS);
   });
 });
 
@@ -663,11 +685,6 @@ describe('DELETE /api/loans/{id}', () => {
     expect((await call(dave, 'GET', `/api/loans/${loan.id}`)).status).toBe(404);
     expect((await call(dave, 'GET', `/api/loans/${loan.id}/amortization`)).status).toBe(404);
     expect((await call(dave, 'DELETE', `/api/loans/${loan.id}`)).status).toBe(404);
-    expect((await call(dave, 'GET', '/api/loans/stats')).body.data).toEqual({
-      total_loans: 0,
-      active_loans: 0,
-      total_amount: 0,
-      remaining_amount: 0,
-    });
+    expect((await call(dave, 'GET', '/api/loans/stats')).body.data).toEqual(NO_LOANS);
   });
 });

@@ -1,6 +1,6 @@
-import { type FieldError, fromPaise, type LoanInput, type ScheduleRow } from '@kosh/domain';
+import { type FieldError, fromPaise, type LoanInput } from '@kosh/domain';
 import type { LoanView } from '@kosh/projections/loans/queries';
-import type { ScheduleView } from '@kosh/projections/schedules/queries';
+import type { LoanStanding, ScheduleView, ScheduleViewRow } from '@kosh/projections/schedules/queries';
 import type { LoanBody, WireLoan, WireScheduleRow, WireScheduleSummary } from '../../schemas/loans';
 
 /** Wire (snake_case) body → the domain's camelCase loan input. */
@@ -30,8 +30,15 @@ export function wireErrors(errors: readonly FieldError[]): FieldError[] {
   return errors.map((error) => ({ field: snakeCase(error.field), message: error.message }));
 }
 
-export function toWireLoan(loan: LoanView): WireLoan {
+/** `standing`: status on today, when the answer carries it; `apr` on the one-loan answer. */
+export function toWireLoan(loan: LoanView, standing?: LoanStanding, apr?: number): WireLoan {
   return {
+    ...(standing && {
+      status: standing.status,
+      overdue_emis: standing.overdueEmis,
+      closed_on: standing.closedOn,
+    }),
+    ...(apr !== undefined && { apr }),
     id: loan.id,
     bank_id: loan.bankId,
     loan_type_id: loan.loanTypeId,
@@ -55,9 +62,22 @@ export function toWireLoan(loan: LoanView): WireLoan {
   };
 }
 
-function toWireRow(loanId: string, version: number, row: ScheduleRow): WireScheduleRow {
+function toWireRow(
+  loanId: string,
+  version: number,
+  row: ScheduleViewRow,
+  index: number,
+  paid: ScheduleView['paid'],
+): WireScheduleRow {
+  const payment = row.kind === 'emi' ? paid.find((p) => p.paymentNumber === row.paymentNumber) : undefined;
   return {
-    id: `${loanId}:${version}:${row.paymentNumber}`,
+    id: row.kind === 'emi' ? `${loanId}:${version}:${row.paymentNumber}` : `${loanId}:${version}:x${index}`,
+    kind: row.kind,
+    charge: fromPaise(row.charge),
+    annual_rate: row.annualRatePercent,
+    paid_on: payment?.paidOn ?? null,
+    paid_amount: payment ? fromPaise(payment.amount) : null,
+    transaction_id: payment?.transactionId ?? null,
     payment_number: row.paymentNumber,
     emi_date: row.emiDate,
     principal: fromPaise(row.principal),
@@ -76,7 +96,7 @@ export function toWireSchedule(schedule: ScheduleView | null): {
   if (!schedule) return { schedule: [], summary: null };
   const { loanId, version, totals } = schedule;
   return {
-    schedule: schedule.rows.map((row) => toWireRow(loanId, version, row)),
+    schedule: schedule.rows.map((row, index) => toWireRow(loanId, version, row, index, schedule.paid)),
     summary: {
       version,
       total_principal: fromPaise(totals.principal),
@@ -84,6 +104,9 @@ export function toWireSchedule(schedule: ScheduleView | null): {
       total_gst: fromPaise(totals.gst),
       total_emi: fromPaise(totals.emi),
       number_of_payments: totals.numberOfPayments,
+      total_charges: fromPaise(totals.charges),
+      closed_on: schedule.closedOn,
+      reason: schedule.reason,
       generated_at: schedule.generatedAt,
     },
   };

@@ -1,0 +1,512 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import {
+  type ActualScheduleRow,
+  actualSchedule,
+  comparePrepayment,
+  financialYearFigures,
+  fromPaise,
+  LOAN_NOT_FOUND,
+  type LoanCommand,
+  type LoanState,
+  type LoanStreamEvent,
+  loanDecider,
+  loanStreamId,
+  NotFoundError,
+  type PrepaymentOutcome,
+  scheduleTermsOf,
+  ValidationError,
+} from '@kosh/domain';
+import type { LoanView } from '@kosh/projections/loans/queries';
+import { getSchedule, type ScheduleView } from '@kosh/projections/schedules/queries';
+import { getTransaction } from '@kosh/projections/transactions/queries';
+import { getUser } from '@kosh/projections/users/queries';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { Type } from 'typebox';
+import { type HandleResult, loadAggregate } from '../../commands/handle';
+import { errorResponses } from '../../schemas/auth';
+import { LoanParams, ScheduleResponse } from '../../schemas/loans';
+import { CERTIFICATE_CSP, CERTIFICATE_NOTE, certificateHtml, certificatePdf } from './certificate-document';
+import {
+  CHANGE_INPUT_MESSAGES,
+  parseEmiOverride,
+  parseEmiPayment,
+  parseForeclosure,
+  parsePaymentNumber,
+  parsePrepayment,
+  parsePrepaymentAmounts,
+  parseRateChange,
+} from './change-input';
+import { toWireSchedule, wireErrors } from './wire';
+
+/** What the loan routes share with these. */
+export type LoanRouteKit = {
+  ownLoan(userId: string, id: string): Promise<LoanView>;
+  ownLoanId(userId: string, id: string): Promise<string>;
+  run(
+    userId: string,
+    loanId: string,
+    command: LoanCommand,
+    reply: FastifyReply,
+    ifMatch?: string,
+  ): Promise<HandleResult<LoanState, LoanStreamEvent>>;
+  scheduleAfter(
+    userId: string,
+    loanId: string,
+    result: HandleResult<LoanState, LoanStreamEvent>,
+    reply: FastifyReply,
+  ): Promise<ScheduleView | null>;
+  today(): string;
+};
+
+const tags = ['Loan changes'];
+const security = [{ bearerAuth: [] }];
+
+const Loose = (description: string) => Type.Optional(Type.Unknown({ description }));
+
+const PrepaymentBody = Type.Object({
+  date: Loose('YYYY-MM-DD, not in the future'),
+  amount: Loose('Rupees of principal prepaid, less than the outstanding principal'),
+  charge: Loose('Prepayment charge in rupees (default 0)'),
+  choice: Loose('reduce-emi or reduce-tenure'),
+});
+const RateChangeBody = Type.Object({
+  date: Loose('YYYY-MM-DD: the rate applies from the next EMI'),
+  annual_rate_percent: Loose('New annual rate, 0.1 to 50'),
+  option: Loose(
+    'RBI reset options (circular of 18 August 2023): increase-emi, extend-tenure, combination (with new_emi) or switch-to-fixed',
+  ),
+  new_emi: Loose('Rupees, before GST; combination only'),
+});
+
+const Outcome = Type.Object({
+  emi: Type.Number({ description: 'Level EMI before GST after the prepayment, rupees' }),
+  number_of_emis: Type.Integer(),
+  closed_on: Type.String(),
+  interest: Type.Number(),
+  gst: Type.Number(),
+});
+const Saved = Type.Object({
+  interest_saved: Type.Number(),
+  gst_saved: Type.Number(),
+  months_saved: Type.Integer(),
+});
+const WhatIfResponse = Type.Object({
+  success: Type.Literal(true),
+  data: Type.Object({
+    without_prepayment: Outcome,
+    reduce_emi: Type.Intersect([Outcome, Saved]),
+    reduce_tenure: Type.Intersect([Outcome, Saved]),
+  }),
+});
+const PaymentParams = Type.Object({ id: Type.String(), n: Type.String() });
+
+const CertificateResponse = Type.Object({
+  success: Type.Literal(true),
+  data: Type.Object({
+    certificate: Type.Object({
+      fy: Type.String(),
+      from: Type.String(),
+      to: Type.String(),
+      basis: Type.Union([Type.Literal('paid'), Type.Literal('schedule')]),
+      interest: Type.Number({ description: 'Section 24(b), pre-EMI interest apart' }),
+      principal: Type.Number({ description: 'Section 80C' }),
+      pre_emi_interest: Type.Number(),
+      gst: Type.Number(),
+      charges: Type.Number(),
+      emis_counted: Type.Integer(),
+      borrower: Type.String(),
+      account_number: Type.String(),
+      bank_name: Type.String(),
+      loan_type: Type.String(),
+      note: Type.String(),
+    }),
+  }),
+});
+
+const wireOutcome = (o: PrepaymentOutcome) => ({
+  emi: fromPaise(o.emi),
+  number_of_emis: o.numberOfEmis,
+  closed_on: o.closedOn,
+  interest: fromPaise(o.interest),
+  gst: fromPaise(o.gst),
+});
+
+/** The domain's field names (annualRatePercent, newEmi, paidOn) as the wire spells them. */
+async function wireNamed<T>(work: () => Promise<T> | T): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof ValidationError) throw new ValidationError(wireErrors(error.errors), error.message);
+    throw error;
+  }
+}
+
+/** A schedule read model row as the domain's actual-schedule row (for the certificate figures). */
+function actualRowOf(row: ScheduleView['rows'][number]): ActualScheduleRow {
+  return {
+    kind: row.kind,
+    paymentNumber: row.paymentNumber,
+    date: row.emiDate,
+    principal: row.principal,
+    interest: row.interest,
+    gst: row.gst,
+    charge: row.charge,
+    amount: row.emi,
+    remainingPrincipal: row.remainingPrincipal,
+    annualRatePercent: row.annualRatePercent ?? 0,
+  };
+}
+
+/**
+ * A loan's life after it starts (issue 15): part-payments with their what-if, foreclosure, RBI
+ * rate resets, the lender's EMI, paid EMIs and the financial-year interest certificate. Each
+ * change is an event followed by a new schedule version; bad input is a 422 and records nothing.
+ */
+export function loanChangeRoutes(fastify: FastifyInstance, kit: LoanRouteKit) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { platform } = app;
+
+  /** Records `command` and answers the schedule it made. */
+  async function change(
+    reply: FastifyReply,
+    userId: string,
+    loanId: string,
+    command: LoanCommand,
+    message: string,
+    ifMatch?: string,
+  ) {
+    const result = await wireNamed(() => kit.run(userId, loanId, command, reply, ifMatch));
+    const schedule = await kit.scheduleAfter(userId, loanId, result, reply);
+    return reply.status(201).send({ success: true as const, message, data: toWireSchedule(schedule) });
+  }
+
+  const changeRoute = { config: { idempotent: true } } as const;
+  const changeResponses = { 201: ScheduleResponse, ...errorResponses(401, 404, 409, 422) };
+
+  app.post(
+    '/:id/prepayments',
+    {
+      ...changeRoute,
+      schema: {
+        tags,
+        security,
+        summary: 'Record a part-payment; the schedule from its date follows the choice (a new version)',
+        params: LoanParams,
+        body: PrepaymentBody,
+        response: changeResponses,
+      },
+    },
+    async (request, reply) => {
+      const { userId } = request;
+      const loanId = await kit.ownLoanId(userId, request.params.id);
+      const input = parsePrepayment(request.body);
+      const now = platform.clock().toISOString();
+      return change(
+        reply,
+        userId,
+        loanId,
+        { type: 'RecordPrepayment', data: { loanId, userId, now, ...input } },
+        'Prepayment recorded successfully',
+        request.headers['if-match'],
+      );
+    },
+  );
+
+  app.post(
+    '/:id/prepayments/what-if',
+    {
+      schema: {
+        tags,
+        security,
+        summary:
+          'What a part-payment would do under each choice, side by side; nothing is saved (the date may be ahead)',
+        params: LoanParams,
+        body: PrepaymentBody,
+        response: { 200: WhatIfResponse, ...errorResponses(401, 404, 409, 422) },
+      },
+    },
+    async (request) => {
+      const { userId } = request;
+      const loanId = await kit.ownLoanId(userId, request.params.id);
+      const input = parsePrepaymentAmounts(request.body);
+      const { state } = await loadAggregate(platform, loanStreamId(loanId), loanDecider);
+      if (state.status !== 'active') throw new NotFoundError(LOAN_NOT_FOUND);
+      const comparison = await wireNamed(() =>
+        comparePrepayment(scheduleTermsOf(state.details), state.changes, input),
+      );
+      const withSaved = (choice: 'reduce-emi' | 'reduce-tenure') => {
+        const c = comparison.choices[choice];
+        return {
+          ...wireOutcome(c),
+          interest_saved: fromPaise(c.interestSaved),
+          gst_saved: fromPaise(c.gstSaved),
+          months_saved: c.monthsSaved,
+        };
+      };
+      return {
+        success: true as const,
+        data: {
+          without_prepayment: wireOutcome(comparison.withoutPrepayment),
+          reduce_emi: withSaved('reduce-emi'),
+          reduce_tenure: withSaved('reduce-tenure'),
+        },
+      };
+    },
+  );
+
+  app.post(
+    '/:id/foreclosure',
+    {
+      ...changeRoute,
+      schema: {
+        tags,
+        security,
+        summary:
+          'Close the loan on a date: outstanding principal, interest since the last EMI (actual/365) and a charge',
+        params: LoanParams,
+        body: Type.Object({
+          date: Loose('YYYY-MM-DD, not in the future'),
+          charge: Loose('Rupees (default 0)'),
+        }),
+        response: changeResponses,
+      },
+    },
+    async (request, reply) => {
+      const { userId } = request;
+      const loanId = await kit.ownLoanId(userId, request.params.id);
+      const input = parseForeclosure(request.body);
+      const now = platform.clock().toISOString();
+      return change(
+        reply,
+        userId,
+        loanId,
+        { type: 'ForecloseLoan', data: { loanId, userId, now, ...input } },
+        'Loan foreclosed successfully',
+        request.headers['if-match'],
+      );
+    },
+  );
+
+  app.post(
+    '/:id/rate-changes',
+    {
+      ...changeRoute,
+      schema: {
+        tags,
+        security,
+        summary:
+          'A new annual rate from a date with the RBI reset option taken; an EMI that does not cover the interest is refused (422)',
+        params: LoanParams,
+        body: RateChangeBody,
+        response: changeResponses,
+      },
+    },
+    async (request, reply) => {
+      const { userId } = request;
+      const loanId = await kit.ownLoanId(userId, request.params.id);
+      const input = parseRateChange(request.body);
+      const now = platform.clock().toISOString();
+      return change(
+        reply,
+        userId,
+        loanId,
+        { type: 'ChangeLoanRate', data: { loanId, userId, now, ...input } },
+        'Interest rate changed successfully',
+        request.headers['if-match'],
+      );
+    },
+  );
+
+  app.post(
+    '/:id/emi-override',
+    {
+      ...changeRoute,
+      schema: {
+        tags,
+        security,
+        summary: 'The EMI the lender debits from a date (banks round differently); the tenure follows',
+        params: LoanParams,
+        body: Type.Object({ date: Loose('YYYY-MM-DD'), emi: Loose('Rupees, before GST') }),
+        response: changeResponses,
+      },
+    },
+    async (request, reply) => {
+      const { userId } = request;
+      const loanId = await kit.ownLoanId(userId, request.params.id);
+      const input = parseEmiOverride(request.body);
+      const now = platform.clock().toISOString();
+      return change(
+        reply,
+        userId,
+        loanId,
+        { type: 'OverrideEmi', data: { loanId, userId, now, ...input } },
+        'EMI updated successfully',
+        request.headers['if-match'],
+      );
+    },
+  );
+
+  app.post(
+    '/:id/emis/:n/payment',
+    {
+      ...changeRoute,
+      schema: {
+        tags,
+        security,
+        summary:
+          'Mark EMI n paid (date, amount), or matched to a debit of the transaction book (then shown once in the ledger)',
+        params: PaymentParams,
+        body: Type.Object({
+          paid_on: Loose('YYYY-MM-DD, not in the future (default: the debit’s date)'),
+          amount: Loose('Rupees (default: the debit’s amount, else the EMI)'),
+          transaction_id: Loose('Id of a debit in your transaction book'),
+        }),
+        response: { 201: ScheduleResponse, ...errorResponses(401, 404, 409, 422) },
+      },
+    },
+    async (request, reply) => {
+      const { userId } = request;
+      const loanId = await kit.ownLoanId(userId, request.params.id);
+      const paymentNumber = parsePaymentNumber(request.params.n);
+      const body = request.body as Record<string, unknown>;
+      const transactionId =
+        body.transaction_id === undefined || body.transaction_id === null ? null : body.transaction_id;
+      let debit: { paidOn: string; amount: number } | undefined;
+      if (transactionId !== null) {
+        const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+        const found =
+          typeof transactionId === 'string' && UUID.test(transactionId)
+            ? await getTransaction(platform.db, userId, transactionId)
+            : null;
+        if (found?.transactionType !== 'D')
+          throw new ValidationError([
+            { field: 'transaction_id', message: CHANGE_INPUT_MESSAGES.transactionInvalid },
+          ]);
+        const { rows } = await platform.db.query(
+          'SELECT 1 FROM loan_paid_emis WHERE user_id = $1 AND transaction_id = $2 LIMIT 1',
+          [userId, found.id],
+        );
+        if (rows.length > 0)
+          throw new ValidationError([
+            { field: 'transaction_id', message: CHANGE_INPUT_MESSAGES.transactionMatched },
+          ]);
+        debit = { paidOn: found.transactionDate, amount: found.amount };
+      }
+      const { state } = await loadAggregate(platform, loanStreamId(loanId), loanDecider);
+      if (state.status !== 'active') throw new NotFoundError(LOAN_NOT_FOUND);
+      const scheduled = actualSchedule(scheduleTermsOf(state.details), state.changes).rows.find(
+        (row) => row.kind === 'emi' && row.paymentNumber === paymentNumber,
+      );
+      const input = parseEmiPayment(body, {
+        paidOn: debit?.paidOn,
+        amount: debit?.amount ?? scheduled?.amount ?? 0,
+      });
+      const now = platform.clock().toISOString();
+      return change(
+        reply,
+        userId,
+        loanId,
+        {
+          type: 'MarkEmiPaid',
+          data: {
+            loanId,
+            userId,
+            now,
+            paymentNumber,
+            ...input,
+            transactionId: typeof transactionId === 'string' ? transactionId : null,
+          },
+        },
+        'EMI marked paid',
+      );
+    },
+  );
+
+  app.get(
+    '/:id/certificate',
+    {
+      schema: {
+        tags,
+        security,
+        summary:
+          'Interest and principal repaid in a financial year (April–March): JSON, or a printable page (format=html or Accept: text/html) or a PDF (format=pdf)',
+        params: LoanParams,
+        querystring: Type.Object({
+          fy: Type.Optional(Type.String({ description: 'Financial year, e.g. 2025-26' })),
+          format: Type.Optional(Type.String({ description: 'json (default), html or pdf' })),
+        }),
+        response: { 200: CertificateResponse, ...errorResponses(401, 404, 422) },
+      },
+    },
+    async (request, reply) => {
+      const { userId } = request;
+      const loan = await kit.ownLoan(userId, request.params.id);
+      const [schedule, user] = await Promise.all([
+        getSchedule(platform.db, userId, loan.id),
+        getUser(platform.db, userId),
+      ]);
+      const figures = await wireNamed(() =>
+        financialYearFigures(
+          (schedule?.rows ?? []).map(actualRowOf),
+          request.query.fy ?? '',
+          schedule?.paid ?? [],
+        ),
+      );
+      const facts = {
+        borrower: user ? `${user.firstName} ${user.lastName}`.trim() : '',
+        bankName: loan.bank.bankName,
+        branchName: loan.bank.branchName,
+        loanType: loan.loanType.typeName,
+        accountNumber: loan.accountNumber,
+        principalAmount: loan.principalAmount,
+        startDate: loan.startDate,
+        issuedOn: kit.today(),
+        figures,
+      };
+      const format =
+        request.query.format ??
+        (request.headers.accept?.includes('text/html')
+          ? 'html'
+          : request.headers.accept?.includes('application/pdf')
+            ? 'pdf'
+            : 'json');
+      const fileName = `interest-certificate-${figures.fy.label}-${loan.accountNumber}`;
+      // Pages and files bypass the JSON schema of the answer.
+      const raw = reply as FastifyReply;
+      if (format === 'html')
+        return raw
+          .type('text/html; charset=utf-8')
+          .header('Content-Security-Policy', CERTIFICATE_CSP)
+          .send(certificateHtml(facts));
+      if (format === 'pdf')
+        return raw
+          .type('application/pdf')
+          .header('Content-Disposition', `inline; filename="${fileName}.pdf"`)
+          .send(certificatePdf(facts));
+      if (format !== 'json')
+        throw new ValidationError([{ field: 'format', message: 'Format must be json, html or pdf' }]);
+      return {
+        success: true as const,
+        data: {
+          certificate: {
+            fy: figures.fy.label,
+            from: figures.fy.from,
+            to: figures.fy.to,
+            basis: figures.basis,
+            interest: fromPaise(figures.interest),
+            principal: fromPaise(figures.principal),
+            pre_emi_interest: fromPaise(figures.preEmiInterest),
+            gst: fromPaise(figures.gst),
+            charges: fromPaise(figures.charges),
+            emis_counted: figures.emisCounted,
+            borrower: facts.borrower,
+            account_number: loan.accountNumber,
+            bank_name: loan.bank.bankName,
+            loan_type: loan.loanType.typeName,
+            note: CERTIFICATE_NOTE,
+          },
+        },
+      };
+    },
+  );
+}
