@@ -20,7 +20,11 @@ describe('/readyz with EventStoreDB as the event log', () => {
   it('answers 503 naming the event log when its server does not answer', async () => {
     const connection = 'kurrentdb://127.0.0.1:1?tls=false';
     const eventStore = createEventStoreDbEventStore({ connection });
-    const platform = { ...t.platform, eventStore, config: { ...t.platform.config, EVENTSTORE_URL: connection } };
+    const platform = {
+      ...t.platform,
+      eventStore,
+      config: { ...t.platform.config, EVENTSTORE_URL: connection },
+    };
     const app = await buildApp(platform);
     try {
       const started = Date.now();
