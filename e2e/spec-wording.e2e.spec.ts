@@ -53,8 +53,15 @@ test.describe('item 1: the error texts of spec section 8', () => {
     request,
   }) => {
     const user = await createVerifiedUser(request, 'Ravi');
-    await signInThroughUi(page, user);
     const shell = new AppShell(page);
+    const login = new LoginPage(page);
+    await failing(page, /\/api\/auth\/login$/, 500);
+    await login.goto();
+    await login.signInAs(user.email, user.password);
+    await expect(shell.toast('Login failed')).toHaveCount(1);
+    await expect(shell.toast('Server error. Please try again later.')).toHaveCount(0);
+    await page.unroute(/\/api\/auth\/login$/);
+    await signInThroughUi(page, user);
 
     await failing(page, PERIODS, 500);
     await new LedgerPage(page).goto();
@@ -71,15 +78,6 @@ test.describe('item 1: the error texts of spec section 8', () => {
     await failing(page, /\/api\/loans\?/, 500);
     await page.goto('/loans');
     await expect(shell.toast('Failed to fetch loans')).toHaveCount(1);
-    await expect(shell.toast('Server error. Please try again later.')).toHaveCount(0);
-
-    await page.evaluate(() => localStorage.clear());
-    await page.context().clearCookies();
-    const login = new LoginPage(page);
-    await failing(page, /\/api\/auth\/login$/, 500);
-    await login.goto();
-    await login.signInAs(user.email, user.password);
-    await expect(shell.toast('Login failed')).toHaveCount(1);
     await expect(shell.toast('Server error. Please try again later.')).toHaveCount(0);
   });
 });
