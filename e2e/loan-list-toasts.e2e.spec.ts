@@ -6,14 +6,18 @@ import { createVerifiedUser } from './support/users';
 
 const SERVER_ERROR = 'Server error. Please try again later.';
 
-/** A server failure on demand: a real 500 can't be provoked, so the browser is answered one. */
+/**
+ * A server failure on demand: a real 500 can't be provoked, so the browser is answered one, with
+ * the body our server's error handler sends (command-api/src/plugins/errors.ts). Its message is
+ * what the toast shows (spec section 8: the server message when present, else the fallback).
+ */
 function serverError(): { status: number; contentType: string; body: string } {
   return {
     status: 500,
     contentType: 'application/json',
     body: JSON.stringify({
       success: false,
-      message: 'Internal server error',
+      message: SERVER_ERROR,
       errorCode: 'INTERNAL_ERROR',
       errors: [],
       timestamp: new Date().toISOString(),

@@ -4,7 +4,7 @@ import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app';
 
 /** The only file that listens: builds the platform and the app, serves, and shuts down cleanly. */
-export async function startServer() {
+export async function startServer(options: { webDist?: string } = {}) {
   let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig();
@@ -21,7 +21,7 @@ export async function startServer() {
     process.exit(1);
   }
   const platform = await createPlatform(config, { role });
-  const app = await buildApp(platform);
+  const app = await buildApp(platform, { webDist: options.webDist });
 
   closeWithGrace({ delay: 10_000 }, async ({ err, signal }) => {
     if (err) app.log.error({ err }, 'shutting down after an error');

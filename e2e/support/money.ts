@@ -36,6 +36,8 @@ export type LoanSeed = {
   rate: number;
   months: number;
   startDate: string;
+  /** GST on the interest, in percent; none when absent. */
+  gstPercentage?: number;
 };
 
 function addMonths(date: string, months: number): string {
@@ -96,8 +98,8 @@ export class MoneyApi {
       start_date: loan.startDate,
       end_date: addMonths(loan.startDate, loan.months),
       processing_fee: 0,
-      has_gst: 0,
-      gst_percentage: 0,
+      has_gst: loan.gstPercentage ? 1 : 0,
+      gst_percentage: loan.gstPercentage ?? 0,
     });
     return (answer.data.loan as unknown as { id: string }).id;
   }

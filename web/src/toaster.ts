@@ -29,8 +29,14 @@ const intents = {
   primary: Intent.PRIMARY,
 } as const;
 
+/**
+ * One toast per text: the same message while it still shows (a page's two calls failing alike,
+ * a prefetch and its query) refreshes that toast instead of stacking a copy.
+ */
 export function showToast(message: string, kind: ToastKind = 'primary', timeout = TOAST_TIMEOUT_MS): void {
-  void sharedToaster().then((t) => t.show({ message, intent: intents[kind], icon: icons[kind], timeout }));
+  void sharedToaster().then((t) =>
+    t.show({ message, intent: intents[kind], icon: icons[kind], timeout }, `${kind}:${message}`),
+  );
 }
 
 export const toast = {

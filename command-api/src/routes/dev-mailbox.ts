@@ -22,7 +22,9 @@ const escapeHtml = (s: string) =>
 const MAILBOX_CSS =
   'body{font-family:system-ui,sans-serif;max-width:860px;margin:2rem auto;padding:0 1rem;color:#1c2127}' +
   'article{border:1px solid #d3d8de;border-radius:6px;padding:1rem;margin:1rem 0}h2{margin:0 0 .25rem;font-size:1.1rem}' +
-  '.meta{color:#5f6b7c;margin:0 0 .5rem}pre{white-space:pre-wrap;font-family:inherit}';
+  '.meta{color:#5f6b7c;margin:0 0 .5rem}pre{white-space:pre-wrap;font-family:inherit}' +
+  // A link is one long word: let it break anywhere so it stays inside its card on a phone.
+  'pre,a{overflow-wrap:anywhere}';
 
 /** The app's policy, plus this page's one inline stylesheet allowed by its hash. */
 const MAILBOX_CSP = CONTENT_SECURITY_POLICY.replace(

@@ -18,6 +18,10 @@ export type LoanCalculatorResult = Readonly<{
   totalInterest: number;
   gst: number;
   totalAmount: number;
+  /** GST on the first EMI: the first month's interest (principal × monthly rate) × GST%. */
+  firstGst: number;
+  /** What leaves the account in the first month: the EMI plus the GST on it. */
+  firstOutflow: number;
 }>;
 
 function numeric(value: unknown): number {
@@ -37,7 +41,8 @@ export function calculateLoan(input: LoanCalculatorInput): LoanCalculatorResult 
   const principal = numeric(input.principalAmount);
   const duration = numeric(input.duration);
   const months = input.isDurationYearly ? duration * 12 : duration;
-  if (principal === 0 || months === 0) return { months: 0, emi: 0, totalInterest: 0, gst: 0, totalAmount: 0 };
+  if (principal === 0 || months === 0)
+    return { months: 0, emi: 0, totalInterest: 0, gst: 0, totalAmount: 0, firstGst: 0, firstOutflow: 0 };
   const rate = numeric(input.interestRate);
   const annualRate = input.isInterestRateYearly ? rate : rate * 12;
   const monthlyRate = annualRate / 1200;
@@ -46,12 +51,17 @@ export function calculateLoan(input: LoanCalculatorInput): LoanCalculatorResult 
       ? principal / months
       : (principal * monthlyRate * (1 + monthlyRate) ** months) / ((1 + monthlyRate) ** months - 1);
   const totalInterest = emi * months - principal;
-  const gst = input.hasGst ? (totalInterest * numeric(input.gstPercentage)) / 100 : 0;
+  const gstRate = input.hasGst ? numeric(input.gstPercentage) / 100 : 0;
+  const gst = totalInterest * gstRate;
+  // The schedule rounds the first month's interest to the paisa before taking GST of it.
+  const firstGst = roundRupees(roundRupees(principal * monthlyRate) * gstRate);
   return {
     months,
     emi: roundRupees(emi),
     totalInterest: roundRupees(totalInterest),
     gst: roundRupees(gst),
     totalAmount: roundRupees(principal + totalInterest + gst),
+    firstGst,
+    firstOutflow: roundRupees(roundRupees(emi) + firstGst),
   };
 }

@@ -44,6 +44,8 @@ describe('loan calculator (spec section 5)', () => {
       totalInterest: 619219.96,
       gst: 0,
       totalAmount: 1619219.96,
+      firstGst: 0,
+      firstOutflow: 13493.5,
     });
   });
 
@@ -65,6 +67,20 @@ describe('loan calculator (spec section 5)', () => {
     expect(calculateLoan({ ...yearly, hasGst: false, gstPercentage: 18 }).gst).toBe(0);
   });
 
+  it("names the GST on the first EMI and the first month's outflow, as the schedule charges them", () => {
+    // ₹3.6 lakh at 10%: the first month's interest is ₹3,000.00, 18% GST on it ₹540.00.
+    const result = calculateLoan({
+      ...yearly,
+      principalAmount: 360000,
+      interestRate: 10,
+      duration: 4,
+      hasGst: true,
+      gstPercentage: 18,
+    });
+    expect(result.firstGst).toBe(540);
+    expect(result.firstOutflow).toBe(Math.round((result.emi + 540) * 100) / 100);
+  });
+
   it('divides the principal evenly at a rate of 0', () => {
     const result = calculateLoan({
       ...yearly,
@@ -73,11 +89,27 @@ describe('loan calculator (spec section 5)', () => {
       duration: 3,
       isDurationYearly: false,
     });
-    expect(result).toEqual({ months: 3, emi: 333.33, totalInterest: 0, gst: 0, totalAmount: 1000 });
+    expect(result).toEqual({
+      months: 3,
+      emi: 333.33,
+      totalInterest: 0,
+      gst: 0,
+      totalAmount: 1000,
+      firstGst: 0,
+      firstOutflow: 333.33,
+    });
   });
 
   it('counts non-numeric inputs as 0 and then answers 0 everywhere', () => {
-    const zero = { months: 0, emi: 0, totalInterest: 0, gst: 0, totalAmount: 0 };
+    const zero = {
+      months: 0,
+      emi: 0,
+      totalInterest: 0,
+      gst: 0,
+      totalAmount: 0,
+      firstGst: 0,
+      firstOutflow: 0,
+    };
     expect(calculateLoan({ ...yearly, principalAmount: 'abc' })).toEqual(zero);
     expect(calculateLoan({ ...yearly, duration: '' })).toEqual(zero);
     expect(calculateLoan({ ...yearly, duration: undefined })).toEqual(zero);

@@ -13,7 +13,6 @@ export const TRANSACTION_MESSAGES = {
   typeInvalid: 'Invalid transaction type',
   dateRequired: 'Transaction date is required',
   dateInvalid: 'Invalid transaction date',
-  amountRequired: 'Amount is required',
   amountPositive: 'Amount must be greater than 0',
   amountDecimals: 'Amount can have maximum 2 decimal places',
   amountTooLarge: 'Amount cannot exceed 9,999,999,999.99',
@@ -91,7 +90,8 @@ function amountText(amount: unknown): string | null {
 }
 
 function amountError(amount: unknown): string | null {
-  if (isBlank(amount)) return TRANSACTION_MESSAGES.amountRequired;
+  // Spec section 5 has one message for a missing, zero or negative amount.
+  if (isBlank(amount)) return TRANSACTION_MESSAGES.amountPositive;
   if (typeof amount === 'number' && amount > TRANSACTION_AMOUNT_MAX / 100)
     return TRANSACTION_MESSAGES.amountTooLarge;
   const text = amountText(amount);

@@ -19,7 +19,7 @@ describe('validateTransaction', () => {
       { field: 'notes', message: M.notesRequired },
       { field: 'transaction_type', message: M.typeRequired },
       { field: 'transaction_date', message: M.dateRequired },
-      { field: 'amount', message: M.amountRequired },
+      { field: 'amount', message: M.amountPositive },
     ]);
   });
 

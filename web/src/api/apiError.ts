@@ -44,8 +44,13 @@ function fallbackMessage(status: number, serverMessage: string | undefined): str
   }
 }
 
-/** Turns any fetchBaseQuery failure into the spec's rejected value. */
-export function toApiError(error: FetchBaseQueryError, now: Date): ApiError {
+/**
+ * Turns any fetchBaseQuery failure into the spec's rejected value. A call with a screen fallback
+ * of section 8 ('Failed to load ledger data', …) shows the server's message, else that fallback,
+ * whatever the status ("these screens do not treat individual status codes specially"); a 401
+ * still ends the session, and a call that got no answer is still a network error.
+ */
+export function toApiError(error: FetchBaseQueryError, now: Date, screenFallback?: string): ApiError {
   const timestamp = now.toISOString();
   if (error.status === 'FETCH_ERROR' || error.status === 'TIMEOUT_ERROR') {
     return {
@@ -77,7 +82,10 @@ export function toApiError(error: FetchBaseQueryError, now: Date): ApiError {
   const serverMessage = typeof body.message === 'string' && body.message !== '' ? body.message : undefined;
   return {
     success: false,
-    message: fallbackMessage(status, serverMessage),
+    message:
+      screenFallback !== undefined && status !== 401
+        ? (serverMessage ?? screenFallback)
+        : fallbackMessage(status, serverMessage),
     errorCode: typeof body.errorCode === 'string' ? body.errorCode : `HTTP_${status}`,
     errors: fieldErrors(body.errors),
     status,

@@ -35,6 +35,18 @@ describe('every failure becomes the spec rejected value with its toast (section 
     expect(toastMessagesFor(failure(422))).toEqual(['Validation failed']);
   });
 
+  it('with a screen fallback: the server message, else that fallback, whatever the status', () => {
+    const screen = (status: number, data: unknown = {}) =>
+      toApiError({ status, data }, now, 'Failed to load ledger data').message;
+    expect(screen(500)).toBe('Failed to load ledger data');
+    expect(screen(400)).toBe('Failed to load ledger data');
+    expect(screen(500, { message: 'Ledger offline' })).toBe('Ledger offline');
+    expect(screen(401, { message: 'Invalid token' })).toBe('Invalid token');
+    expect(toApiError({ status: 'FETCH_ERROR', error: 'x' }, now, 'Failed').message).toBe(
+      'Network error. Please check your connection.',
+    );
+  });
+
   it('carries success, message, errorCode, errors, status and timestamp', () => {
     expect(failure(404, { message: 'Loan not found', errorCode: 'NOT_FOUND' })).toEqual({
       success: false,

@@ -27,6 +27,16 @@ type SessionState = { session: { token: string | null } };
  */
 export type ToastOptions = { errorToastMs?: number };
 
+/**
+ * An endpoint's `extraOptions`: its toast timeout, and its screen's fallback text of spec
+ * section 8, shown (toast and rejected value) when the server answers without a message.
+ */
+export type EndpointOptions = ToastOptions & {
+  errorFallback?: string;
+  /** Every screen of this call shows 'Loan not found' itself: no toast repeats a 404. */
+  screenShowsNotFound?: boolean;
+};
+
 type Args = string | (FetchArgs & ToastOptions);
 
 function hasToastOptions(value: unknown): value is Record<string, unknown> & ToastOptions {
@@ -105,7 +115,7 @@ function onUnauthorized(
  * (except ledger and transaction answers), and every failure turned into the spec's rejected
  * value with its toast (section 8).
  */
-const baseQuery: BaseQueryFn<Args, unknown, ApiError, ToastOptions, FetchBaseQueryMeta> = async (
+const baseQuery: BaseQueryFn<Args, unknown, ApiError, EndpointOptions, FetchBaseQueryMeta> = async (
   args,
   api,
   extraOptions = {},
@@ -113,10 +123,12 @@ const baseQuery: BaseQueryFn<Args, unknown, ApiError, ToastOptions, FetchBaseQue
   const { request, errorToastMs } = splitToastOptions(args);
   const result = await send(withSnakeCaseBody(request), api);
   if (result.error) {
-    const error = toApiError(result.error, new Date());
+    const error = toApiError(result.error, new Date(), extraOptions.errorFallback);
     const timeout = errorToastMs ?? extraOptions.errorToastMs ?? TOAST_TIMEOUT_MS;
+    // A 404 its screen shows as a page state is not said again by a toast.
+    const shownByScreen = error.status === 404 && extraOptions.screenShowsNotFound === true;
     if (error.status === 401) onUnauthorized(api.dispatch, api.getState);
-    else for (const message of toastMessagesFor(error)) toast.error(message, timeout);
+    else if (!shownByScreen) for (const message of toastMessagesFor(error)) toast.error(message, timeout);
     return { error, meta: result.meta };
   }
   const data = keepsServerNames(urlOf(request)) ? result.data : camelizeKeys(result.data);

@@ -13,21 +13,27 @@ export type ProfileRequest = { firstName: string; lastName: string; email: strin
 export const authApi = api.injectEndpoints({
   endpoints: (build) => ({
     login: build.mutation<SessionAnswer, LoginRequest>({
+      extraOptions: { errorFallback: 'Login failed' },
       query: (body) => ({ url: '/auth/login', method: 'POST', body }),
     }),
     register: build.mutation<MessageAnswer, RegisterRequest>({
+      extraOptions: { errorFallback: 'Registration failed' },
       query: (body) => ({ url: '/auth/register', method: 'POST', body }),
     }),
     verifyEmail: build.mutation<SessionAnswer, { token: string }>({
+      extraOptions: { errorFallback: 'Email verification failed' },
       query: (body) => ({ url: '/auth/verify-email', method: 'POST', body }),
     }),
     resendVerification: build.mutation<MessageAnswer, { email: string }>({
+      extraOptions: { errorFallback: 'Failed to resend verification email' },
       query: (body) => ({ url: '/auth/resend-verification', method: 'POST', body }),
     }),
     forgotPassword: build.mutation<MessageAnswer, { email: string }>({
+      extraOptions: { errorFallback: 'Failed to send reset link' },
       query: (body) => ({ url: '/auth/forgot-password', method: 'POST', body }),
     }),
     resetPassword: build.mutation<MessageAnswer, { token: string; password: string }>({
+      extraOptions: { errorFallback: 'Password reset failed' },
       query: (body) => ({ url: '/auth/reset-password', method: 'POST', body }),
     }),
     getProfile: build.query<User, void>({
@@ -36,13 +42,16 @@ export const authApi = api.injectEndpoints({
       providesTags: ['User'],
     }),
     updateProfile: build.mutation<UserAnswer, ProfileRequest>({
+      extraOptions: { errorFallback: 'Failed to update profile' },
       query: (body) => ({ url: '/auth/profile', method: 'PUT', body }),
       invalidatesTags: ['User'],
     }),
     changePassword: build.mutation<MessageAnswer, { currentPassword: string; newPassword: string }>({
+      extraOptions: { errorFallback: 'Failed to change password' },
       query: (body) => ({ url: '/auth/change-password', method: 'PUT', body }),
     }),
     uploadProfilePicture: build.mutation<UserAnswer, { profilePicture: string }>({
+      extraOptions: { errorFallback: 'Failed to upload profile picture' },
       query: (body) => ({ url: '/auth/profile-picture', method: 'POST', body }),
       invalidatesTags: ['User'],
     }),

@@ -13,8 +13,6 @@ export function SubmitButton({ busyText, intent = Intent.PRIMARY, text, icon, ..
     subscription: {
       submitting: true,
       hasValidationErrors: true,
-      hasSubmitErrors: true,
-      dirtySinceLastSubmit: true,
     },
   });
   const busy = state.submitting;

@@ -1,16 +1,11 @@
 import type { FormState } from 'final-form';
 
-type SubmitState = Pick<
-  FormState<unknown>,
-  'submitting' | 'hasValidationErrors' | 'hasSubmitErrors' | 'dirtySinceLastSubmit'
->;
+type SubmitState = Pick<FormState<unknown>, 'submitting' | 'hasValidationErrors'>;
 
 /**
- * Submit is disabled while the form is invalid or busy. A server rejection counts as invalid
- * only until the user edits the form (final-form's `invalid` would keep it disabled for good).
+ * Submit is disabled only while the form is invalid or busy (spec section 2): a server rejection
+ * (a wrong password, a failed call) leaves it enabled, so the user may simply try again.
  */
 export function canSubmit(state: SubmitState): boolean {
-  return (
-    !state.submitting && !state.hasValidationErrors && !(state.hasSubmitErrors && !state.dirtySinceLastSubmit)
-  );
+  return !state.submitting && !state.hasValidationErrors;
 }

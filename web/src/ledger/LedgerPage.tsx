@@ -18,6 +18,7 @@ import { LedgerTable } from './LedgerTable';
 import {
   initialLedgerMonth,
   type LedgerMonth,
+  type LedgerPeriod,
   useGetLedgerPeriodsQuery,
   useGetLedgerQuery,
 } from './ledgerApi';
@@ -26,6 +27,17 @@ import {
 function yearChoices(now: Date): number[] {
   const year = now.getFullYear();
   return Array.from({ length: 10 }, (_, i) => year - 5 + i);
+}
+
+/**
+ * 'Available periods: N months of data' counts the months one can pick (spec section 2); months
+ * in years outside the Year list are named apart rather than counted as choices.
+ */
+function periodsText(periods: readonly LedgerPeriod[], years: readonly number[]): string {
+  const selectable = periods.filter((period) => years.includes(period.year)).length;
+  const outside = periods.length - selectable;
+  const rest = outside > 0 ? ` (${outside} more outside the selectable years)` : '';
+  return `Available periods: ${selectable} months of data${rest}`;
 }
 
 const entries = (n: number) => `${n} ${n === 1 ? 'entry' : 'entries'}`;
@@ -86,7 +98,7 @@ export function LedgerPage() {
         </div>
         {periods.data && periods.data.periods.length > 0 ? (
           <p className="kosh-muted" style={{ marginTop: 8, marginBottom: 0 }}>
-            Available periods: {periods.data.periods.length} months of data
+            {periodsText(periods.data.periods, yearChoices(now))}
           </p>
         ) : null}
       </Card>

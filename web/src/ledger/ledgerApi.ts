@@ -31,11 +31,13 @@ export type LedgerMonth = { month: number; year: number };
 export const ledgerApi = api.injectEndpoints({
   endpoints: (build) => ({
     getLedger: build.query<Ledger, LedgerMonth>({
+      extraOptions: { errorFallback: 'Failed to load ledger data' },
       query: ({ month, year }) => ({ url: '/ledger', params: { month, year } }),
       transformResponse: (answer: Envelope<Ledger>) => answer.data,
       providesTags: (_r, _e, { month, year }) => [{ type: 'Ledger', id: `${year}-${month}` }, 'Ledger'],
     }),
     getLedgerPeriods: build.query<LedgerPeriods, void>({
+      extraOptions: { errorFallback: 'Failed to load available periods' },
       query: () => '/ledger/periods',
       transformResponse: (answer: Envelope<LedgerPeriods>) => answer.data,
       providesTags: ['Periods'],

@@ -6,7 +6,8 @@ import { StatCard, StatGrid } from '../dashboard/StatCard';
 import { TableScroll } from '../dashboard/TableScroll';
 import { formatDate, formatMoney } from '../format';
 import { toast } from '../toaster';
-import { bankLabel } from './loanDisplay';
+import { LoanUnavailable } from './LoanUnavailable';
+import { bankLabel, EMI_LABELS } from './loanDisplay';
 import {
   type ScheduleRow,
   useGetLoanQuery,
@@ -29,6 +30,15 @@ export function AmortizationPage() {
     const result = await regenerate({ id });
     if (!('error' in result)) toast.success('Amortization schedule generated successfully');
   };
+
+  if (loan.isError)
+    return (
+      <LoanUnavailable
+        title="Amortization Schedule"
+        error={loan.error}
+        fallback="Failed to load loan details"
+      />
+    );
 
   const subtitle = loan.data
     ? `${loan.data.loan.accountNumber} · ${bankLabel(loan.data.loan.bank)}`
@@ -88,6 +98,7 @@ export function AmortizationPage() {
             <StatCard label="Total EMI" icon="calendar" value={formatMoney(totals.emi)} />
             <StatCard label="Number of Payments" icon="numbered-list" value={totals.payments} />
           </StatGrid>
+          <p className="kosh-muted">{EMI_LABELS.scheduleNote}</p>
           <Card className="kosh-schedule-card">
             <TableScroll label="Schedule table" className="kosh-schedule-scroll">
               <HTMLTable compact striped aria-label="Amortization schedule" className="kosh-schedule-table">

@@ -5,6 +5,7 @@ import { PageHeader } from '../app/layout/PageHeader';
 import { toSubmissionErrors } from '../forms';
 import { toast } from '../toaster';
 import { LoanForm } from './LoanForm';
+import { LoanUnavailable } from './LoanUnavailable';
 import { LOAN_FIELDS, type LoanFormValues, toLoanBody, valuesOf } from './loanForm';
 import { useGetLoanQuery, useUpdateLoanMutation } from './loansApi';
 
@@ -23,6 +24,9 @@ export function EditLoanPage() {
     navigate(`/loans/${id}`);
     return undefined;
   };
+
+  if (loan.isError)
+    return <LoanUnavailable title="Edit Loan" error={loan.error} fallback="Failed to load loan data" />;
 
   return (
     <>

@@ -1,11 +1,13 @@
-import { Button, Card, H3, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
+import { Button, Card, H3, Spinner, Tag } from '@blueprintjs/core';
+import { fromPaise, toPaise } from '@kosh/domain';
 import type { ReactNode } from 'react';
 import { useLocation, useParams } from 'wouter';
 import { PageHeader } from '../app/layout/PageHeader';
 import '../dashboard/money-screens.css';
 import { formatDate, formatDateTime, formatMoney, todayIso } from '../format';
 import { toast } from '../toaster';
-import { bankLabel, durationLabel, interestLabel, STATUS_INTENT, statusOf } from './loanDisplay';
+import { LoanUnavailable } from './LoanUnavailable';
+import { bankLabel, durationLabel, EMI_LABELS, interestLabel, STATUS_INTENT, statusOf } from './loanDisplay';
 import { useGetLoanQuery, useGetScheduleQuery, useRegenerateScheduleMutation } from './loansApi';
 import { scheduleTotals } from './scheduleTotals';
 
@@ -31,21 +33,14 @@ export function LoanDetailsPage() {
   const [regenerate, regeneration] = useRegenerateScheduleMutation();
 
   if (answer.isLoading) return <Spinner aria-label="Loading loan" />;
-  if (!answer.data) {
+  if (!answer.data)
     return (
-      <>
-        <PageHeader title="Loan Details" />
-        <NonIdealState
-          icon="error"
-          title="Loan not found"
-          action={<Button text="Back to loans" onClick={() => navigate('/loans')} />}
-        />
-      </>
+      <LoanUnavailable title="Loan Details" error={answer.error} fallback="Failed to load loan details" />
     );
-  }
   const loan = answer.data.loan;
   const hasSchedule = (schedule.data?.length ?? 0) > 0;
   const totals = scheduleTotals(schedule.data ?? []);
+  const first = schedule.data?.[0];
   const today = todayIso();
   // The balance after the last EMI due by today; the whole principal before the first.
   const remaining =
@@ -129,9 +124,14 @@ export function LoanDetailsPage() {
           <H3 className="kosh-section-title">Loan Summary</H3>
           <Facts
             rows={[
-              ['Monthly EMI', schedule.data?.[0] ? formatMoney(schedule.data[0].emi) : '—'],
+              [
+                EMI_LABELS.emi,
+                first ? formatMoney(fromPaise(toPaise(first.principal) + toPaise(first.interest))) : '—',
+              ],
+              [EMI_LABELS.gst, first ? formatMoney(first.gst) : '—'],
+              [EMI_LABELS.outflow, first ? formatMoney(first.emi) : '—'],
               ['Total Interest', formatMoney(totals.interest)],
-              ['GST', formatMoney(totals.gst)],
+              ['Total GST', formatMoney(totals.gst)],
               ['Total Amount', formatMoney(totals.emi)],
               ['Number of EMIs', totals.payments],
               ['Remaining Balance', formatMoney(remaining)],

@@ -1,7 +1,7 @@
 import { Button, Callout, Card, FormGroup, H3, InputGroup } from '@blueprintjs/core';
 import type { LoanValidationMode } from '@kosh/domain';
 import type { SubmissionErrors } from 'final-form';
-import { useMemo } from 'react';
+import { type FocusEvent, useMemo } from 'react';
 import { Form, FormSpy } from 'react-final-form';
 import { useLocation } from 'wouter';
 import '../dashboard/money-screens.css';
@@ -36,6 +36,22 @@ const DURATION_OPTIONS = [
   { value: '0', label: 'Months' },
 ] as const;
 
+/**
+ * On a phone the preview sticks to the bottom of the screen (money-screens.css): a field focused
+ * behind it is scrolled up to sit just above it. After a frame, so the browser's own scroll into
+ * view (which does not know about the sticky preview) has happened first.
+ */
+function keepFocusAbovePreview(event: FocusEvent<HTMLElement>): void {
+  const field = event.target;
+  const preview = event.currentTarget.querySelector('.kosh-loan-preview');
+  if (!preview || preview.contains(field)) return;
+  requestAnimationFrame(() => {
+    if (getComputedStyle(preview).bottom !== '0px') return; // beside the form: nothing to avoid
+    const hidden = field.getBoundingClientRect().bottom + 12 - preview.getBoundingClientRect().top;
+    if (hidden > 0) window.scrollBy({ top: hidden });
+  });
+}
+
 /** The create and edit form in its four sections, with the live preview beside it. */
 export function LoanForm({ mode, initialValues, submitText, onSubmit }: Props) {
   const [, navigate] = useLocation();
@@ -49,7 +65,12 @@ export function LoanForm({ mode, initialValues, submitText, onSubmit }: Props) {
       validate={validate}
       initialValues={initialValues}
       render={({ handleSubmit, submitting }) => (
-        <form onSubmit={handleSubmit} noValidate className="kosh-loan-form-layout">
+        <form
+          onSubmit={handleSubmit}
+          onFocus={keepFocusAbovePreview}
+          noValidate
+          className="kosh-loan-form-layout"
+        >
           <div className="kosh-loan-form">
             <FormErrorCallout />
             <Card className="kosh-panel">

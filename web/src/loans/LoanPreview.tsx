@@ -2,6 +2,7 @@ import { Card, H3, HTMLTable } from '@blueprintjs/core';
 import { calculateLoan } from '@kosh/domain';
 import { FormSpy } from 'react-final-form';
 import { formatMoney } from '../format';
+import { EMI_LABELS } from './loanDisplay';
 import type { LoanFormValues } from './loanForm';
 
 /** Live figures from the domain calculator (spec section 5) as the user types. */
@@ -24,26 +25,34 @@ export function LoanPreview() {
             <HTMLTable compact className="kosh-preview-table">
               <tbody>
                 <tr>
-                  <th scope="row">Monthly EMI</th>
+                  <th scope="row">{EMI_LABELS.emi}</th>
                   <td className="kosh-num" data-testid="preview-emi">
                     {formatMoney(result.emi)}
                   </td>
                 </tr>
                 <tr>
+                  <th scope="row">{EMI_LABELS.gst}</th>
+                  <td className="kosh-num">{formatMoney(result.firstGst)}</td>
+                </tr>
+                <tr>
+                  <th scope="row">{EMI_LABELS.outflow}</th>
+                  <td className="kosh-num kosh-strong">{formatMoney(result.firstOutflow)}</td>
+                </tr>
+                <tr className="kosh-wide-only">
                   <th scope="row">Total Interest</th>
                   <td className="kosh-num" data-testid="preview-interest">
                     {formatMoney(result.totalInterest)}
                   </td>
                 </tr>
-                <tr>
-                  <th scope="row">GST</th>
+                <tr className="kosh-wide-only">
+                  <th scope="row">Total GST</th>
                   <td className="kosh-num" data-testid="preview-gst">
                     {formatMoney(result.gst)}
                   </td>
                 </tr>
                 <tr>
                   <th scope="row">Total Amount</th>
-                  <td className="kosh-num kosh-strong" data-testid="preview-total">
+                  <td className="kosh-num" data-testid="preview-total">
                     {formatMoney(result.totalAmount)}
                   </td>
                 </tr>

@@ -29,3 +29,15 @@ export function durationLabel(loan: Pick<Loan, 'duration' | 'isDurationYearly'>)
   if (loan.isDurationYearly) return `${n} ${n === 1 ? 'year' : 'years'}`;
   return `${n} ${n === 1 ? 'month' : 'months'}`;
 }
+
+/**
+ * One name for each monthly figure on the preview, the loan details and the schedule: the EMI
+ * proper excludes GST; the GST on it is charged on that month's interest; the outflow is both.
+ */
+export const EMI_LABELS = {
+  emi: 'Monthly EMI (principal + interest)',
+  gst: 'GST on the first EMI',
+  outflow: 'First month’s outflow (EMI + GST)',
+  scheduleNote:
+    'EMI Amount is each month’s total outflow: the EMI (principal + interest) plus GST on that month’s interest.',
+} as const;

@@ -101,6 +101,7 @@ const loanChanged = [{ type: 'Loan', id: 'LIST' }, 'LoanStats', 'Ledger', 'Perio
 export const loansApi = api.injectEndpoints({
   endpoints: (build) => ({
     getLoans: build.query<LoanPage, LoanListArgs>({
+      extraOptions: { errorFallback: 'Failed to fetch loans' },
       query: ({ errorToastMs, ...args }) => ({ url: '/loans', params: listParams(args), errorToastMs }),
       transformResponse: (answer: ListAnswer) => ({ loans: answer.data, pagination: answer.meta.pagination }),
       providesTags: (result) => [
@@ -109,11 +110,13 @@ export const loansApi = api.injectEndpoints({
       ],
     }),
     getLoanStats: build.query<LoanStats, void>({
+      extraOptions: { errorFallback: 'Failed to fetch statistics' },
       query: () => '/loans/stats',
       transformResponse: (answer: Envelope<LoanStats>) => answer.data,
       providesTags: ['LoanStats'],
     }),
     getLoan: build.query<VersionedLoan, string>({
+      extraOptions: { errorFallback: 'Failed to load loan details', screenShowsNotFound: true },
       query: (id) => `/loans/${id}`,
       transformResponse: (answer: Envelope<{ loan: Loan }>, meta) => ({
         loan: answer.data.loan,
@@ -122,6 +125,7 @@ export const loansApi = api.injectEndpoints({
       providesTags: (_r, _e, id) => [{ type: 'Loan', id }],
     }),
     createLoan: build.mutation<Envelope<{ loan?: Loan }>, { body: LoanBody; idempotencyKey: string }>({
+      extraOptions: { errorFallback: 'Failed to create loan' },
       query: ({ body, idempotencyKey }) => ({
         url: '/loans',
         method: 'POST',
@@ -134,6 +138,7 @@ export const loansApi = api.injectEndpoints({
       Envelope<{ loan?: Loan }>,
       { id: string; body: LoanBody; etag: string | null }
     >({
+      extraOptions: { errorFallback: 'Failed to update loan' },
       query: ({ id, body, etag }) => ({
         url: `/loans/${id}`,
         method: 'PUT',
@@ -143,15 +148,18 @@ export const loansApi = api.injectEndpoints({
       invalidatesTags: (_r, _e, { id }) => [...loanChanged, { type: 'Loan', id }, { type: 'Schedule', id }],
     }),
     deleteLoan: build.mutation<Envelope<unknown>, LoanCall>({
+      extraOptions: { errorFallback: 'Failed to delete loan' },
       query: ({ id, errorToastMs }) => ({ url: `/loans/${id}`, method: 'DELETE', errorToastMs }),
       invalidatesTags: (_r, _e, { id }) => [...loanChanged, { type: 'Loan', id }, { type: 'Schedule', id }],
     }),
     getSchedule: build.query<ScheduleRow[], string>({
+      extraOptions: { errorFallback: 'Failed to load amortization schedule', screenShowsNotFound: true },
       query: (id) => `/loans/${id}/amortization`,
       transformResponse: (answer: Envelope<{ schedule: ScheduleRow[] }>) => answer.data.schedule ?? [],
       providesTags: (_r, _e, id) => [{ type: 'Schedule', id }],
     }),
     regenerateSchedule: build.mutation<ScheduleRow[], LoanCall>({
+      extraOptions: { errorFallback: 'Failed to generate amortization schedule' },
       query: ({ id, errorToastMs }) => ({
         url: `/loans/${id}/amortization/regenerate`,
         method: 'POST',
@@ -161,6 +169,7 @@ export const loansApi = api.injectEndpoints({
       invalidatesTags: (_r, _e, { id }) => [{ type: 'Schedule', id }, 'LoanStats', 'Ledger', 'Periods'],
     }),
     getBanks: build.query<Bank[], ToastOptions | undefined>({
+      extraOptions: { errorFallback: 'Failed to load banks. Please try again.' },
       // The dropdown loads up to 100, by name (spec section 9).
       query: (options) => ({
         url: '/banks',
@@ -171,6 +180,7 @@ export const loansApi = api.injectEndpoints({
       providesTags: ['Bank'],
     }),
     getLoanTypes: build.query<LoanType[], void>({
+      extraOptions: { errorFallback: 'Failed to load loan types.' },
       query: () => '/loans/types',
       transformResponse: (answer: Envelope<{ loanTypes: LoanType[] }>) => answer.data.loanTypes ?? [],
       providesTags: ['LoanType'],

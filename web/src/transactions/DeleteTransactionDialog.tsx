@@ -1,4 +1,5 @@
 import { Button, Callout, Dialog, DialogBody, DialogFooter } from '@blueprintjs/core';
+import { useReturnFocus } from '../app/useReturnFocus';
 import { formatDate, formatMoney } from '../format';
 import { toast } from '../toaster';
 import { type Transaction, useDeleteTransactionMutation } from './transactionsApi';
@@ -7,6 +8,7 @@ type Props = { transaction: Transaction | null; onClose: () => void };
 
 /** 'Confirm Delete' with the entry's details (spec section 2). */
 export function DeleteTransactionDialog({ transaction, onClose }: Props) {
+  useReturnFocus();
   const [remove, { isLoading }] = useDeleteTransactionMutation();
 
   const confirm = async () => {

@@ -3,6 +3,7 @@ import { validateTransaction } from '@kosh/domain';
 import { FORM_ERROR, type SubmissionErrors } from 'final-form';
 import { Form } from 'react-final-form';
 import { isApiError } from '../api/apiError';
+import { useReturnFocus } from '../app/useReturnFocus';
 import { todayIso } from '../format';
 import { FormErrorCallout, formValidator, HTMLSelectField, InputGroupField, TextAreaField } from '../forms';
 import { useSubmissionKey } from '../forms/useSubmissionKey';
@@ -44,6 +45,7 @@ type Props = { open: boolean; editing: Transaction | null; onClose: () => void }
 
 /** 'Add New Transaction' / 'Edit Transaction' (spec section 2). */
 export function TransactionDialog({ open, editing, onClose }: Props) {
+  useReturnFocus();
   const [create] = useCreateTransactionMutation();
   const [update] = useUpdateTransactionMutation();
   const submission = useSubmissionKey();

@@ -30,7 +30,8 @@ export function TransactionFilterPanel({ typed, applied, onType, onApply, onClea
     event.preventDefault();
     onApply();
   };
-  const active = isFiltered(typed) || isFiltered(applied);
+  // Clear undoes an applied filter: shown once one is applied (Search or Enter), not while typing.
+  const active = isFiltered(applied);
   return (
     <Card className="kosh-panel">
       <form onSubmit={submit} aria-label="Transaction filters">

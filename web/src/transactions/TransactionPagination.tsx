@@ -1,4 +1,5 @@
 import { Button, ButtonGroup } from '@blueprintjs/core';
+import { useNarrowScreen } from '../app/useNarrowScreen';
 import { pageItems } from './pageItems';
 import type { TransactionPagination as Pagination } from './transactionsApi';
 
@@ -6,6 +7,8 @@ type Props = { pagination: Pagination; pageSize: number; onPage: (page: number) 
 
 /** Shown only when there is more than one page (spec section 2). */
 export function TransactionPagination({ pagination, pageSize, onPage }: Props) {
+  // A phone has room for the pages next to the current one only (390 px, no sideways scroll).
+  const radius = useNarrowScreen() ? 1 : 2;
   const { current_page: current, total_pages: total, total_items: items } = pagination;
   if (total <= 1) return null;
   const first = (current - 1) * pageSize + 1;
@@ -15,7 +18,7 @@ export function TransactionPagination({ pagination, pageSize, onPage }: Props) {
       <span className="kosh-muted">
         Showing {first} to {last} of {items} transactions
       </span>
-      <ButtonGroup>
+      <ButtonGroup className="kosh-page-buttons">
         <Button
           icon="double-chevron-left"
           aria-label="First page"
@@ -28,7 +31,7 @@ export function TransactionPagination({ pagination, pageSize, onPage }: Props) {
           disabled={!pagination.has_prev}
           onClick={() => onPage(current - 1)}
         />
-        {pageItems(current, total).map((item, index) =>
+        {pageItems(current, total, radius).map((item, index) =>
           item === 'gap' ? (
             // biome-ignore lint/suspicious/noArrayIndexKey: a gap has no identity beyond its place
             <Button key={`gap-${index}`} disabled text="…" aria-hidden tabIndex={-1} />

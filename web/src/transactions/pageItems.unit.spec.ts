@@ -15,6 +15,11 @@ describe('pageItems', () => {
     expect(pageItems(10, 10)).toEqual([1, 'gap', 8, 9, 10]);
   });
 
+  it('keeps only the neighbours of the current page on a phone (radius 1)', () => {
+    expect(pageItems(5, 10, 1)).toEqual([1, 'gap', 4, 5, 6, 'gap', 10]);
+    expect(pageItems(1, 10, 1)).toEqual([1, 2, 'gap', 10]);
+  });
+
   it('shows nothing when there are no pages', () => {
     expect(pageItems(1, 0)).toEqual([]);
   });

@@ -75,6 +75,7 @@ const changes = [{ type: 'Transaction', id: 'LIST' }, 'TransactionStats', 'Ledge
 export const transactionsApi = api.injectEndpoints({
   endpoints: (build) => ({
     getTransactions: build.query<TransactionList, ListArgs>({
+      extraOptions: { errorFallback: 'Failed to load transactions' },
       query: (args) => ({ url: '/transactions', params: listParams(args) }),
       transformResponse: (answer: Envelope<TransactionList>) => answer.data,
       providesTags: (result) => [
@@ -83,11 +84,13 @@ export const transactionsApi = api.injectEndpoints({
       ],
     }),
     getTransactionStats: build.query<TransactionStats, void>({
+      extraOptions: { errorFallback: 'Failed to load transaction statistics' },
       query: () => '/transactions/stats',
       transformResponse: (answer: Envelope<{ stats: TransactionStats }>) => answer.data.stats,
       providesTags: ['TransactionStats'],
     }),
     createTransaction: build.mutation<Envelope<unknown>, { body: TransactionBody; idempotencyKey: string }>({
+      extraOptions: { errorFallback: 'Failed to create transaction' },
       query: ({ body, idempotencyKey }) => ({
         url: '/transactions',
         method: 'POST',
@@ -97,10 +100,12 @@ export const transactionsApi = api.injectEndpoints({
       invalidatesTags: [...changes],
     }),
     updateTransaction: build.mutation<Envelope<unknown>, { id: string; body: TransactionBody }>({
+      extraOptions: { errorFallback: 'Failed to update transaction' },
       query: ({ id, body }) => ({ url: `/transactions/${id}`, method: 'PUT', body }),
       invalidatesTags: (_r, _e, { id }) => [...changes, { type: 'Transaction', id }],
     }),
     deleteTransaction: build.mutation<Envelope<unknown>, string>({
+      extraOptions: { errorFallback: 'Failed to delete transaction' },
       query: (id) => ({ url: `/transactions/${id}`, method: 'DELETE' }),
       invalidatesTags: (_r, _e, id) => [...changes, { type: 'Transaction', id }],
     }),

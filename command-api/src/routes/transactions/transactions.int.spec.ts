@@ -90,7 +90,7 @@ describe('validation', () => {
       { field: 'notes', message: 'Notes are required' },
       { field: 'transaction_type', message: 'Transaction type is required' },
       { field: 'transaction_date', message: 'Transaction date is required' },
-      { field: 'amount', message: 'Amount is required' },
+      { field: 'amount', message: 'Amount must be greater than 0' },
     ]);
   });
 
