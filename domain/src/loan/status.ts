@@ -9,11 +9,14 @@ export type LoanStatus = 'Active' | 'Completed' | 'Overdue';
  * never marked has none: its owner does not track payments there, and calling every past EMI
  * overdue would be wrong for every loan created before paid EMIs existed.
  */
-export function overdueEmis(
-  rows: readonly ActualScheduleRow[],
+/** What the status rules read of a schedule row. */
+type DueRow = Pick<ActualScheduleRow, 'kind' | 'date' | 'paymentNumber'>;
+
+export function overdueEmis<Row extends DueRow>(
+  rows: readonly Row[],
   paidEmis: readonly PaidEmi[],
   today: string,
-): ActualScheduleRow[] {
+): Row[] {
   if (paidEmis.length === 0) return [];
   const paid = new Set(paidEmis.map((emi) => emi.paymentNumber));
   return rows.filter((row) => row.kind === 'emi' && row.date < today && !paid.has(row.paymentNumber));
@@ -21,7 +24,7 @@ export function overdueEmis(
 
 /** Overdue wins over the dates; else Completed once the last payment (EMI or foreclosure) is past. */
 export function loanStatus(
-  schedule: Pick<ActualSchedule, 'rows' | 'closedOn'>,
+  schedule: Readonly<{ rows: readonly DueRow[]; closedOn: ActualSchedule['closedOn'] }>,
   paidEmis: readonly PaidEmi[],
   today: string,
 ): LoanStatus {

@@ -1,4 +1,4 @@
-import { type PaidEmi, toPaise } from '@kosh/domain';
+import { loanStatus, overdueEmis, type PaidEmi, toPaise } from '@kosh/domain';
 import type { Queryable } from '@kosh/event-store/db';
 import type { ScheduleView, ScheduleViewRow } from './projector';
 
@@ -117,6 +117,21 @@ export type LoanStanding = Readonly<{
   overdueEmis: number;
   closedOn: string | null;
 }>;
+
+/**
+ * A loan's standing from its schedule (the same rule as the query below, through the domain's
+ * `loanStatus`): for a command's answer, built from the folded schedule when the read model lags.
+ */
+export function standingOf(schedule: ScheduleView, today: string): LoanStanding {
+  const rows = schedule.rows.map((row) => ({ ...row, date: row.emiDate }));
+  // No last payment known: never Completed (as the query's NULL comparison).
+  const actual = { rows, closedOn: schedule.closedOn ?? '9999-12-31' };
+  return {
+    status: loanStatus(actual, schedule.paid, today),
+    overdueEmis: overdueEmis(rows, schedule.paid, today).length,
+    closedOn: schedule.closedOn,
+  };
+}
 
 /**
  * Status of the user's loans on `today` (domain `loanStatus`, in SQL): Overdue once an EMI is

@@ -21,7 +21,12 @@ import { evolveLoanRow } from '@kosh/projections/loans/projector';
 import { getLoan, getLoanStats, type LoanView, listLoans } from '@kosh/projections/loans/queries';
 import { allProjections } from '@kosh/projections/registry';
 import { evolveSchedule } from '@kosh/projections/schedules/projector';
-import { getSchedule, loanStandings, type ScheduleView } from '@kosh/projections/schedules/queries';
+import {
+  getSchedule,
+  loanStandings,
+  type ScheduleView,
+  standingOf,
+} from '@kosh/projections/schedules/queries';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import {
   etagOf,
@@ -178,10 +183,13 @@ export async function loanRoutes(fastify: FastifyInstance) {
     message: string,
   ) {
     const loan = await loanAfter(userId, result, reply);
+    // The same fields as GET /api/loans/{id} answers afterwards (status, overdue EMIs, APR).
+    const schedule = await scheduleAfter(userId, loan.id, result, reply);
+    const standing = schedule ? standingOf(schedule, today()) : undefined;
     return reply
       .status(status)
       .header('ETag', etagOf(loan.version))
-      .send({ success: true as const, message, data: { loan: toWireLoan(loan) } });
+      .send({ success: true as const, message, data: { loan: toWireLoan(loan, standing, aprOf(loan)) } });
   }
 
   app.get(
