@@ -17,6 +17,7 @@ import {
   parseLoan,
   ValidationError,
 } from '@kosh/domain';
+import type { Queryable } from '@kosh/event-store/db';
 import { getBank, getLoanType } from '@kosh/projections/catalog/queries';
 import { evolveLoanRow } from '@kosh/projections/loans/projector';
 import { getLoan, getLoanStats, type LoanView, listLoans } from '@kosh/projections/loans/queries';
@@ -33,6 +34,7 @@ import {
   READ_MODEL_LAG_HEADER,
   type StreamEvent,
 } from '../../commands/handle';
+import { AsOfQuery, readAt } from '../../history/read-at';
 import { errorResponses } from '../../schemas/auth';
 import {
   LoanBody,
@@ -65,8 +67,8 @@ export async function loanRoutes(fastify: FastifyInstance) {
   const today = () => calendarDateOf(platform.clock());
 
   /** The caller's loan or 404 (a malformed id is simply not found). */
-  async function ownLoan(userId: string, id: string): Promise<LoanView> {
-    const loan = UUID.test(id) ? await getLoan(platform.db, userId, id) : null;
+  async function ownLoan(userId: string, id: string, db: Queryable = platform.db): Promise<LoanView> {
+    const loan = UUID.test(id) ? await getLoan(db, userId, id) : null;
     if (!loan) throw new NotFoundError(LOAN_NOT_FOUND);
     return loan;
   }
@@ -190,24 +192,25 @@ export async function loanRoutes(fastify: FastifyInstance) {
         response: { 200: LoanListResponse, ...errorResponses(401, 422) },
       },
     },
-    async (request) => {
-      const parsed = parseLoanListQuery(request.query);
-      if (!parsed.ok) throw new ValidationError(parsed.errors);
-      const query = parsed.value;
-      const { rows, totalItems } = await listLoans(platform.db, request.userId, query);
-      return {
-        success: true as const,
-        data: rows.map(toWireLoan),
-        meta: {
-          pagination: {
-            page: query.page,
-            limit: query.limit,
-            total_items: totalItems,
-            total_pages: Math.ceil(totalItems / query.limit),
+    async (request) =>
+      readAt(platform, request, async ({ db }) => {
+        const parsed = parseLoanListQuery(request.query);
+        if (!parsed.ok) throw new ValidationError(parsed.errors);
+        const query = parsed.value;
+        const { rows, totalItems } = await listLoans(db, request.userId, query);
+        return {
+          success: true as const,
+          data: rows.map(toWireLoan),
+          meta: {
+            pagination: {
+              page: query.page,
+              limit: query.limit,
+              total_items: totalItems,
+              total_pages: Math.ceil(totalItems / query.limit),
+            },
           },
-        },
-      };
-    },
+        };
+      }),
   );
 
   app.get(
@@ -217,21 +220,23 @@ export async function loanRoutes(fastify: FastifyInstance) {
         tags,
         security,
         summary: "Totals over the user's loans as of today (India time)",
-        response: { 200: LoanStatsResponse, ...errorResponses(401) },
+        querystring: AsOfQuery,
+        response: { 200: LoanStatsResponse, ...errorResponses(401, 422) },
       },
     },
-    async (request) => {
-      const stats = await getLoanStats(platform.db, request.userId, today());
-      return {
-        success: true as const,
-        data: {
-          total_loans: stats.totalLoans,
-          active_loans: stats.activeLoans,
-          total_amount: fromPaise(stats.totalAmount),
-          remaining_amount: fromPaise(stats.remainingAmount),
-        },
-      };
-    },
+    async (request) =>
+      readAt(platform, request, async ({ db, now }) => {
+        const stats = await getLoanStats(db, request.userId, calendarDateOf(now));
+        return {
+          success: true as const,
+          data: {
+            total_loans: stats.totalLoans,
+            active_loans: stats.activeLoans,
+            total_amount: fromPaise(stats.totalAmount),
+            remaining_amount: fromPaise(stats.remainingAmount),
+          },
+        };
+      }),
   );
 
   registerLoanTypeList(app, '/types', tags);
@@ -244,14 +249,17 @@ export async function loanRoutes(fastify: FastifyInstance) {
         security,
         summary: 'One loan (ETag: its version, for If-Match)',
         params: LoanParams,
-        response: { 200: LoanResponse, ...errorResponses(401, 404) },
+        querystring: AsOfQuery,
+        response: { 200: LoanResponse, ...errorResponses(401, 404, 422) },
       },
     },
-    async (request, reply) => {
-      const loan = await ownLoan(request.userId, request.params.id);
-      reply.header('ETag', etagOf(loan.version));
-      return { success: true as const, data: { loan: toWireLoan(loan) } };
-    },
+    async (request, reply) =>
+      readAt(platform, request, async ({ db, asOf }) => {
+        const loan = await ownLoan(request.userId, request.params.id, db);
+        // A past version is not one to send back in If-Match.
+        if (!asOf) reply.header('ETag', etagOf(loan.version));
+        return { success: true as const, data: { loan: toWireLoan(loan) } };
+      }),
   );
 
   app.post(
@@ -342,14 +350,16 @@ export async function loanRoutes(fastify: FastifyInstance) {
         security,
         summary: "The loan's current repayment schedule with totals and version",
         params: LoanParams,
-        response: { 200: ScheduleResponse, ...errorResponses(401, 404) },
+        querystring: AsOfQuery,
+        response: { 200: ScheduleResponse, ...errorResponses(401, 404, 422) },
       },
     },
-    async (request) => {
-      const loan = await ownLoan(request.userId, request.params.id);
-      const schedule = await getSchedule(platform.db, request.userId, loan.id);
-      return { success: true as const, data: toWireSchedule(schedule) };
-    },
+    async (request) =>
+      readAt(platform, request, async ({ db }) => {
+        const loan = await ownLoan(request.userId, request.params.id, db);
+        const schedule = await getSchedule(db, request.userId, loan.id);
+        return { success: true as const, data: toWireSchedule(schedule) };
+      }),
   );
 
   app.post(

@@ -1,0 +1,70 @@
+import type { RecordedEvent } from '@kosh/domain';
+import type { Db, Queryable } from '@kosh/event-store/db';
+import { ledgerProjection } from '../ledger/projector';
+import { loansProjection } from '../loans/projector';
+import type { Projection } from '../runner/types';
+import { schedulesProjection } from '../schedules/projector';
+import { transactionsProjection } from '../transactions/projector';
+import { userEventsUpTo } from './queries';
+
+/**
+ * "As of" answers: the read models as they stood at an instant, made by the projectors
+ * themselves. In one transaction, empty temporary copies of the read models' tables shadow the
+ * live ones (temporary tables come first in PostgreSQL's name lookup, and every projector and
+ * query uses unqualified names), each projector's `apply` folds the user's events up to the
+ * instant into them, and the route's own query runs on them. The copies die with the
+ * transaction. No rule is written twice: the folds, the SQL and the wire mapping are the live ones.
+ *
+ * The catalog (names of lenders and loan types) is read live: entries are only ever added, so
+ * a name a loan referred to then is the name it has now.
+ */
+export const AS_OF_PROJECTIONS: readonly Projection[] = [
+  transactionsProjection,
+  ledgerProjection,
+  loansProjection,
+  schedulesProjection,
+];
+
+/** `ledger_names` is the ledger's copy of the catalog: read live, like the catalog. */
+const LIVE_TABLES = new Set(['ledger_names']);
+
+const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+/** Folds `events` into fresh shadow copies of the read models, then runs `read` on them. */
+export async function readReplayed<T>(
+  db: Db,
+  events: readonly RecordedEvent[],
+  read: (tx: Queryable) => Promise<T>,
+): Promise<T> {
+  return db.transaction(async (tx) => {
+    const { rows } = await tx.query<{ schema: string }>('SELECT current_schema() AS schema');
+    const live = rows[0]?.schema ?? 'public';
+    const tables = AS_OF_PROJECTIONS.flatMap((p) => p.tables).filter((t) => !LIVE_TABLES.has(t));
+    await tx.query(
+      tables
+        .map(
+          (t) =>
+            `CREATE TEMP TABLE ${quote(t)} (LIKE ${quote(live)}.${quote(t)} INCLUDING ALL) ON COMMIT DROP;`,
+        )
+        .join('\n'),
+    );
+    for (const projection of AS_OF_PROJECTIONS) {
+      const handles = new Set(projection.handles);
+      // Catalog events stay out: the catalog is read live (see above).
+      const handled = events.filter((e) => handles.has(e.type) && !e.type.endsWith('Added'));
+      if (handled.length > 0) await projection.apply(tx, handled);
+    }
+    return read(tx);
+  });
+}
+
+/** The user's read models as of `asOf` (an ISO instant), for `read`. */
+export async function readAsOf<T>(
+  db: Db,
+  userId: string,
+  asOf: string,
+  read: (tx: Queryable) => Promise<T>,
+): Promise<T> {
+  const events = await userEventsUpTo(db, userId, asOf);
+  return readReplayed(db, events, read);
+}
