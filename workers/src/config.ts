@@ -107,7 +107,8 @@ export function loadConfig(env: Env = process.env): Config {
       .filter(Boolean),
     KOSH_ROLE: env.KOSH_ROLE || undefined,
     METRICS_TOKEN: env.METRICS_TOKEN || undefined,
-    EXPORT_SIGNING_KEY: env.EXPORT_SIGNING_KEY || (env.DATABASE_URL ? undefined : embeddedSigningKey(dataDir)),
+    EXPORT_SIGNING_KEY:
+      env.EXPORT_SIGNING_KEY || (env.DATABASE_URL ? undefined : embeddedSigningKey(dataDir)),
   };
   const problems = [...Value.Errors(ConfigSchema, raw)].map((e) => {
     const key = e.instancePath.replace(/^\//, '') || 'config';

@@ -1,0 +1,448 @@
+import { randomUUID } from 'node:crypto';
+import { verifyExport } from '@kosh/domain';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../testing/test-app';
+import { nodeExportCrypto } from './verify-export';
+
+/** A clock the test moves by hand: a command and the reads right after it share one instant. */
+let now = Date.parse('2026-01-10T04:00:00.000Z');
+const clock = () => new Date(now);
+const tick = (minutes = 1) => {
+  now += minutes * 60_000;
+  return new Date(now).toISOString();
+};
+
+let t: TestApp;
+const alice = randomUUID();
+const bob = randomUUID();
+let lastPosition = '';
+
+/** Answers as the tests read them (JSON of any shape, or the export's text). */
+type Answer = { status: number; headers: Record<string, unknown>; body: ReturnType<typeof JSON.parse> };
+
+type Entry = {
+  position: string;
+  recorded_at: string;
+  stream: string;
+  type: string;
+  summary: string;
+  changes: { field: string; from: unknown; to: unknown }[];
+  correlation_id: string;
+};
+type Page = { entries: Entry[]; next_cursor: string | null };
+
+async function call(userId: string, method: string, url: string, body?: unknown): Promise<Answer> {
+  const response = await t.app.inject({
+    method: method as 'GET',
+    url,
+    headers: await t.signedInHeader(userId),
+    ...(body === undefined ? {} : { payload: body as Record<string, unknown> }),
+  });
+  const position = response.headers['x-event-position'];
+  if (typeof position === 'string' && position > lastPosition) lastPosition = position;
+  const isJson = String(response.headers['content-type']).includes('application/json');
+  return {
+    status: response.statusCode,
+    headers: response.headers,
+    body: isJson ? response.json() : response.body,
+  };
+}
+
+/** Waits until the history read model holds every event written so far. */
+async function settle() {
+  if (lastPosition) expect(await t.platform.afterAppend(lastPosition, ['history'])).toBe(true);
+}
+
+async function timeline(userId: string, query = '') {
+  await settle();
+  const answer = await call(userId, 'GET', `/api/history${query}`);
+  expect(answer.status).toBe(200);
+  return answer.body.data as Page;
+}
+
+const homeLoan = {
+  bank_id: 1,
+  loan_type_id: 1,
+  account_number: 'HL00012345',
+  short_detail: 'Flat in Pune',
+  principal_amount: 2500000,
+  interest_rate: 8.5,
+  is_interest_rate_yearly: 1,
+  duration: 20,
+  is_duration_yearly: 1,
+  start_date: '2025-03-15',
+  processing_fee: 10000,
+  has_gst: 0,
+  gst_percentage: 0,
+};
+
+beforeAll(async () => {
+  t = await createTestApp({ clock });
+  await t.signedInHeader(alice);
+  await t.signedInHeader(bob);
+});
+
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('the timeline', () => {
+  let txnId = '';
+  let loanId = '';
+
+  it('shows a recorded, edited (C→D) and deleted transaction with exact diffs, newest first', async () => {
+    tick();
+    const created = await call(alice, 'POST', '/api/transactions', {
+      notes: 'Salary',
+      transaction_type: 'C',
+      transaction_date: '2026-01-05',
+      amount: 1500.5,
+    });
+    expect(created.status).toBe(201);
+    txnId = created.body.data.transaction.id;
+    const at = tick();
+    expect(
+      (
+        await call(alice, 'PUT', `/api/transactions/${txnId}`, {
+          notes: 'Salary',
+          transaction_type: 'D',
+          transaction_date: '2026-01-05',
+          amount: 200,
+        })
+      ).status,
+    ).toBe(200);
+    tick();
+    expect((await call(alice, 'DELETE', `/api/transactions/${txnId}`)).status).toBe(200);
+
+    const { entries } = await timeline(alice, `?stream=transaction:${txnId}`);
+    expect(entries.map((e) => [e.type, e.summary, e.changes])).toEqual([
+      [
+        'TransactionDeleted',
+        'Debit of ₹200.00 deleted',
+        [
+          { field: 'Type', from: 'Debit', to: null },
+          { field: 'Date', from: '2026-01-05', to: null },
+          { field: 'Amount', from: 200, to: null },
+          { field: 'Notes', from: 'Salary', to: null },
+        ],
+      ],
+      [
+        'TransactionUpdated',
+        'Transaction edited (Type, Amount)',
+        [
+          { field: 'Type', from: 'Credit', to: 'Debit' },
+          { field: 'Amount', from: 1500.5, to: 200 },
+        ],
+      ],
+      [
+        'TransactionRecorded',
+        'Credit of ₹1500.50 recorded',
+        [
+          { field: 'Type', from: null, to: 'Credit' },
+          { field: 'Date', from: null, to: '2026-01-05' },
+          { field: 'Amount', from: null, to: 1500.5 },
+          { field: 'Notes', from: null, to: 'Salary' },
+        ],
+      ],
+    ]);
+    expect(entries[1]).toMatchObject({ stream: `transaction:${txnId}`, recorded_at: at });
+    expect(entries[1]?.correlation_id).toMatch(/^[0-9a-f-]{36}$/);
+    // The item route answers the same, deleted or not.
+    const item = await call(alice, 'GET', `/api/transactions/${txnId}/history`);
+    expect(item.status).toBe(200);
+    expect(item.body.data.entries).toEqual(entries);
+  });
+
+  it('shows a loan created, edited, regenerated and deleted, schedule figures diffed version to version', async () => {
+    tick();
+    const created = await call(alice, 'POST', '/api/loans', homeLoan);
+    expect(created.status).toBe(201);
+    loanId = created.body.data.loan.id;
+    tick();
+    expect((await call(alice, 'PUT', `/api/loans/${loanId}`, { ...homeLoan, interest_rate: 9 })).status).toBe(
+      200,
+    );
+    tick();
+    expect((await call(alice, 'POST', `/api/loans/${loanId}/amortization/regenerate`)).status).toBe(200);
+    tick();
+    expect((await call(alice, 'DELETE', `/api/loans/${loanId}`)).status).toBe(200);
+
+    const { entries } = await timeline(alice, `?stream=loan:${loanId}&limit=100`);
+    expect(entries.map((e) => e.summary)).toEqual([
+      'Loan deleted',
+      'Schedule version 3 generated (regenerated)',
+      'Schedule version 2 generated (terms edited)',
+      'Loan edited (Interest Rate)',
+      'Schedule version 1 generated (loan created)',
+      'Loan HL00012345 created',
+    ]);
+    const [deleted, v3, v2, edited, v1, createdEntry] = entries as [Entry, Entry, Entry, Entry, Entry, Entry];
+    expect(deleted.changes).toEqual([]);
+    expect(edited.changes).toEqual([{ field: 'Interest Rate', from: 8.5, to: 9 }]);
+    expect(v3.changes).toEqual([{ field: 'Schedule Version', from: 2, to: 3 }]);
+    // 25 lakh over 240 months: EMI ₹21,695.58 at 8.5%, ₹22,493.15 at 9%.
+    expect(v2.changes.map((c: { field: string }) => c.field)).toEqual([
+      'Schedule Version',
+      'EMI',
+      'Interest',
+      'Total EMI',
+    ]);
+    expect(v2.changes[0]).toEqual({ field: 'Schedule Version', from: 1, to: 2 });
+    expect(v2.changes[1]).toEqual({ field: 'EMI', from: 21695.58, to: 22493.15 });
+    expect(v1.changes[0]).toEqual({ field: 'Schedule Version', from: null, to: 1 });
+    expect(createdEntry.changes).toEqual([
+      { field: 'Bank', from: null, to: expect.any(String) },
+      { field: 'Loan Type', from: null, to: expect.any(String) },
+      { field: 'Account Number', from: null, to: 'HL00012345' },
+      { field: 'Short Description', from: null, to: 'Flat in Pune' },
+      { field: 'Principal Amount', from: null, to: 2500000 },
+      { field: 'Processing Fee', from: null, to: 10000 },
+      { field: 'Interest Rate', from: null, to: 8.5 },
+      { field: 'Interest rate is', from: null, to: 'Yearly' },
+      { field: 'Duration', from: null, to: 20 },
+      { field: 'Duration in', from: null, to: 'Years' },
+      { field: 'Start Date', from: null, to: '2025-03-15' },
+      { field: 'End Date', from: null, to: '2045-03-15' },
+      { field: 'GST applies to the interest', from: null, to: false },
+      { field: 'GST Percentage', from: null, to: 0 },
+    ]);
+    const item = await call(alice, 'GET', `/api/loans/${loanId}/history?limit=100`);
+    expect(item.body.data.entries).toEqual(entries);
+  });
+
+  it('shows profile edits and never a secret', async () => {
+    tick();
+    const edited = await call(alice, 'PUT', '/api/auth/profile', {
+      first_name: 'Alice',
+      last_name: 'Rao',
+      email: `${alice}@example.test`,
+    });
+    expect(edited.status).toBe(200);
+    const { entries } = await timeline(alice, '?stream=profile');
+    expect(entries[0]).toMatchObject({
+      type: 'ProfileUpdated',
+      stream: 'profile',
+      changes: [
+        { field: 'First Name', from: 'Test', to: 'Alice' },
+        { field: 'Last Name', from: 'User', to: 'Rao' },
+      ],
+    });
+    const everything = JSON.stringify((await timeline(alice, '?limit=100')).entries);
+    expect(everything).not.toMatch(/passwordHash|tokenHash|sealedToken|not-a-password/);
+    const exported = await call(alice, 'GET', '/api/export/history');
+    expect(exported.body).not.toMatch(/passwordHash|tokenHash|sealedToken|not-a-password/);
+  });
+
+  it('pages newest first with a cursor and filters by type and time', async () => {
+    const all = (await timeline(alice, '?limit=100')).entries;
+    const seen: string[] = [];
+    let cursor: string | null = '';
+    while (cursor !== null) {
+      const page: Page = await timeline(alice, `?limit=4${cursor ? `&cursor=${cursor}` : ''}`);
+      expect(page.entries.length).toBeLessThanOrEqual(4);
+      seen.push(...page.entries.map((e) => e.position));
+      cursor = page.next_cursor;
+    }
+    expect(seen).toEqual(all.map((e) => e.position));
+    expect([...seen].sort().reverse()).toEqual(seen);
+    const updates = (await timeline(alice, '?type=LoanUpdated')).entries;
+    expect(updates.map((e) => e.type)).toEqual(['LoanUpdated']);
+    const first = all[all.length - 1] as Entry;
+    const upTo = (await timeline(alice, `?to=${encodeURIComponent(first.recorded_at)}`)).entries;
+    expect(upTo.every((e) => e.recorded_at <= first.recorded_at)).toBe(true);
+    expect((await timeline(alice, '?from=2027-01-01')).entries).toEqual([]);
+  });
+
+  it("answers 422 with per-field messages for bad filters, and 404 for another user's item", async () => {
+    const bad = await call(alice, 'GET', '/api/history?stream=loans:1&limit=0&from=yesterday&type=Nope');
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors.map((e: { field: string }) => e.field).sort()).toEqual([
+      'from',
+      'limit',
+      'stream',
+      'type',
+    ]);
+    expect((await call(bob, 'GET', `/api/loans/${loanId}/history`)).status).toBe(404);
+    expect((await call(bob, 'GET', `/api/transactions/${txnId}/history`)).status).toBe(404);
+    expect((await call(bob, 'GET', '/api/loans/not-a-uuid/history')).status).toBe(404);
+    const bobs = (await timeline(bob, `?stream=loan:${loanId}`)).entries;
+    expect(bobs).toEqual([]);
+    const bobAll = JSON.stringify((await timeline(bob, '?limit=100')).entries);
+    expect(bobAll).not.toContain(loanId);
+    expect(bobAll).not.toContain(txnId);
+    expect((await t.app.inject({ method: 'GET', url: '/api/history' })).statusCode).toBe(401);
+  });
+});
+
+/** Every as-of route, as the screens call them. */
+function reads(loanIds: readonly string[]): string[] {
+  return [
+    '/api/ledger?month=1&year=2026',
+    '/api/ledger?month=4&year=2025',
+    '/api/ledger',
+    '/api/ledger/periods',
+    '/api/loans',
+    '/api/loans?sortBy=principal_amount&sortOrder=ASC&search=HL',
+    '/api/loans/stats',
+    '/api/transactions',
+    '/api/transactions?transaction_type=D&sort_by=amount',
+    '/api/transactions/stats',
+    ...loanIds.flatMap((id) => [`/api/loans/${id}`, `/api/loans/${id}/amortization`]),
+  ];
+}
+
+/** Error answers carry the wall-clock time they were sent. */
+const withoutTimestamp = (body: { timestamp?: string }) => ({ ...body, timestamp: undefined });
+
+const withAsOf = (url: string, asOf: string) =>
+  `${url}${url.includes('?') ? '&' : '?'}as_of=${encodeURIComponent(asOf)}`;
+
+describe('as of any instant', () => {
+  const carol = randomUUID();
+
+  it('answers exactly what each route answered live at every step of a long history', async () => {
+    await t.signedInHeader(carol);
+    const loanIds: string[] = [];
+    const txnIds: string[] = [];
+    const steps: { at: string; answers: Map<string, Answer> }[] = [];
+    const capture = async () => {
+      const at = new Date(now).toISOString();
+      const answers = new Map<string, Answer>();
+      for (const url of reads(loanIds)) {
+        const live = await call(carol, 'GET', url);
+        answers.set(url, { status: live.status, headers: {}, body: withoutTimestamp(live.body) });
+      }
+      steps.push({ at, answers });
+    };
+    const step = async (method: string, url: string, body?: unknown) => {
+      tick(7);
+      const answer = await call(carol, method, url, body);
+      expect(answer.status, JSON.stringify(answer.body)).toBeLessThan(300);
+      await capture();
+      return answer;
+    };
+
+    await capture();
+    const first = await step('POST', '/api/loans', homeLoan);
+    loanIds.push(first.body.data.loan.id);
+    const second = await step('POST', '/api/loans', {
+      ...homeLoan,
+      account_number: 'CAR77',
+      principal_amount: 800000,
+      duration: 5,
+      start_date: '2025-11-01',
+    });
+    loanIds.push(second.body.data.loan.id);
+    for (const [i, amount] of [1200, 99.99, 45000].entries()) {
+      const t1 = await step('POST', '/api/transactions', {
+        notes: `entry ${i}`,
+        transaction_type: i % 2 === 0 ? 'C' : 'D',
+        transaction_date: `2026-01-0${i + 1}`,
+        amount,
+      });
+      txnIds.push(t1.body.data.transaction.id);
+    }
+    await step('PUT', `/api/loans/${loanIds[0]}`, {
+      ...homeLoan,
+      interest_rate: 7.95,
+      account_number: 'HLNEW',
+    });
+    await step('POST', `/api/loans/${loanIds[1]}/amortization/regenerate`);
+    await step('PUT', `/api/transactions/${txnIds[0]}`, {
+      notes: 'entry 0',
+      transaction_type: 'D',
+      transaction_date: '2025-12-31',
+      amount: 1200,
+    });
+    await step('DELETE', `/api/transactions/${txnIds[1]}`);
+    await step('DELETE', `/api/loans/${loanIds[1]}`);
+    tick(60 * 24 * 40); // into February: "today" moves for the live answers
+    await step('POST', '/api/transactions', {
+      notes: 'Feb',
+      transaction_type: 'C',
+      transaction_date: '2026-02-14',
+      amount: 10,
+    });
+
+    await settle();
+    for (const { at, answers } of steps) {
+      for (const [url, live] of answers) {
+        const past = await call(carol, 'GET', withAsOf(url, at));
+        expect({ url, at, status: past.status, body: withoutTimestamp(past.body) }).toEqual({
+          url,
+          at,
+          status: live.status,
+          body: live.body,
+        });
+      }
+    }
+  });
+
+  it('is empty before the account existed, 422 in the future or malformed, and never shows another user', async () => {
+    const before = await call(carol, 'GET', '/api/loans?as_of=2020-01-01');
+    expect(before.status).toBe(200);
+    expect(before.body.data).toEqual([]);
+    const ledger = await call(carol, 'GET', '/api/transactions/stats?as_of=2020-01-01T10:00');
+    expect(ledger.body.data.stats.total_transactions).toBe(0);
+    const future = await call(carol, 'GET', '/api/ledger?as_of=2099-01-01');
+    expect(future.status).toBe(422);
+    expect(future.body.errors).toEqual([{ field: 'as_of', message: 'As of cannot be in the future' }]);
+    const bad = await call(carol, 'GET', '/api/loans/stats?as_of=2026-02-30');
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors[0].field).toBe('as_of');
+    const bobsView = await call(
+      bob,
+      'GET',
+      `/api/loans?as_of=${encodeURIComponent(new Date(now).toISOString())}`,
+    );
+    expect(bobsView.body.data).toEqual([]);
+  });
+});
+
+describe('the export', () => {
+  it('verifies, and altering, removing or swapping any line fails at that line', async () => {
+    await settle();
+    const key = (await call(alice, 'GET', '/api/export/public-key')).body.data.public_key as string;
+    const exported = await call(alice, 'GET', '/api/export/history');
+    expect(exported.status).toBe(200);
+    expect(exported.headers['content-type']).toContain('application/x-ndjson');
+    const text = exported.body as string;
+    const ok = await verifyExport(text, nodeExportCrypto, key);
+    const lines = text.trimEnd().split('\n');
+    const events = lines.length - 2;
+    expect(ok).toMatchObject({ ok: true, count: events, publicKey: key, userId: alice });
+    expect(events).toBe((await timeline(alice, '?limit=100')).entries.length);
+
+    const check = (changed: string[]) => verifyExport(`${changed.join('\n')}\n`, nodeExportCrypto, key);
+    for (let i = 0; i < lines.length; i++) {
+      const line = i + 1;
+      const altered = [...lines];
+      altered[i] = (lines[i] as string).replace(/"(exported_at|recorded_at)":"2/, '"$1":"3');
+      expect(altered[i]).not.toBe(lines[i]);
+      expect(await check(altered), `altered line ${line}`).toMatchObject({ ok: false, line });
+      const removed = lines.filter((_, j) => j !== i);
+      expect(await check(removed), `removed line ${line}`).toMatchObject({ ok: false, line });
+      if (i + 1 < lines.length) {
+        const swapped = [...lines];
+        [swapped[i], swapped[i + 1]] = [lines[i + 1] as string, lines[i] as string];
+        expect(await check(swapped), `swapped lines ${line}, ${line + 1}`).toMatchObject({ ok: false, line });
+      }
+    }
+    // Signed by another key than the server's: refused even though the chain holds.
+    expect(await verifyExport(text, nodeExportCrypto, 'AAAA'.repeat(11))).toMatchObject({ ok: false });
+  });
+
+  it("holds only the caller's events", async () => {
+    const bobs = (await call(bob, 'GET', '/api/export/history')).body as string;
+    const lines = bobs
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(
+      lines
+        .filter((l) => l.kind === 'event')
+        .every((l) => l.event.metadata.userId === bob || l.event.data.userId === bob),
+    ).toBe(true);
+    expect(bobs).not.toContain(alice);
+  });
+});
