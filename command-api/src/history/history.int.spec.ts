@@ -210,6 +210,48 @@ describe('the timeline', () => {
     expect(item.body.data.entries).toEqual(entries);
   });
 
+  it('lists every schedule version of the loan (deleted or not) and diffs two of them', async () => {
+    const versions = await call(alice, 'GET', `/api/loans/${loanId}/amortization/versions`);
+    expect(versions.status).toBe(200);
+    expect(
+      versions.body.data.versions.map((v: { version: number; reason: string; emi: number }) => [
+        v.version,
+        v.reason,
+        v.emi,
+      ]),
+    ).toEqual([
+      [1, 'created', 21695.58],
+      [2, 'updated', 22493.15],
+      [3, 'regenerated', 22493.15],
+    ]);
+    const diff = await call(alice, 'GET', `/api/loans/${loanId}/amortization/diff?from=1&to=2`);
+    expect(diff.status).toBe(200);
+    const { changes, rows, from, to } = diff.body.data;
+    expect([from.version, to.version]).toEqual([1, 2]);
+    expect(changes.emi).toEqual({ from: 21695.58, to: 22493.15, difference: 797.57 });
+    expect(changes.tenure).toEqual({ from: 240, to: 240, difference: 0 });
+    expect(changes.total_interest.difference).toBeCloseTo(to.total_interest - from.total_interest, 2);
+    expect(changes.total_outflow.from).toBe(from.total_outflow);
+    // A new rate changes every instalment's split.
+    expect(rows).toHaveLength(240);
+    expect(rows[0]).toMatchObject({
+      payment_number: 1,
+      from: { emi: 21695.58, emi_date: '2025-04-15' },
+      to: { emi: 22493.15, emi_date: '2025-04-15' },
+    });
+    const same = await call(alice, 'GET', `/api/loans/${loanId}/amortization/diff?from=2&to=3`);
+    expect(same.body.data.rows).toEqual([]);
+    expect(same.body.data.changes.emi.difference).toBe(0);
+    const bad = await call(alice, 'GET', `/api/loans/${loanId}/amortization/diff?from=9&to=x`);
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors).toEqual([
+      { field: 'from', message: 'Must be a schedule version of this loan' },
+      { field: 'to', message: 'Must be a schedule version of this loan' },
+    ]);
+    expect((await call(bob, 'GET', `/api/loans/${loanId}/amortization/versions`)).status).toBe(404);
+    expect((await call(bob, 'GET', `/api/loans/${loanId}/amortization/diff?from=1&to=2`)).status).toBe(404);
+  });
+
   it('shows profile edits and never a secret', async () => {
     tick();
     const edited = await call(alice, 'PUT', '/api/auth/profile', {

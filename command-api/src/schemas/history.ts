@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { WireScheduleRow } from './loans';
 
 const QueryText = (description: string) => Type.Optional(Type.String({ description }));
 
@@ -54,3 +55,51 @@ export const PublicKeyResponse = Type.Object({
 });
 
 export const ExportUnavailable = Type.Object({ success: Type.Literal(false), message: Type.String() });
+
+const WireVersion = Type.Object({
+  version: Type.Integer(),
+  generated_at: Type.String({ description: 'ISO-8601 UTC' }),
+  reason: Type.Unsafe<'created' | 'updated' | 'regenerated'>({
+    type: 'string',
+    description: 'created (the loan was created), updated (its terms were edited) or regenerated',
+  }),
+  emi: Type.Number({ description: 'Rupees: the first instalment' }),
+  number_of_payments: Type.Integer(),
+  total_interest: Type.Number(),
+  total_gst: Type.Number(),
+  total_outflow: Type.Number({ description: 'Principal, interest and GST over the schedule' }),
+});
+
+export const ScheduleVersionsResponse = Type.Object({
+  success: Type.Literal(true),
+  data: Type.Object({ versions: Type.Array(WireVersion) }),
+});
+
+export const ScheduleDiffQuery = Type.Object({
+  from: Type.Optional(Type.String({ description: 'A schedule version of the loan' })),
+  to: Type.Optional(Type.String({ description: 'A schedule version of the loan' })),
+});
+
+const Figure = Type.Object({ from: Type.Number(), to: Type.Number(), difference: Type.Number() });
+
+export const ScheduleDiffResponse = Type.Object({
+  success: Type.Literal(true),
+  data: Type.Object({
+    from: WireVersion,
+    to: WireVersion,
+    changes: Type.Object({
+      emi: Figure,
+      tenure: Figure,
+      total_interest: Figure,
+      total_gst: Figure,
+      total_outflow: Figure,
+    }),
+    rows: Type.Array(
+      Type.Object({
+        payment_number: Type.Integer(),
+        from: Type.Union([WireScheduleRow, Type.Null()]),
+        to: Type.Union([WireScheduleRow, Type.Null()]),
+      }),
+    ),
+  }),
+});

@@ -2,6 +2,7 @@ import { createPublicKey, type KeyObject } from 'node:crypto';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import {
   type FieldError,
+  fromPaise,
   LOAN_NOT_FOUND,
   loanStreamId,
   NotFoundError,
@@ -11,6 +12,12 @@ import {
 import { TRANSACTION_NOT_FOUND } from '@kosh/domain/transaction/decide';
 import { HISTORY_EVENT_TYPES } from '@kosh/projections/history/projector';
 import { type HistoryFilter, historyPage, ownsStream } from '@kosh/projections/history/queries';
+import {
+  diffSchedules,
+  type ScheduleVersion,
+  scheduleVersions,
+  scheduleVersionsWithRows,
+} from '@kosh/projections/history/schedule-versions';
 import { streamIdOfWire, type TimelineEntry } from '@kosh/projections/history/timeline';
 import { exportSigningKeyOf } from '@kosh/workers/config';
 import type { FastifyInstance } from 'fastify';
@@ -23,8 +30,12 @@ import {
   HistoryResponse,
   ItemHistoryQuery,
   PublicKeyResponse,
+  ScheduleDiffQuery,
+  ScheduleDiffResponse,
+  ScheduleVersionsResponse,
 } from '../../schemas/history';
 import { LoanParams } from '../../schemas/loans';
+import { toWireRow } from '../loans/wire';
 
 export const HISTORY_MESSAGES = {
   stream: 'Stream must be loan:{id}, transaction:{id} or profile',
@@ -32,6 +43,7 @@ export const HISTORY_MESSAGES = {
   from: 'From must be a date (YYYY-MM-DD) or a date and time',
   to: 'To must be a date (YYYY-MM-DD) or a date and time',
   range: 'To must not be before From',
+  version: 'Must be a schedule version of this loan',
   cursor: 'Cursor must be the next_cursor of a previous page',
   limit: 'Limit must be a whole number from 1 to 100',
 } as const;
@@ -77,6 +89,17 @@ export function parseHistoryQuery(
   if (errors.length > 0) throw new ValidationError(errors);
   return { streamId, type, from, to, before: cursor, limit };
 }
+
+const toWireVersion = (v: ScheduleVersion) => ({
+  version: v.version,
+  generated_at: v.generatedAt,
+  reason: v.reason as 'created' | 'updated' | 'regenerated',
+  emi: fromPaise(v.emi),
+  number_of_payments: v.totals.numberOfPayments,
+  total_interest: fromPaise(v.totals.interest),
+  total_gst: fromPaise(v.totals.gst),
+  total_outflow: fromPaise(v.totals.emi),
+});
 
 const toWire = (e: TimelineEntry) => ({
   position: e.position,
@@ -151,6 +174,91 @@ export async function historyRoutes(fastify: FastifyInstance) {
     transactionStreamId,
     TRANSACTION_NOT_FOUND,
     "A transaction's history, deleted ones included",
+  );
+
+  /** The caller's loan stream (deleted loans included), or 404. */
+  async function ownLoanStream(userId: string, id: string): Promise<string> {
+    const streamId = loanStreamId(id);
+    if (!UUID.test(id) || !(await ownsStream(platform.db, userId, streamId)))
+      throw new NotFoundError(LOAN_NOT_FOUND);
+    return streamId;
+  }
+
+  app.get(
+    '/loans/:id/amortization/versions',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags,
+        security,
+        summary: 'Every schedule the loan has had: version, when, why, and its figures',
+        params: LoanParams,
+        response: { 200: ScheduleVersionsResponse, ...errorResponses(401, 404) },
+      },
+    },
+    async (request) => {
+      const streamId = await ownLoanStream(request.userId, request.params.id);
+      const versions = await scheduleVersions(platform.db, request.userId, streamId);
+      return { success: true as const, data: { versions: versions.map(toWireVersion) } };
+    },
+  );
+
+  app.get(
+    '/loans/:id/amortization/diff',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags,
+        security,
+        summary:
+          'What changed between two schedule versions: EMI, tenure, interest, GST, outflow, and the rows',
+        params: LoanParams,
+        querystring: ScheduleDiffQuery,
+        response: { 200: ScheduleDiffResponse, ...errorResponses(401, 404, 422) },
+      },
+    },
+    async (request) => {
+      const { userId } = request;
+      const streamId = await ownLoanStream(userId, request.params.id);
+      const wanted = { from: request.query.from?.trim() ?? '', to: request.query.to?.trim() ?? '' };
+      const numbers = {
+        from: /^\d{1,6}$/.test(wanted.from) ? Number(wanted.from) : -1,
+        to: /^\d{1,6}$/.test(wanted.to) ? Number(wanted.to) : -1,
+      };
+      const found = await scheduleVersionsWithRows(platform.db, userId, streamId, [numbers.from, numbers.to]);
+      const from = found.get(numbers.from);
+      const to = found.get(numbers.to);
+      const errors: FieldError[] = [];
+      if (!from) errors.push({ field: 'from', message: HISTORY_MESSAGES.version });
+      if (!to) errors.push({ field: 'to', message: HISTORY_MESSAGES.version });
+      if (!from || !to) throw new ValidationError(errors);
+      const d = diffSchedules(from, to);
+      const figure = (f: { from: number; to: number; difference: number }) => ({
+        from: fromPaise(f.from),
+        to: fromPaise(f.to),
+        difference: fromPaise(f.difference),
+      });
+      const loanId = request.params.id;
+      return {
+        success: true as const,
+        data: {
+          from: toWireVersion(from),
+          to: toWireVersion(to),
+          changes: {
+            emi: figure(d.emi),
+            tenure: d.tenure,
+            total_interest: figure(d.totalInterest),
+            total_gst: figure(d.totalGst),
+            total_outflow: figure(d.totalOutflow),
+          },
+          rows: d.rows.map((r) => ({
+            payment_number: r.paymentNumber,
+            from: r.from && toWireRow(loanId, from.version, r.from),
+            to: r.to && toWireRow(loanId, to.version, r.to),
+          })),
+        },
+      };
+    },
   );
 
   const unavailable = { success: false as const, message: 'History export is not configured on this server' };

@@ -55,7 +55,7 @@ export function toWireLoan(loan: LoanView): WireLoan {
   };
 }
 
-function toWireRow(loanId: string, version: number, row: ScheduleRow): WireScheduleRow {
+export function toWireRow(loanId: string, version: number, row: ScheduleRow): WireScheduleRow {
   return {
     id: `${loanId}:${version}:${row.paymentNumber}`,
     payment_number: row.paymentNumber,
