@@ -1,4 +1,9 @@
+import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { verifyExport } from '@kosh/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../testing/test-app';
@@ -11,6 +16,8 @@ const tick = (minutes = 1) => {
   now += minutes * 60_000;
   return new Date(now).toISOString();
 };
+
+const CLI = fileURLToPath(new URL('./verify-export-cli.ts', import.meta.url));
 
 let t: TestApp;
 const alice = randomUUID();
@@ -473,6 +480,33 @@ describe('the export', () => {
     // Signed by another key than the server's: refused even though the chain holds.
     expect(await verifyExport(text, nodeExportCrypto, 'AAAA'.repeat(11))).toMatchObject({ ok: false });
   });
+
+  it('is checked by `npm run verify-export`: OK, or the first bad line', async () => {
+    await settle();
+    const key = (await call(alice, 'GET', '/api/export/public-key')).body.data.public_key as string;
+    const text = (await call(alice, 'GET', '/api/export/history')).body as string;
+    const dir = await mkdtemp(path.join(tmpdir(), 'kosh-export-'));
+    try {
+      const good = path.join(dir, 'good.jsonl');
+      const bad = path.join(dir, 'bad.jsonl');
+      await writeFile(good, text);
+      const lines = text.trimEnd().split('\n');
+      lines[2] = (lines[2] as string).replace('"kind":"event"', '"kind":"event","extra":1');
+      await writeFile(bad, `${lines.join('\n')}\n`);
+      const run = (file: string) =>
+        spawnSync(process.execPath, ['--import', 'tsx', CLI, file, '--public-key', key], {
+          encoding: 'utf8',
+        });
+      const ok = run(good);
+      expect(ok.stdout).toMatch(/^OK: \d+ events, head [0-9a-f]{64}/);
+      expect(ok.status).toBe(0);
+      const failed = run(bad);
+      expect(failed.stdout).toBe('FAILED at line 3: line 3 was altered\n');
+      expect(failed.status).toBe(1);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 
   it("holds only the caller's events", async () => {
     const bobs = (await call(bob, 'GET', '/api/export/history')).body as string;
