@@ -38,6 +38,7 @@ export function exportStream(db: Queryable, userId: string, key: KeyObject, expo
     let line = JSON.stringify(header);
     let n = 1;
     let count = 0;
+    let chainHead: ExportSummary['chain_head'] = null;
     yield `${line}\n`;
     let after = '';
     for (;;) {
@@ -60,7 +61,9 @@ export function exportStream(db: Queryable, userId: string, key: KeyObject, expo
             data: e.data,
             metadata: e.metadata,
           },
+          ...(e.chain ? { chain: e.chain } : {}),
         };
+        chainHead = e.chain;
         line = JSON.stringify(next);
         chunk += `${line}\n`;
       }
@@ -80,6 +83,7 @@ export function exportStream(db: Queryable, userId: string, key: KeyObject, expo
       head,
       exported_at: exportedAt,
       public_key: publicKeyOf(key),
+      chain_head: chainHead,
     };
     const signature = sign(null, Buffer.from(signedText(unsigned), 'utf8'), key).toString('base64');
     yield `${JSON.stringify({ ...unsigned, signature })}\n`;

@@ -4,7 +4,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { verifyExport } from '@kosh/domain';
+import { compareExports, verifyExport } from '@kosh/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../testing/test-app';
 import { nodeExportCrypto } from './verify-export';
@@ -520,5 +520,82 @@ describe('the export', () => {
         .every((l) => l.event.metadata.userId === bob || l.event.data.userId === bob),
     ).toBe(true);
     expect(bobs).not.toContain(alice);
+  });
+
+  it("carries each event's link in the store's per-user chain, and a later export shows a rewritten chain", async () => {
+    const dave = randomUUID();
+    await t.signedInHeader(dave);
+    const exportOf = async () => {
+      await settle();
+      const text = (await call(dave, 'GET', '/api/export/history')).body as string;
+      const result = await verifyExport(text, nodeExportCrypto);
+      if (!result.ok) throw new Error(`export fails at line ${result.line}: ${result.reason}`);
+      return { text, result };
+    };
+    for (const amount of [10, 20]) {
+      tick();
+      await call(dave, 'POST', '/api/transactions', {
+        notes: 'x',
+        transaction_type: 'C',
+        transaction_date: '2026-01-02',
+        amount,
+      });
+    }
+    const earlier = await exportOf();
+    const links = earlier.text
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+      .filter((l) => l.kind === 'event')
+      .map((l) => l.chain.seq);
+    expect(links).toEqual(links.map((_: number, i: number) => i + 1));
+    expect(earlier.result.chainHead?.seq).toBe(links.length);
+
+    tick();
+    await call(dave, 'POST', '/api/transactions', {
+      notes: 'y',
+      transaction_type: 'D',
+      transaction_date: '2026-01-03',
+      amount: 5,
+    });
+    const later = await exportOf();
+    expect(compareExports(earlier.result, later.text, later.result)).toBeNull();
+
+    // The history read model and the store's chain agree on whose every event is.
+    const { rows: disagreements } = await t.platform.db.query(
+      `SELECT h.event_id FROM history_events h
+         LEFT JOIN event_chain c ON c.global_position = split_part(h.position, ':', 2)::bigint
+        WHERE c.user_id IS DISTINCT FROM h.user_id`,
+    );
+    expect(disagreements).toEqual([]);
+
+    // Someone with the database edits dave's first transaction and recomputes his whole chain.
+    const db = t.platform.db;
+    const verifyChain = async () =>
+      (await db.query<{ broken: number | null }>('SELECT kosh_chain_verify($1) AS broken', [dave])).rows[0]
+        ?.broken;
+    expect(await verifyChain()).toBeNull();
+    await db.query(
+      `UPDATE events SET data = jsonb_set(data, '{amount}', '1') WHERE global_position =
+         (SELECT global_position FROM event_chain WHERE user_id = $1 AND seq = 3)`,
+      [dave],
+    );
+    expect(await verifyChain()).toBe(3);
+    await db.query(
+      `DO $$ DECLARE r record; v_prev text := repeat('0', 64); BEGIN
+         FOR r IN SELECT c.global_position, e.event_id, e.stream_id, e.stream_version, e.type, e.data, e.metadata
+                    FROM event_chain c JOIN events e USING (global_position)
+                   WHERE c.user_id = '${dave}' ORDER BY c.seq LOOP
+           v_prev := kosh_chain_hash(v_prev, r.event_id, r.stream_id, r.stream_version, r.type, r.data, r.metadata);
+           UPDATE event_chain SET hash = v_prev WHERE global_position = r.global_position;
+         END LOOP;
+         UPDATE event_chain_heads SET hash = v_prev WHERE user_id = '${dave}';
+       END $$`,
+    );
+    expect(await verifyChain()).toBeNull();
+    const rewritten = await exportOf();
+    expect(compareExports(earlier.result, rewritten.text, rewritten.result)).toMatch(
+      /^chain link \d+ differs/,
+    );
   });
 });

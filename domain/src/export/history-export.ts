@@ -6,6 +6,12 @@
  * Ed25519 signature over `signedText(summary)` by the server's key (its public half is in the
  * summary and at /api/export/public-key). Shared by the server, `npm run verify-export` and the
  * web app; the crypto is injected (node:crypto or WebCrypto).
+ *
+ * Where the event store keeps per-user hash chains (PostgreSQL, PGlite), each event line also
+ * carries its link (`chain`: number and hash in the owner's chain) and the summary the chain's
+ * head: the links must run 1, 2, 3… with no gap (the export misses no event the store chained),
+ * and a later export must hold the same hash at every link an earlier one signed
+ * (`compareExports`): history the store rewrote after an export does not.
  */
 
 export const EXPORT_FORMAT = 'kosh-history-export/1';
@@ -34,7 +40,11 @@ export type ExportEventLine = {
     data: unknown;
     metadata: unknown;
   };
+  chain?: ChainLink;
 };
+
+/** An event's place in its owner's hash chain in the event store. */
+export type ChainLink = { seq: number; hash: string };
 
 export type ExportSummary = {
   n: number;
@@ -47,13 +57,16 @@ export type ExportSummary = {
   exported_at: string;
   /** Base64 of the Ed25519 public key (SubjectPublicKeyInfo, DER). */
   public_key: string;
+  /** The last event's link in the store's chain (null: the store keeps none, or no events). */
+  chain_head: ChainLink | null;
   /** Base64 Ed25519 signature of `signedText(this)`. */
   signature: string;
 };
 
 /** What the signature covers: every field of the summary but the signature. */
 export function signedText(s: Omit<ExportSummary, 'signature'>): string {
-  return [s.format, s.user_id, s.n, s.prev, s.count, s.head, s.exported_at, s.public_key].join('\n');
+  const chain = s.chain_head ? `${s.chain_head.seq}:${s.chain_head.hash}` : '';
+  return [s.format, s.user_id, s.n, s.prev, s.count, s.head, s.exported_at, s.public_key, chain].join('\n');
 }
 
 export type ExportCrypto = {
@@ -66,7 +79,15 @@ export type ExportCrypto = {
 };
 
 export type VerifyResult =
-  | { ok: true; count: number; head: string; exportedAt: string; publicKey: string; userId: string }
+  | {
+      ok: true;
+      count: number;
+      head: string;
+      exportedAt: string;
+      publicKey: string;
+      userId: string;
+      chainHead: ChainLink | null;
+    }
   | { ok: false; line: number; reason: string };
 
 /**
@@ -83,6 +104,8 @@ export async function verifyExport(
   const fail = (line: number, reason: string): VerifyResult => ({ ok: false, line, reason });
   let previous: string | null = null;
   let events = 0;
+  let chained: boolean | null = null;
+  let lastLink: ChainLink | null = null;
   for (let i = 0; i < lines.length; i++) {
     const number = i + 1;
     const raw = lines[i] as string;
@@ -110,13 +133,28 @@ export async function verifyExport(
     } else if (line.kind === 'event') {
       if (last) return fail(number + 1, 'the signed summary line was removed');
       events++;
+      const link = (line as ExportEventLine).chain;
+      chained ??= link !== undefined;
+      if (chained !== (link !== undefined)) return fail(number, 'an event without its chain link: altered');
+      if (link) {
+        if (link.seq !== (lastLink?.seq ?? 0) + 1) {
+          return fail(
+            number,
+            `chain link ${link.seq} follows link ${lastLink?.seq ?? 0}: an event of the store is missing`,
+          );
+        }
+        lastLink = link;
+      }
     } else if (line.kind === 'summary') {
       if (!last) return fail(number + 1, 'lines after the summary');
       const s = line as ExportSummary;
       if (s.count !== events)
         return fail(number, `the summary counts ${s.count} events, the file has ${events}`);
-      if (s.head !== expectedPrev && events > 0)
-        return fail(number, 'the summary head is not the last event line');
+      if (s.head !== expectedPrev) return fail(number, 'the summary head is not the last event line');
+      const head = s.chain_head ?? null;
+      if (head?.seq !== lastLink?.seq || head?.hash !== lastLink?.hash) {
+        return fail(number, 'the summary chain head is not the last event link');
+      }
       if (trustedPublicKey && s.public_key !== trustedPublicKey) {
         return fail(number, 'signed by another key than the server key');
       }
@@ -132,6 +170,7 @@ export async function verifyExport(
         exportedAt: s.exported_at,
         publicKey: s.public_key,
         userId: s.user_id,
+        chainHead: head,
       };
     } else {
       return fail(number, 'unknown line kind: altered');
@@ -139,4 +178,29 @@ export async function verifyExport(
     previous = raw;
   }
   return fail(lines.length + 1, 'the signed summary line was removed');
+}
+
+/**
+ * Whether a later export (already verified) keeps the history an earlier one signed: the same
+ * user, and the same hash at the earlier export's chain head. Null when it does, else why not.
+ */
+export function compareExports(
+  earlier: Extract<VerifyResult, { ok: true }>,
+  laterText: string,
+  later: Extract<VerifyResult, { ok: true }>,
+): string | null {
+  if (earlier.userId !== later.userId) return 'the exports are of different users';
+  const head = earlier.chainHead;
+  if (!head) return 'the earlier export carries no chain head';
+  if (!later.chainHead || later.chainHead.seq < head.seq)
+    return 'the later export ends before the earlier one';
+  for (const raw of laterText.split('\n')) {
+    if (!raw.includes(`"seq":${head.seq},`)) continue;
+    const line = JSON.parse(raw) as ExportEventLine;
+    if (line.chain?.seq !== head.seq) continue;
+    return line.chain.hash === head.hash
+      ? null
+      : `chain link ${head.seq} differs: the history before ${earlier.exportedAt} was rewritten`;
+  }
+  return `chain link ${head.seq} is missing from the later export`;
 }

@@ -195,6 +195,8 @@ export type ExportedEvent = {
   recordedAt: string;
   data: Record<string, unknown>;
   metadata: RecordedEvent['metadata'];
+  /** Its link in the owner's hash chain in the event store (null: the store keeps none). */
+  chain: { seq: number; hash: string } | null;
 };
 
 /** The user's events after `after` in log order, at most `limit` (one page of the export). */
@@ -204,9 +206,17 @@ export async function exportPage(
   after: string,
   limit: number,
 ): Promise<ExportedEvent[]> {
-  const { rows } = await db.query<DbHistoryRow & { event_id: string }>(
-    `SELECT ${COLUMNS}, event_id FROM history_events WHERE user_id = $1 AND position > $2
-      ORDER BY position LIMIT ${limit}`,
+  // The event store's chain lives in the same database on PostgreSQL and PGlite (position
+  // 'xid:global_position'); on EventStoreDB the table is empty and events carry no link.
+  const { rows } = await db.query<
+    DbHistoryRow & { event_id: string; seq: number | null; hash: string | null }
+  >(
+    `SELECT h.position, h.stream_id, h.stream_version, h.type, h.data, h.metadata,
+            ${ISO('h.recorded_at')} AS recorded_at, h.event_id, c.seq, c.hash
+       FROM history_events h
+       LEFT JOIN event_chain c ON c.global_position = split_part(h.position, ':', 2)::bigint AND c.user_id = h.user_id
+      WHERE h.user_id = $1 AND h.position > $2
+      ORDER BY h.position LIMIT ${limit}`,
     [userId, after],
   );
   return rows.map((r) => ({
@@ -218,5 +228,6 @@ export async function exportPage(
     recordedAt: r.recorded_at,
     data: r.data,
     metadata: r.metadata,
+    chain: r.seq === null || r.hash === null ? null : { seq: Number(r.seq), hash: r.hash },
   }));
 }
