@@ -1,6 +1,6 @@
 import { calendarDateOf, type FieldError, ValidationError } from '@kosh/domain';
 import type { Queryable } from '@kosh/event-store/db';
-import { readAsOf } from '@kosh/projections/history/as-of';
+import { type AsOfReadModel, readAsOf } from '@kosh/projections/history/as-of';
 import { Type } from 'typebox';
 import type { Platform } from '../platform';
 
@@ -86,14 +86,19 @@ export type ReadSource = Readonly<{ db: Queryable; now: Date; asOf: Date | null 
 /**
  * Runs a read route's body live, or (with `as_of`) on the caller's read models as they stood
  * then, with "now" set to that instant, so the same body answers what it would have answered.
+ * `models`: the read models the body reads; the others are empty in an as-of answer.
  */
 export async function readAt<T>(
   platform: Platform,
   request: { userId: string; query: unknown },
+  /** The read models `body` reads (only these are replayed). */
+  models: readonly AsOfReadModel[],
   body: (source: ReadSource) => Promise<T>,
 ): Promise<T> {
   const now = platform.clock();
   const asOf = parseAsOf((request.query as { as_of?: string } | undefined)?.as_of, now);
   if (!asOf) return body({ db: platform.db, now, asOf: null });
-  return readAsOf(platform.db, request.userId, asOf.toISOString(), (db) => body({ db, now: asOf, asOf }));
+  return readAsOf(platform.db, request.userId, asOf.toISOString(), models, (db) =>
+    body({ db, now: asOf, asOf }),
+  );
 }

@@ -30,10 +30,18 @@ const LIVE_TABLES = new Set(['ledger_names']);
 
 const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
-/** Folds `events` into fresh shadow copies of the read models, then runs `read` on them. */
+/** The read models an as-of answer can be made from (names of their projections). */
+export type AsOfReadModel = 'transactions' | 'ledger' | 'loans' | 'schedules';
+
+/**
+ * Folds `events` into fresh shadow copies of the read models named in `models`, then runs
+ * `read` on them. Every read model's tables are shadowed, the others left empty: a read of one
+ * not named finds nothing rather than today's rows.
+ */
 export async function readReplayed<T>(
   db: Db,
   events: readonly RecordedEvent[],
+  models: readonly AsOfReadModel[],
   read: (tx: Queryable) => Promise<T>,
 ): Promise<T> {
   return db.transaction(async (tx) => {
@@ -48,23 +56,37 @@ export async function readReplayed<T>(
         )
         .join('\n'),
     );
-    for (const projection of AS_OF_PROJECTIONS) {
+    for (const projection of AS_OF_PROJECTIONS.filter((p) => models.includes(p.name as AsOfReadModel))) {
       const handles = new Set(projection.handles);
       // Catalog events stay out: the catalog is read live (see above).
       const handled = events.filter((e) => handles.has(e.type) && !e.type.endsWith('Added'));
       if (handled.length > 0) await projection.apply(tx, handled);
+      // Temporary tables get no statistics of their own: a large fold needs them for good plans.
+      if (handled.length > 2000)
+        await tx.query(
+          `ANALYZE ${projection.tables
+            .filter((t) => !LIVE_TABLES.has(t))
+            .map(quote)
+            .join(', ')}`,
+        );
     }
     return read(tx);
   });
 }
 
-/** The user's read models as of `asOf` (an ISO instant), for `read`. */
+/** The user's read models named in `models` as of `asOf` (an ISO instant), for `read`. */
 export async function readAsOf<T>(
   db: Db,
   userId: string,
   asOf: string,
+  models: readonly AsOfReadModel[],
   read: (tx: Queryable) => Promise<T>,
 ): Promise<T> {
-  const events = await userEventsUpTo(db, userId, asOf);
-  return readReplayed(db, events, read);
+  const types = [
+    ...new Set(
+      AS_OF_PROJECTIONS.filter((p) => models.includes(p.name as AsOfReadModel)).flatMap((p) => p.handles),
+    ),
+  ];
+  const events = await userEventsUpTo(db, userId, asOf, types);
+  return readReplayed(db, events, models, read);
 }

@@ -148,10 +148,15 @@ export async function historyPage(
 }
 
 /**
- * The user's events recorded at or before `asOf` (ISO instant), in log order, as the
+ * The user's events of `types` recorded at or before `asOf` (ISO instant), in log order, as the
  * projections receive them (secrets removed: no read model keeps them).
  */
-export async function userEventsUpTo(db: Queryable, userId: string, asOf: string): Promise<RecordedEvent[]> {
+export async function userEventsUpTo(
+  db: Queryable,
+  userId: string,
+  asOf: string,
+  types: readonly string[],
+): Promise<RecordedEvent[]> {
   const { rows } = await db.query<{
     position: string;
     event_id: string;
@@ -162,8 +167,8 @@ export async function userEventsUpTo(db: Queryable, userId: string, asOf: string
     metadata: RecordedEvent['metadata'];
   }>(
     `SELECT position, event_id, stream_id, stream_version, type, data, metadata FROM history_events
-      WHERE user_id = $1 AND recorded_at <= $2::timestamptz ORDER BY position`,
-    [userId, asOf],
+      WHERE user_id = $1 AND recorded_at <= $2::timestamptz AND type = ANY($3::text[]) ORDER BY position`,
+    [userId, asOf, types],
   );
   return rows.map((r) => ({
     id: r.event_id,

@@ -75,7 +75,7 @@ export async function ledgerRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) =>
-      readAt(platform, request, async ({ db, now }) => {
+      readAt(platform, request, ['ledger'], async ({ db, now }) => {
         const parsed = parseLedgerQuery(request.query, monthOf(now));
         if (!parsed.ok) throw new ValidationError(parsed.errors);
         const { year, month } = parsed.value;
@@ -116,7 +116,7 @@ export async function ledgerRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) =>
-      readAt(platform, request, async ({ db, now }) => {
+      readAt(platform, request, ['ledger'], async ({ db, now }) => {
         const current = monthOf(now);
         const periods = await ledgerPeriods(db, request.userId, current);
         return {

@@ -193,7 +193,7 @@ export async function loanRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) =>
-      readAt(platform, request, async ({ db }) => {
+      readAt(platform, request, ['loans'], async ({ db }) => {
         const parsed = parseLoanListQuery(request.query);
         if (!parsed.ok) throw new ValidationError(parsed.errors);
         const query = parsed.value;
@@ -225,7 +225,7 @@ export async function loanRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) =>
-      readAt(platform, request, async ({ db, now }) => {
+      readAt(platform, request, ['loans', 'schedules'], async ({ db, now }) => {
         const stats = await getLoanStats(db, request.userId, calendarDateOf(now));
         return {
           success: true as const,
@@ -254,7 +254,7 @@ export async function loanRoutes(fastify: FastifyInstance) {
       },
     },
     async (request, reply) =>
-      readAt(platform, request, async ({ db, asOf }) => {
+      readAt(platform, request, ['loans'], async ({ db, asOf }) => {
         const loan = await ownLoan(request.userId, request.params.id, db);
         // A past version is not one to send back in If-Match.
         if (!asOf) reply.header('ETag', etagOf(loan.version));
@@ -355,7 +355,7 @@ export async function loanRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) =>
-      readAt(platform, request, async ({ db }) => {
+      readAt(platform, request, ['loans', 'schedules'], async ({ db }) => {
         const loan = await ownLoan(request.userId, request.params.id, db);
         const schedule = await getSchedule(db, request.userId, loan.id);
         return { success: true as const, data: toWireSchedule(schedule) };

@@ -134,7 +134,7 @@ export async function transactionRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) =>
-      readAt(platform, request, async ({ db }) => {
+      readAt(platform, request, ['transactions'], async ({ db }) => {
         const parsed = parseTransactionListQuery(request.query);
         if (!parsed.ok) throw new ValidationError(parsed.errors);
         const query = parsed.value;
@@ -176,7 +176,7 @@ export async function transactionRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) =>
-      readAt(platform, request, async ({ db }) => {
+      readAt(platform, request, ['transactions'], async ({ db }) => {
         const stats = await getTransactionStats(db, request.userId);
         return {
           success: true as const,

@@ -18,4 +18,5 @@ CREATE TABLE history_events (
 
 CREATE INDEX history_events_user_idx ON history_events (user_id, position);
 CREATE INDEX history_events_stream_idx ON history_events (user_id, stream_id, position);
+CREATE INDEX history_events_user_type_idx ON history_events (user_id, type, position);
 CREATE INDEX history_events_user_time_idx ON history_events (user_id, recorded_at, position);
