@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { compareExports, verifyExport } from '@kosh/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../testing/test-app';
+import { type Answer, historyClient } from './testing';
 import { nodeExportCrypto } from './verify-export';
 
 /** A clock the test moves by hand: a command and the reads right after it share one instant. */
@@ -22,10 +23,6 @@ const CLI = fileURLToPath(new URL('./verify-export-cli.ts', import.meta.url));
 let t: TestApp;
 const alice = randomUUID();
 const bob = randomUUID();
-let lastPosition = '';
-
-/** Answers as the tests read them (JSON of any shape, or the export's text). */
-type Answer = { status: number; headers: Record<string, unknown>; body: ReturnType<typeof JSON.parse> };
 
 type Entry = {
   position: string;
@@ -38,26 +35,11 @@ type Entry = {
 };
 type Page = { entries: Entry[]; next_cursor: string | null };
 
-async function call(userId: string, method: string, url: string, body?: unknown): Promise<Answer> {
-  const response = await t.app.inject({
-    method: method as 'GET',
-    url,
-    headers: await t.signedInHeader(userId),
-    ...(body === undefined ? {} : { payload: body as Record<string, unknown> }),
-  });
-  const position = response.headers['x-event-position'];
-  if (typeof position === 'string' && position > lastPosition) lastPosition = position;
-  const isJson = String(response.headers['content-type']).includes('application/json');
-  return {
-    status: response.statusCode,
-    headers: response.headers,
-    body: isJson ? response.json() : response.body,
-  };
-}
+const { call, settle: settled } = historyClient(() => t);
 
 /** Waits until the history read model holds every event written so far. */
 async function settle() {
-  if (lastPosition) expect(await t.platform.afterAppend(lastPosition, ['history'])).toBe(true);
+  expect(await settled()).toBe(true);
 }
 
 async function timeline(userId: string, query = '') {

@@ -38,6 +38,22 @@ CREATE TABLE event_chain (
   CONSTRAINT event_chain_user_seq_key UNIQUE (user_id, seq)
 );
 
+-- Adds one event to its owner's chain (the owner's head row must be locked by the caller).
+CREATE FUNCTION kosh_chain_link(p_owner text, p_global_position bigint, p_event_id text, p_stream_id text,
+  p_stream_version integer, p_type text, p_data jsonb, p_metadata jsonb) RETURNS void
+LANGUAGE sql
+AS $$
+  WITH head AS (
+    UPDATE event_chain_heads h
+       SET seq = h.seq + 1,
+           hash = kosh_chain_hash(h.hash, p_event_id, p_stream_id, p_stream_version, p_type, p_data, p_metadata)
+     WHERE h.user_id = p_owner
+     RETURNING h.seq, h.hash
+  )
+  INSERT INTO event_chain (global_position, user_id, seq, hash)
+  SELECT p_global_position, p_owner, head.seq, head.hash FROM head
+$$;
+
 -- Appends the statement's new events to their owners' chains, in log order. Owners' heads are
 -- locked in user order, so two appends touching the same users cannot deadlock.
 CREATE FUNCTION kosh_chain_events() RETURNS trigger
@@ -45,8 +61,6 @@ LANGUAGE plpgsql
 AS $$
 DECLARE
   r record;
-  v_seq bigint;
-  v_hash text;
 BEGIN
   INSERT INTO event_chain_heads (user_id, seq, hash)
   SELECT DISTINCT kosh_event_owner(n.stream_id, n.data, n.metadata), 0, repeat('0', 64)
@@ -64,12 +78,8 @@ BEGIN
      WHERE kosh_event_owner(n.stream_id, n.data, n.metadata) IS NOT NULL
      ORDER BY n.global_position
   LOOP
-    UPDATE event_chain_heads h
-       SET seq = h.seq + 1,
-           hash = kosh_chain_hash(h.hash, r.event_id, r.stream_id, r.stream_version, r.type, r.data, r.metadata)
-     WHERE h.user_id = r.owner
-     RETURNING h.seq, h.hash INTO v_seq, v_hash;
-    INSERT INTO event_chain (global_position, user_id, seq, hash) VALUES (r.global_position, r.owner, v_seq, v_hash);
+    PERFORM kosh_chain_link(r.owner, r.global_position, r.event_id, r.stream_id, r.stream_version, r.type, r.data,
+      r.metadata);
   END LOOP;
   RETURN NULL;
 END
@@ -89,8 +99,6 @@ SELECT DISTINCT owner, 0, repeat('0', 64) FROM owned WHERE owner IS NOT NULL;
 DO $$
 DECLARE
   r record;
-  v_seq bigint;
-  v_hash text;
 BEGIN
   FOR r IN
     SELECT e.global_position, e.event_id, e.stream_id, e.stream_version, e.type, e.data, e.metadata,
@@ -99,12 +107,8 @@ BEGIN
      WHERE kosh_event_owner(e.stream_id, e.data, e.metadata) IS NOT NULL
      ORDER BY e.global_position
   LOOP
-    UPDATE event_chain_heads h
-       SET seq = h.seq + 1,
-           hash = kosh_chain_hash(h.hash, r.event_id, r.stream_id, r.stream_version, r.type, r.data, r.metadata)
-     WHERE h.user_id = r.owner
-     RETURNING h.seq, h.hash INTO v_seq, v_hash;
-    INSERT INTO event_chain (global_position, user_id, seq, hash) VALUES (r.global_position, r.owner, v_seq, v_hash);
+    PERFORM kosh_chain_link(r.owner, r.global_position, r.event_id, r.stream_id, r.stream_version, r.type, r.data,
+      r.metadata);
   END LOOP;
 END
 $$;
