@@ -17,6 +17,11 @@ import { userEventsUpTo } from './queries';
  *
  * The catalog (names of lenders and loan types) is read live: entries are only ever added, so
  * a name a loan referred to then is the name it has now.
+ *
+ * Cost: the fold is linear in the user's events (measured in `npm run bench:history`). While it
+ * runs, its transaction holds an xid, so the log's readers (the projections) hold back events
+ * committed after it started until it ends; on PGlite it holds the one connection. Both last as
+ * long as the answer takes.
  */
 export const AS_OF_PROJECTIONS: readonly Projection[] = [
   transactionsProjection,
