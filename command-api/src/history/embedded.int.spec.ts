@@ -44,7 +44,7 @@ it('answers as of an instant, shows the timeline and exports a verifiable file',
 
   const timeline = await get('/api/history?type=TransactionRecorded');
   expect(timeline.data.entries.map((e: { summary: string }) => e.summary)).toContain(
-    'Debit of ₹25000.00 recorded',
+    'Debit of ₹25,000.00 recorded',
   );
 
   const key = (await get('/api/export/public-key')).data.public_key;

@@ -125,7 +125,7 @@ describe('the timeline', () => {
       ],
       [
         'TransactionRecorded',
-        'Credit of ₹1500.50 recorded',
+        'Credit of ₹1,500.50 recorded',
         [
           { field: 'Type', from: null, to: 'Credit' },
           { field: 'Date', from: null, to: '2026-01-05' },

@@ -161,6 +161,9 @@ export const PREVIOUS_NEEDED: Readonly<Record<string, readonly string[]>> = {
   ProfileUpdated: ['UserRegistered', 'ProfileUpdated'],
 };
 
+/** ₹1,50,000.00, as the screens write amounts. */
+const RUPEES = new Intl.NumberFormat('en-IN', { style: 'currency', currency: 'INR' });
+
 /** 'LoanRateChanged' → 'Loan rate changed'. */
 function sentenceOf(type: string): string {
   const words = type.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
@@ -185,7 +188,7 @@ export function timelineEntry(event: HistoryEvent, previous: Values, names: Name
     summary,
     changes,
   });
-  const amount = (v: unknown) => (typeof v === 'number' ? `₹${fromPaise(v).toFixed(2)}` : '');
+  const amount = (v: unknown) => (typeof v === 'number' ? RUPEES.format(fromPaise(v)) : '');
   switch (event.type) {
     case 'TransactionRecorded':
       return entry(
