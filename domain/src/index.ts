@@ -2,6 +2,7 @@ export * from './catalog/decide';
 export * from './catalog/events';
 export * from './catalog/seed';
 export * from './export/history-export';
+export * from './export/web-crypto';
 export * from './ledger/period';
 export * from './loan/actual-schedule';
 export * from './loan/apr';
