@@ -264,6 +264,30 @@ describe('the timeline', () => {
     expect(exported.body).not.toMatch(/passwordHash|tokenHash|sealedToken|not-a-password/);
   });
 
+  it('shows a lender and a loan type the user added, to that user only', async () => {
+    tick();
+    expect(
+      (await call(alice, 'POST', '/api/banks', { bank_name: 'Kosh Co-op Bank', branch_name: 'Pune' })).status,
+    ).toBe(201);
+    tick();
+    expect((await call(alice, 'POST', '/api/banks/loan-types', { type_name: 'Gold Loan' })).status).toBe(201);
+    const added = (await timeline(alice, '?limit=2')).entries;
+    expect(added.map((e) => [e.type, e.summary, e.changes])).toEqual([
+      ['LoanTypeAdded', 'Loan type Gold Loan added', [{ field: 'Loan Type', from: null, to: 'Gold Loan' }]],
+      [
+        'BankAdded',
+        'Bank Kosh Co-op Bank added',
+        [
+          { field: 'Bank Name', from: null, to: 'Kosh Co-op Bank' },
+          { field: 'Branch Name', from: null, to: 'Pune' },
+        ],
+      ],
+    ]);
+    expect(added[0]?.stream).toMatch(/^loan_type:\d+$/);
+    const bobSees = JSON.stringify((await timeline(bob, '?limit=100')).entries);
+    expect(bobSees).not.toContain('Kosh Co-op Bank');
+  });
+
   it('pages newest first with a cursor and filters by type and time', async () => {
     const all = (await timeline(alice, '?limit=100')).entries;
     const seen: string[] = [];
