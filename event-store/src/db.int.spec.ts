@@ -9,7 +9,11 @@ import { eventStoreMigrations, migrate } from './migrations';
 import { createPostgresEventStore } from './postgres-event-store';
 import { createTestDatabase, type TestDatabase } from './testing/test-database';
 
-const eventStoreFiles = ['event-store/001_events.sql', 'event-store/002_append_one_plan.sql'];
+const eventStoreFiles = [
+  'event-store/001_events.sql',
+  'event-store/002_append_one_plan.sql',
+  'event-store/003_user_hash_chain.sql',
+];
 
 async function waitUntil(check: () => boolean, what: string, timeoutMs = 10_000) {
   const deadline = Date.now() + timeoutMs;

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import type { MigrationSource } from '@kosh/event-store/migrations';
 import { catalogProjection } from './catalog/projector';
+import { historyProjection } from './history/projector';
 import { ledgerProjection } from './ledger/projector';
 import { loansProjection } from './loans/projector';
 import type { Projection } from './runner/types';
@@ -25,6 +26,7 @@ export const allProjections: Projection[] = [
   catalogProjection,
   loansProjection,
   schedulesProjection,
+  historyProjection,
 ];
 
 /** Migrations of the runner and of every read model, applied after the event store's. */
@@ -36,4 +38,5 @@ export const migrationSources: MigrationSource[] = [
   { scope: 'catalog', dir: fileURLToPath(new URL('./catalog/migrations', import.meta.url)) },
   { scope: 'loans', dir: fileURLToPath(new URL('./loans/migrations', import.meta.url)) },
   { scope: 'schedules', dir: fileURLToPath(new URL('./schedules/migrations', import.meta.url)) },
+  { scope: 'history', dir: fileURLToPath(new URL('./history/migrations', import.meta.url)) },
 ];

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createPrivateKey, generateKeyPairSync, type KeyObject, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
@@ -48,6 +48,11 @@ const ConfigSchema = Type.Object({
    * development and test serve them openly.
    */
   METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
+  /**
+   * Ed25519 private key (PKCS#8 PEM, or its DER in base64) that signs history exports. Embedded
+   * mode generates one in DATA_DIR; other shapes without it do not offer the export (503).
+   */
+  EXPORT_SIGNING_KEY: Type.Optional(Type.String({ minLength: 16 })),
   /**
    * What this process runs: `api` (HTTP, no job processors), `worker` (job processors, no HTTP)
    * or `all`. Unset: `all` for the API without REDIS_URL, `api` with it, `worker` for the worker.
@@ -102,6 +107,8 @@ export function loadConfig(env: Env = process.env): Config {
       .filter(Boolean),
     KOSH_ROLE: env.KOSH_ROLE || undefined,
     METRICS_TOKEN: env.METRICS_TOKEN || undefined,
+    EXPORT_SIGNING_KEY:
+      env.EXPORT_SIGNING_KEY || (env.DATABASE_URL ? undefined : embeddedSigningKey(dataDir)),
   };
   const problems = [...Value.Errors(ConfigSchema, raw)].map((e) => {
     const key = e.instancePath.replace(/^\//, '') || 'config';
@@ -113,6 +120,9 @@ export function loadConfig(env: Env = process.env): Config {
   }
   const secretProblem = raw.JWT_SECRET.length >= 32 ? weakSecretReason(raw.JWT_SECRET) : null;
   if (secretProblem) problems.push(`JWT_SECRET: ${secretProblem} (${SECRET_ADVICE})`);
+  if (raw.EXPORT_SIGNING_KEY && !isEd25519PrivateKey(raw.EXPORT_SIGNING_KEY)) {
+    problems.push('EXPORT_SIGNING_KEY: not an Ed25519 private key (PKCS#8 PEM or base64 DER)');
+  }
   const badProxies = raw.TRUST_PROXY.filter((entry) => !isProxyEntry(entry));
   if (badProxies.length > 0) {
     problems.push(
@@ -212,4 +222,30 @@ function embeddedSecret(dataDir: string): string {
   const secret = randomBytes(48).toString('base64url');
   writeFileSync(file, secret, { mode: 0o600 });
   return secret;
+}
+
+/** The key object of EXPORT_SIGNING_KEY: PKCS#8 PEM, or its DER in base64. */
+export function exportSigningKeyOf(text: string): KeyObject {
+  return text.includes('-----BEGIN')
+    ? createPrivateKey(text)
+    : createPrivateKey({ key: Buffer.from(text, 'base64'), format: 'der', type: 'pkcs8' });
+}
+
+function isEd25519PrivateKey(text: string): boolean {
+  try {
+    return exportSigningKeyOf(text).asymmetricKeyType === 'ed25519';
+  } catch {
+    return false;
+  }
+}
+
+/** Embedded mode keeps a generated export signing key in DATA_DIR, so exports stay verifiable. */
+function embeddedSigningKey(dataDir: string): string {
+  const file = path.join(dataDir, 'export-signing-key.pem');
+  if (existsSync(file)) return readFileSync(file, 'utf8');
+  mkdirSync(dataDir, { recursive: true });
+  const { privateKey } = generateKeyPairSync('ed25519');
+  const pem = privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
+  writeFileSync(file, pem, { mode: 0o600 });
+  return pem;
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { authRoutes } from './auth/index';
 import { bankRoutes } from './banks/index';
+import { historyRoutes } from './history/index';
 import { ledgerRoutes } from './ledger/index';
 import { loanRoutes } from './loans/index';
 import { transactionRoutes } from './transactions/index';
@@ -12,4 +13,5 @@ export async function apiRoutes(app: FastifyInstance) {
   await app.register(ledgerRoutes, { prefix: '/ledger' });
   await app.register(loanRoutes, { prefix: '/loans' });
   await app.register(bankRoutes, { prefix: '/banks' });
+  await app.register(historyRoutes);
 }

@@ -1,9 +1,11 @@
 import { type Static, Type } from 'typebox';
+import { AsOfParam } from '../history/read-at';
 
 /** Spec section 3 (Ledger response, Available periods): these answers use camelCase names. */
 export const LedgerQuery = Type.Object({
   month: Type.Optional(Type.String({ description: '1 to 12 (default: the current month)' })),
   year: Type.Optional(Type.String({ description: 'Four-digit year (default: the current year)' })),
+  as_of: AsOfParam,
 });
 export type LedgerQuery = Static<typeof LedgerQuery>;
 

@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { AsOfParam } from '../history/read-at';
 
 /**
  * Spec sections 3 and 7 (Loans), wire names in snake_case. Body and query fields are loose at
@@ -38,6 +39,7 @@ export const LoanListQuery = Type.Object({
   search: QueryText('Text in the account number, loan type or bank name, or digits of the principal'),
   filter_bank_id: QueryText('Only loans from this bank'),
   filter_loan_type_id: QueryText('Only loans of this type'),
+  as_of: AsOfParam,
 });
 export type LoanListQuery = Static<typeof LoanListQuery>;
 

@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { AsOfParam } from '../history/read-at';
 
 /**
  * Spec sections 3 and 7 (Transactions), wire names in snake_case. Body and query fields are
@@ -29,6 +30,7 @@ export const TransactionListQuery = Type.Object({
   date_to: QueryText('YYYY-MM-DD, inclusive'),
   sort_by: QueryText('transaction_date (default), amount, created_at or notes'),
   sort_order: QueryText('ASC or DESC (default)'),
+  as_of: AsOfParam,
 });
 export type TransactionListQuery = Static<typeof TransactionListQuery>;
 

@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -64,6 +64,10 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     // A bound, not a delay: on a loaded 2-core CI machine, and with other test files holding
     // transactions open on the same server (xids are cluster-wide), catch-up can take seconds.
     READ_YOUR_WRITES_TIMEOUT_MS: '20000',
+    // A fresh key per app (embedded mode would make one in DATA_DIR anyway).
+    EXPORT_SIGNING_KEY: generateKeyPairSync('ed25519')
+      .privateKey.export({ format: 'pem', type: 'pkcs8' })
+      .toString(),
     ...options.env,
   });
   const platform = await createPlatform(config, {

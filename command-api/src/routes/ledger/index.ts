@@ -11,6 +11,7 @@ import {
 } from '@kosh/domain';
 import { type LedgerLine, ledgerEntries, ledgerPeriods } from '@kosh/projections/ledger/queries';
 import type { FastifyInstance } from 'fastify';
+import { AsOfQuery, readAt } from '../../history/read-at';
 import { errorResponses } from '../../schemas/auth';
 import { LedgerQuery, LedgerResponse, PeriodsResponse, type WireLedgerEntry } from '../../schemas/ledger';
 
@@ -73,38 +74,34 @@ export async function ledgerRoutes(fastify: FastifyInstance) {
         response: { 200: LedgerResponse, ...errorResponses(401, 422) },
       },
     },
-    async (request) => {
-      const parsed = parseLedgerQuery(request.query, monthOf(platform.clock()));
-      if (!parsed.ok) throw new ValidationError(parsed.errors);
-      const { year, month } = parsed.value;
-      const dateRange = monthRange(year, month);
-      const entries = await ledgerEntries(
-        platform.db,
-        request.userId,
-        dateRange.startDate,
-        dateRange.endDate,
-      );
-      const credits = entries.filter((e) => e.side === 'C');
-      const debits = entries.filter((e) => e.side === 'D');
-      const totalCredit = sum(credits);
-      const totalDebit = sum(debits);
-      return {
-        success: true as const,
-        data: {
-          summary: {
-            totalCredit: fromPaise(totalCredit),
-            totalDebit: fromPaise(totalDebit),
-            netBalance: fromPaise(totalCredit - totalDebit),
-            emiCount: debits.filter((e) => e.kind === 'emi').length,
+    async (request) =>
+      readAt(platform, request, ['ledger'], async ({ db, now }) => {
+        const parsed = parseLedgerQuery(request.query, monthOf(now));
+        if (!parsed.ok) throw new ValidationError(parsed.errors);
+        const { year, month } = parsed.value;
+        const dateRange = monthRange(year, month);
+        const entries = await ledgerEntries(db, request.userId, dateRange.startDate, dateRange.endDate);
+        const credits = entries.filter((e) => e.side === 'C');
+        const debits = entries.filter((e) => e.side === 'D');
+        const totalCredit = sum(credits);
+        const totalDebit = sum(debits);
+        return {
+          success: true as const,
+          data: {
+            summary: {
+              totalCredit: fromPaise(totalCredit),
+              totalDebit: fromPaise(totalDebit),
+              netBalance: fromPaise(totalCredit - totalDebit),
+              emiCount: debits.filter((e) => e.kind === 'emi').length,
+            },
+            credit: { transactions: credits.map(toWire), total: fromPaise(totalCredit) },
+            debit: { transactions: debits.map(toWire), total: fromPaise(totalDebit) },
+            monthName: monthName(month),
+            year,
+            dateRange,
           },
-          credit: { transactions: credits.map(toWire), total: fromPaise(totalCredit) },
-          debit: { transactions: debits.map(toWire), total: fromPaise(totalDebit) },
-          monthName: monthName(month),
-          year,
-          dateRange,
-        },
-      };
-    },
+        };
+      }),
   );
 
   app.get(
@@ -114,25 +111,27 @@ export async function ledgerRoutes(fastify: FastifyInstance) {
         tags,
         security,
         summary: 'Months that have ledger entries, newest first, and the current month',
-        response: { 200: PeriodsResponse, ...errorResponses(401) },
+        querystring: AsOfQuery,
+        response: { 200: PeriodsResponse, ...errorResponses(401, 422) },
       },
     },
-    async (request) => {
-      const current = monthOf(platform.clock());
-      const periods = await ledgerPeriods(platform.db, request.userId, current);
-      return {
-        success: true as const,
-        data: {
-          periods: periods.map((p) => ({
-            month: p.month,
-            year: p.year,
-            monthName: monthName(p.month),
-            count: p.transactionCount + p.emiCount,
-          })),
-          currentMonth: current.month,
-          currentYear: current.year,
-        },
-      };
-    },
+    async (request) =>
+      readAt(platform, request, ['ledger'], async ({ db, now }) => {
+        const current = monthOf(now);
+        const periods = await ledgerPeriods(db, request.userId, current);
+        return {
+          success: true as const,
+          data: {
+            periods: periods.map((p) => ({
+              month: p.month,
+              year: p.year,
+              monthName: monthName(p.month),
+              count: p.transactionCount + p.emiCount,
+            })),
+            currentMonth: current.month,
+            currentYear: current.year,
+          },
+        };
+      }),
   );
 }

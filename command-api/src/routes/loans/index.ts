@@ -16,6 +16,7 @@ import {
   parseLoan,
   ValidationError,
 } from '@kosh/domain';
+import type { Queryable } from '@kosh/event-store/db';
 import { getBank, getLoanType } from '@kosh/projections/catalog/queries';
 import { evolveLoanRow } from '@kosh/projections/loans/projector';
 import { getLoan, getLoanStats, type LoanView, listLoans } from '@kosh/projections/loans/queries';
@@ -36,6 +37,7 @@ import {
   parseIfMatch,
   READ_MODEL_LAG_HEADER,
 } from '../../commands/handle';
+import { AsOfQuery, readAt } from '../../history/read-at';
 import { errorResponses } from '../../schemas/auth';
 import {
   LoanBody,
@@ -78,8 +80,8 @@ export async function loanRoutes(fastify: FastifyInstance) {
   const today = () => calendarDateOf(platform.clock());
 
   /** The caller's loan or 404 (a malformed id is simply not found). */
-  async function ownLoan(userId: string, id: string): Promise<LoanView> {
-    const loan = UUID.test(id) ? await getLoan(platform.db, userId, id) : null;
+  async function ownLoan(userId: string, id: string, db: Queryable = platform.db): Promise<LoanView> {
+    const loan = UUID.test(id) ? await getLoan(db, userId, id) : null;
     if (!loan) throw new NotFoundError(LOAN_NOT_FOUND);
     return loan;
   }
@@ -203,30 +205,31 @@ export async function loanRoutes(fastify: FastifyInstance) {
         response: { 200: LoanListResponse, ...errorResponses(401, 422) },
       },
     },
-    async (request) => {
-      const parsed = parseLoanListQuery(request.query);
-      if (!parsed.ok) throw new ValidationError(parsed.errors);
-      const query = parsed.value;
-      const { rows, totalItems } = await listLoans(platform.db, request.userId, query);
-      const standings = await loanStandings(
-        platform.db,
-        request.userId,
-        rows.map((row) => row.id),
-        today(),
-      );
-      return {
-        success: true as const,
-        data: rows.map((row) => toWireLoan(row, standings.get(row.id))),
-        meta: {
-          pagination: {
-            page: query.page,
-            limit: query.limit,
-            total_items: totalItems,
-            total_pages: Math.ceil(totalItems / query.limit),
+    async (request) =>
+      readAt(platform, request, ['loans', 'schedules'], async ({ db, now }) => {
+        const parsed = parseLoanListQuery(request.query);
+        if (!parsed.ok) throw new ValidationError(parsed.errors);
+        const query = parsed.value;
+        const { rows, totalItems } = await listLoans(db, request.userId, query);
+        const standings = await loanStandings(
+          db,
+          request.userId,
+          rows.map((row) => row.id),
+          calendarDateOf(now),
+        );
+        return {
+          success: true as const,
+          data: rows.map((row) => toWireLoan(row, standings.get(row.id))),
+          meta: {
+            pagination: {
+              page: query.page,
+              limit: query.limit,
+              total_items: totalItems,
+              total_pages: Math.ceil(totalItems / query.limit),
+            },
           },
-        },
-      };
-    },
+        };
+      }),
   );
 
   app.get(
@@ -236,23 +239,25 @@ export async function loanRoutes(fastify: FastifyInstance) {
         tags,
         security,
         summary: "Totals over the user's loans as of today (India time)",
-        response: { 200: LoanStatsResponse, ...errorResponses(401) },
+        querystring: AsOfQuery,
+        response: { 200: LoanStatsResponse, ...errorResponses(401, 422) },
       },
     },
-    async (request) => {
-      const stats = await getLoanStats(platform.db, request.userId, today());
-      return {
-        success: true as const,
-        data: {
-          total_loans: stats.totalLoans,
-          active_loans: stats.activeLoans,
-          total_amount: fromPaise(stats.totalAmount),
-          remaining_amount: fromPaise(stats.remainingAmount),
-          overdue_loans: stats.overdueLoans,
-          overdue_emis: stats.overdueEmis,
-        },
-      };
-    },
+    async (request) =>
+      readAt(platform, request, ['loans', 'schedules'], async ({ db, now }) => {
+        const stats = await getLoanStats(db, request.userId, calendarDateOf(now));
+        return {
+          success: true as const,
+          data: {
+            total_loans: stats.totalLoans,
+            active_loans: stats.activeLoans,
+            total_amount: fromPaise(stats.totalAmount),
+            remaining_amount: fromPaise(stats.remainingAmount),
+            overdue_loans: stats.overdueLoans,
+            overdue_emis: stats.overdueEmis,
+          },
+        };
+      }),
   );
 
   registerLoanTypeList(app, '/types', tags);
@@ -266,18 +271,21 @@ export async function loanRoutes(fastify: FastifyInstance) {
         security,
         summary: 'One loan (ETag: its version, for If-Match)',
         params: LoanParams,
-        response: { 200: LoanResponse, ...errorResponses(401, 404) },
+        querystring: AsOfQuery,
+        response: { 200: LoanResponse, ...errorResponses(401, 404, 422) },
       },
     },
-    async (request, reply) => {
-      const loan = await ownLoan(request.userId, request.params.id);
-      const standings = await loanStandings(platform.db, request.userId, [loan.id], today());
-      reply.header('ETag', etagOf(loan.version));
-      return {
-        success: true as const,
-        data: { loan: toWireLoan(loan, standings.get(loan.id), aprOf(loan)) },
-      };
-    },
+    async (request, reply) =>
+      readAt(platform, request, ['loans', 'schedules'], async ({ db, now, asOf }) => {
+        const loan = await ownLoan(request.userId, request.params.id, db);
+        const standings = await loanStandings(db, request.userId, [loan.id], calendarDateOf(now));
+        // A past version is not one to send back in If-Match.
+        if (!asOf) reply.header('ETag', etagOf(loan.version));
+        return {
+          success: true as const,
+          data: { loan: toWireLoan(loan, standings.get(loan.id), aprOf(loan)) },
+        };
+      }),
   );
 
   app.post(
@@ -368,14 +376,16 @@ export async function loanRoutes(fastify: FastifyInstance) {
         security,
         summary: "The loan's current repayment schedule with totals and version",
         params: LoanParams,
-        response: { 200: ScheduleResponse, ...errorResponses(401, 404) },
+        querystring: AsOfQuery,
+        response: { 200: ScheduleResponse, ...errorResponses(401, 404, 422) },
       },
     },
-    async (request) => {
-      const loan = await ownLoan(request.userId, request.params.id);
-      const schedule = await getSchedule(platform.db, request.userId, loan.id);
-      return { success: true as const, data: toWireSchedule(schedule) };
-    },
+    async (request) =>
+      readAt(platform, request, ['loans', 'schedules'], async ({ db }) => {
+        const loan = await ownLoan(request.userId, request.params.id, db);
+        const schedule = await getSchedule(db, request.userId, loan.id);
+        return { success: true as const, data: toWireSchedule(schedule) };
+      }),
   );
 
   app.post(

@@ -62,7 +62,7 @@ export function toWireLoan(loan: LoanView, standing?: LoanStanding, apr?: number
   };
 }
 
-function toWireRow(
+export function toWireRow(
   loanId: string,
   version: number,
   row: ScheduleViewRow,

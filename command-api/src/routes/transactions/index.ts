@@ -27,6 +27,7 @@ import {
   parseIfMatch,
   READ_MODEL_LAG_HEADER,
 } from '../../commands/handle';
+import { AsOfQuery, readAt } from '../../history/read-at';
 import { errorResponses } from '../../schemas/auth';
 import {
   TransactionBody,
@@ -132,34 +133,35 @@ export async function transactionRoutes(fastify: FastifyInstance) {
         response: { 200: TransactionListResponse, ...errorResponses(401, 422) },
       },
     },
-    async (request) => {
-      const parsed = parseTransactionListQuery(request.query);
-      if (!parsed.ok) throw new ValidationError(parsed.errors);
-      const query = parsed.value;
-      const { rows, totalItems } = await listTransactions(platform.db, request.userId, query);
-      const totalPages = Math.ceil(totalItems / query.limit);
-      return {
-        success: true as const,
-        data: {
-          transactions: rows.map(toWire),
-          pagination: {
-            current_page: query.page,
-            total_pages: totalPages,
-            total_items: totalItems,
-            has_prev: query.page > 1,
-            has_next: query.page < totalPages,
+    async (request) =>
+      readAt(platform, request, ['transactions'], async ({ db }) => {
+        const parsed = parseTransactionListQuery(request.query);
+        if (!parsed.ok) throw new ValidationError(parsed.errors);
+        const query = parsed.value;
+        const { rows, totalItems } = await listTransactions(db, request.userId, query);
+        const totalPages = Math.ceil(totalItems / query.limit);
+        return {
+          success: true as const,
+          data: {
+            transactions: rows.map(toWire),
+            pagination: {
+              current_page: query.page,
+              total_pages: totalPages,
+              total_items: totalItems,
+              has_prev: query.page > 1,
+              has_next: query.page < totalPages,
+            },
+            filters: {
+              search: query.search,
+              transaction_type: query.transactionType,
+              date_from: query.dateFrom,
+              date_to: query.dateTo,
+              sort_by: query.sortBy,
+              sort_order: query.sortOrder,
+            },
           },
-          filters: {
-            search: query.search,
-            transaction_type: query.transactionType,
-            date_from: query.dateFrom,
-            date_to: query.dateTo,
-            sort_by: query.sortBy,
-            sort_order: query.sortOrder,
-          },
-        },
-      };
-    },
+        };
+      }),
   );
 
   app.get(
@@ -169,23 +171,25 @@ export async function transactionRoutes(fastify: FastifyInstance) {
         tags,
         security,
         summary: "Totals over all the user's transactions",
-        response: { 200: TransactionStatsResponse, ...errorResponses(401) },
+        querystring: AsOfQuery,
+        response: { 200: TransactionStatsResponse, ...errorResponses(401, 422) },
       },
     },
-    async (request) => {
-      const stats = await getTransactionStats(platform.db, request.userId);
-      return {
-        success: true as const,
-        data: {
-          stats: {
-            total_transactions: stats.totalTransactions,
-            credit_amount: fromPaise(stats.creditAmount),
-            debit_amount: fromPaise(stats.debitAmount),
-            net_amount: fromPaise(stats.creditAmount - stats.debitAmount),
+    async (request) =>
+      readAt(platform, request, ['transactions'], async ({ db }) => {
+        const stats = await getTransactionStats(db, request.userId);
+        return {
+          success: true as const,
+          data: {
+            stats: {
+              total_transactions: stats.totalTransactions,
+              credit_amount: fromPaise(stats.creditAmount),
+              debit_amount: fromPaise(stats.debitAmount),
+              net_amount: fromPaise(stats.creditAmount - stats.debitAmount),
+            },
           },
-        },
-      };
-    },
+        };
+      }),
   );
 
   app.get(

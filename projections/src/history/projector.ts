@@ -1,0 +1,91 @@
+import {
+  catalogEventTypes,
+  loanChangeEventTypes,
+  loanEventTypes,
+  type RecordedEvent,
+  TRANSACTION_EVENT_TYPES,
+  USER_EVENT_TYPES,
+} from '@kosh/domain';
+import type { Projection } from '../runner/types';
+
+/** Every event type of a user-owned stream. */
+export const HISTORY_EVENT_TYPES: readonly string[] = [
+  ...USER_EVENT_TYPES,
+  ...loanEventTypes,
+  ...loanChangeEventTypes,
+  ...TRANSACTION_EVENT_TYPES,
+  ...catalogEventTypes,
+];
+
+/** Streams whose events a user sees on their timeline (not the e-mail reservation streams). */
+const USER_STREAM = /^(user|loan|txn|bank|loantype)-/;
+
+/** Fields that hold secrets (or what a secret can be checked against): never copied. */
+export const SECRET_FIELDS = new Set(['passwordHash', 'tokenHash', 'sealedToken']);
+
+/** The event's data without its secret fields. */
+export function withoutSecrets(data: unknown): Record<string, unknown> {
+  const source = (data ?? {}) as Record<string, unknown>;
+  return Object.fromEntries(Object.entries(source).filter(([key]) => !SECRET_FIELDS.has(key)));
+}
+
+/**
+ * Whose event this is: the acting user, else the user the data names (registration is
+ * anonymous), else the owner of a catalog entry; null for the seeded catalog.
+ */
+export function ownerOf(event: RecordedEvent): string | null {
+  if (!USER_STREAM.test(event.streamId)) return null;
+  const data = (event.data ?? {}) as { userId?: unknown; ownerUserId?: unknown };
+  const owner = event.metadata.userId ?? data.userId ?? data.ownerUserId ?? null;
+  return typeof owner === 'string' ? owner : null;
+}
+
+export type HistoryRecord = {
+  position: string;
+  userId: string;
+  eventId: string;
+  streamId: string;
+  streamVersion: number;
+  type: string;
+  data: Record<string, unknown>;
+  metadata: RecordedEvent['metadata'];
+  recordedAt: string;
+};
+
+/** What the read model keeps of an event (null: nobody's, e.g. the seeded catalog). Pure. */
+export function historyRecordOf(event: RecordedEvent): HistoryRecord | null {
+  const userId = ownerOf(event);
+  if (userId === null) return null;
+  return {
+    position: event.position,
+    userId,
+    eventId: event.id,
+    streamId: event.streamId,
+    streamVersion: event.streamVersion,
+    type: event.type,
+    data: withoutSecrets(event.data),
+    metadata: event.metadata,
+    recordedAt: event.metadata.recordedAt,
+  };
+}
+
+/** Each user's own events, secrets removed: one write per batch, a redelivery changes nothing. */
+export const historyProjection: Projection = {
+  name: 'history',
+  handles: HISTORY_EVENT_TYPES,
+  tables: ['history_events'],
+  async apply(tx, events) {
+    const records = events.map(historyRecordOf).filter((r): r is HistoryRecord => r !== null);
+    if (records.length === 0) return;
+    await tx.query(
+      `INSERT INTO history_events (position, user_id, event_id, stream_id, stream_version, type, data, metadata,
+         recorded_at)
+       SELECT r."position", r."userId", r."eventId", r."streamId", r."streamVersion", r."type", r."data",
+              r."metadata", r."recordedAt"
+         FROM jsonb_to_recordset($1::jsonb) AS r("position" text, "userId" text, "eventId" text, "streamId" text,
+              "streamVersion" integer, "type" text, "data" jsonb, "metadata" jsonb, "recordedAt" timestamptz)
+       ON CONFLICT DO NOTHING`,
+      [JSON.stringify(records)],
+    );
+  },
+};

@@ -1,0 +1,238 @@
+import type { RecordedEvent } from '@kosh/domain';
+import type { Queryable } from '@kosh/event-store/db';
+import {
+  type HistoryEvent,
+  type Names,
+  PREVIOUS_NEEDED,
+  type TimelineEntry,
+  timelineEntry,
+} from './timeline';
+
+const ISO = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+type DbHistoryRow = {
+  position: string;
+  stream_id: string;
+  stream_version: number;
+  type: string;
+  data: Record<string, unknown>;
+  metadata: RecordedEvent['metadata'];
+  recorded_at: string;
+};
+
+const COLUMNS = `position, stream_id, stream_version, type, data, metadata, ${ISO('recorded_at')} AS recorded_at`;
+
+const historyEventOf = (r: DbHistoryRow): HistoryEvent => ({
+  position: r.position,
+  streamId: r.stream_id,
+  streamVersion: Number(r.stream_version),
+  type: r.type,
+  data: r.data,
+  correlationId: r.metadata.correlationId,
+  recordedAt: r.recorded_at,
+});
+
+/** Already validated filters of a timeline page. */
+export type HistoryFilter = {
+  streamId: string | null;
+  type: string | null;
+  /** ISO instants, inclusive. */
+  from: string | null;
+  to: string | null;
+  /** Only events strictly before this position (the cursor of the previous page). */
+  before: string | null;
+  limit: number;
+};
+
+/** Whether the user has any event in the stream (another user's stream or none: false). */
+export async function ownsStream(db: Queryable, userId: string, streamId: string): Promise<boolean> {
+  const { rows } = await db.query(
+    'SELECT 1 FROM history_events WHERE user_id = $1 AND stream_id = $2 LIMIT 1',
+    [userId, streamId],
+  );
+  return rows.length > 0;
+}
+
+/** Names of the lenders and loan types the events mention (only those the user may see). */
+async function namesOf(db: Queryable, userId: string, events: readonly HistoryEvent[]): Promise<Names> {
+  const bankIds = new Set<number>();
+  const typeIds = new Set<number>();
+  for (const e of events) {
+    for (const values of [e.data, e.data.changes, e.data.previous] as (
+      | Record<string, unknown>
+      | undefined
+    )[]) {
+      if (typeof values?.bankId === 'number') bankIds.add(values.bankId);
+      if (typeof values?.loanTypeId === 'number') typeIds.add(values.loanTypeId);
+    }
+  }
+  const banks = new Map<number, string>();
+  const loanTypes = new Map<number, string>();
+  if (bankIds.size === 0 && typeIds.size === 0) return { banks, loanTypes };
+  const { rows } = await db.query<{ kind: string; id: number; name: string }>(
+    `SELECT 'bank' AS kind, id, bank_name AS name FROM catalog_banks
+      WHERE id = ANY($1::int[]) AND (user_id IS NULL OR user_id = $3)
+     UNION ALL
+     SELECT 'loan_type', id, type_name FROM catalog_loan_types
+      WHERE id = ANY($2::int[]) AND (user_id IS NULL OR user_id = $3)`,
+    [[...bankIds], [...typeIds], userId],
+  );
+  for (const r of rows) (r.kind === 'bank' ? banks : loanTypes).set(Number(r.id), r.name);
+  return { banks, loanTypes };
+}
+
+/** For each event that needs it, the data of the latest earlier event of its stream of the listed types. */
+async function previousOf(
+  db: Queryable,
+  userId: string,
+  events: readonly HistoryEvent[],
+): Promise<Map<string, Record<string, unknown>>> {
+  const wanted = events.filter((e) => PREVIOUS_NEEDED[e.type]);
+  const found = new Map<string, Record<string, unknown>>();
+  if (wanted.length === 0) return found;
+  const { rows } = await db.query<{ position: string; data: Record<string, unknown> }>(
+    `SELECT q.position, p.data
+       FROM unnest($2::text[], $3::text[], $4::text[]) AS q(position, stream_id, types)
+       CROSS JOIN LATERAL (
+         SELECT h.data FROM history_events h
+          WHERE h.user_id = $1 AND h.stream_id = q.stream_id AND h.position < q.position
+            AND h.type = ANY(string_to_array(q.types, ','))
+          ORDER BY h.position DESC LIMIT 1) p`,
+    [
+      userId,
+      wanted.map((e) => e.position),
+      wanted.map((e) => e.streamId),
+      wanted.map((e) => (PREVIOUS_NEEDED[e.type] ?? []).join(',')),
+    ],
+  );
+  for (const r of rows) found.set(r.position, r.data);
+  return found;
+}
+
+/** Timeline entries of stored events (names and earlier values looked up in two queries). */
+export async function timelineOf(
+  db: Queryable,
+  userId: string,
+  events: readonly HistoryEvent[],
+): Promise<TimelineEntry[]> {
+  const [names, previous] = await Promise.all([namesOf(db, userId, events), previousOf(db, userId, events)]);
+  return events.map((e) => timelineEntry(e, previous.get(e.position) ?? null, names));
+}
+
+/** One page of the user's timeline, newest first, and the cursor of the next page (null: last). */
+export async function historyPage(
+  db: Queryable,
+  userId: string,
+  filter: HistoryFilter,
+): Promise<{ entries: TimelineEntry[]; nextCursor: string | null }> {
+  const params: unknown[] = [userId];
+  const where = ['user_id = $1'];
+  const add = (sql: string, value: unknown) => {
+    params.push(value);
+    where.push(sql.replace('?', `$${params.length}`));
+  };
+  if (filter.streamId !== null) add('stream_id = ?', filter.streamId);
+  if (filter.type !== null) add('type = ?', filter.type);
+  if (filter.from !== null) add('recorded_at >= ?::timestamptz', filter.from);
+  if (filter.to !== null) add('recorded_at <= ?::timestamptz', filter.to);
+  if (filter.before !== null) add('position < ?', filter.before);
+  const { rows } = await db.query<DbHistoryRow>(
+    `SELECT ${COLUMNS} FROM history_events WHERE ${where.join(' AND ')}
+      ORDER BY position DESC LIMIT ${filter.limit + 1}`,
+    params,
+  );
+  const page = rows.slice(0, filter.limit).map(historyEventOf);
+  const entries = await timelineOf(db, userId, page);
+  const last = page[page.length - 1];
+  return { entries, nextCursor: rows.length > filter.limit && last ? last.position : null };
+}
+
+/**
+ * The user's events of `types` recorded at or before `asOf` (ISO instant), in log order, as the
+ * projections receive them (secrets removed: no read model keeps them).
+ */
+export async function userEventsUpTo(
+  db: Queryable,
+  userId: string,
+  asOf: string,
+  types: readonly string[],
+): Promise<RecordedEvent[]> {
+  const { rows } = await db.query<{
+    position: string;
+    event_id: string;
+    stream_id: string;
+    stream_version: number;
+    type: string;
+    data: unknown;
+    metadata: RecordedEvent['metadata'];
+  }>(
+    `SELECT position, event_id, stream_id, stream_version, type, data, metadata FROM history_events
+      WHERE user_id = $1 AND recorded_at <= $2::timestamptz AND type = ANY($3::text[]) ORDER BY position`,
+    [userId, asOf, types],
+  );
+  return rows.map((r) => ({
+    id: r.event_id,
+    streamId: r.stream_id,
+    streamVersion: Number(r.stream_version),
+    position: r.position,
+    type: r.type,
+    data: r.data,
+    metadata: r.metadata,
+  }));
+}
+
+/** The instant of the user's first event (null: none yet). */
+export async function firstRecordedAt(db: Queryable, userId: string): Promise<string | null> {
+  const { rows } = await db.query<{ at: string | null }>(
+    `SELECT ${ISO('min(recorded_at)')} AS at FROM history_events WHERE user_id = $1`,
+    [userId],
+  );
+  return rows[0]?.at ?? null;
+}
+
+/** What the export writes of an event: the stored row as it is, in log order. */
+export type ExportedEvent = {
+  position: string;
+  eventId: string;
+  streamId: string;
+  streamVersion: number;
+  type: string;
+  recordedAt: string;
+  data: Record<string, unknown>;
+  metadata: RecordedEvent['metadata'];
+  /** Its link in the owner's hash chain in the event store (null: the store keeps none). */
+  chain: { seq: number; hash: string } | null;
+};
+
+/** The user's events after `after` in log order, at most `limit` (one page of the export). */
+export async function exportPage(
+  db: Queryable,
+  userId: string,
+  after: string,
+  limit: number,
+): Promise<ExportedEvent[]> {
+  // The event store's chain lives in the same database on PostgreSQL and PGlite (position
+  // 'xid:global_position'); on EventStoreDB the table is empty and events carry no link.
+  const { rows } = await db.query<
+    DbHistoryRow & { event_id: string; seq: number | null; hash: string | null }
+  >(
+    `SELECT h.position, h.stream_id, h.stream_version, h.type, h.data, h.metadata,
+            ${ISO('h.recorded_at')} AS recorded_at, h.event_id, c.seq, c.hash
+       FROM history_events h
+       LEFT JOIN event_chain c ON c.global_position = split_part(h.position, ':', 2)::bigint AND c.user_id = h.user_id
+      WHERE h.user_id = $1 AND h.position > $2
+      ORDER BY h.position LIMIT ${limit}`,
+    [userId, after],
+  );
+  return rows.map((r) => ({
+    position: r.position,
+    eventId: r.event_id,
+    streamId: r.stream_id,
+    streamVersion: Number(r.stream_version),
+    type: r.type,
+    recordedAt: r.recorded_at,
+    data: r.data,
+    metadata: r.metadata,
+    chain: r.seq === null || r.hash === null ? null : { seq: Number(r.seq), hash: r.hash },
+  }));
+}

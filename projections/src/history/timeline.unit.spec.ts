@@ -1,0 +1,112 @@
+import type { RecordedEvent } from '@kosh/domain';
+import { describe, expect, it } from 'vitest';
+import { historyRecordOf } from './projector';
+import { type HistoryEvent, streamIdOfWire, timelineEntry, wireStreamOf } from './timeline';
+
+const names = { banks: new Map([[3, 'HDFC Bank']]), loanTypes: new Map([[1, 'Home Loan']]) };
+const user = 'u-1';
+
+const recorded = (
+  streamId: string,
+  type: string,
+  data: Record<string, unknown>,
+  userId: string | null = user,
+) =>
+  ({
+    id: `e-${type}`,
+    streamId,
+    streamVersion: 1,
+    position: '00000000000000000001:00000000000000000001',
+    type,
+    data,
+    metadata: {
+      userId,
+      correlationId: 'c-1',
+      causationId: null,
+      recordedAt: '2026-01-10T04:00:00.000Z',
+      schemaVersion: 1,
+    },
+  }) as RecordedEvent;
+
+const entryOf = (event: RecordedEvent, previous: Record<string, unknown> | null = null) => {
+  const record = historyRecordOf(event);
+  if (!record) throw new Error('not kept');
+  const stored: HistoryEvent = { ...record, correlationId: record.metadata.correlationId };
+  return timelineEntry(stored, previous, names);
+};
+
+describe('the history read model', () => {
+  it('keeps user-owned streams only, with the owner named by the data when registration is anonymous', () => {
+    expect(historyRecordOf(recorded('user-u-1', 'UserRegistered', { userId: user }, null))?.userId).toBe(
+      user,
+    );
+    expect(historyRecordOf(recorded('bank-9', 'BankAdded', { ownerUserId: null }, null))).toBeNull();
+    expect(historyRecordOf(recorded('email-abc', 'EmailReserved', { userId: user }))).toBeNull();
+    expect(historyRecordOf(recorded('bank-1001', 'BankAdded', { ownerUserId: user }, null))?.userId).toBe(
+      user,
+    );
+  });
+
+  it('never keeps a password hash, a token hash or a sealed token', () => {
+    const events = [
+      recorded('user-u-1', 'UserRegistered', { userId: user, passwordHash: 'h1', email: 'a@b.in' }),
+      recorded('user-u-1', 'PasswordChanged', { userId: user, passwordHash: 'h2' }),
+      recorded('user-u-1', 'PasswordResetRequested', { userId: user, tokenHash: 't', sealedToken: 's' }),
+    ];
+    for (const event of events) {
+      const text = JSON.stringify([historyRecordOf(event), entryOf(event)]);
+      expect(text).not.toMatch(/passwordHash|tokenHash|sealedToken|"h1"|"h2"/);
+    }
+  });
+});
+
+describe('timeline entries', () => {
+  it('names loan fields as the loan form does, lenders by name, money in rupees', () => {
+    const entry = entryOf(
+      recorded('loan-l-1', 'LoanUpdated', {
+        loanId: 'l-1',
+        changes: { bankId: 3, principalAmount: 250000000, hasGst: true, isDurationYearly: false },
+        previous: { bankId: 4, principalAmount: 200000050, hasGst: false, isDurationYearly: true },
+      }),
+    );
+    expect(entry).toMatchObject({
+      stream: 'loan:l-1',
+      summary: 'Loan edited (Bank, Principal Amount, Duration in, GST applies to the interest)',
+    });
+    expect(entry.changes).toEqual([
+      { field: 'Bank', from: 'Bank 4', to: 'HDFC Bank' },
+      { field: 'Principal Amount', from: 2000000.5, to: 2500000 },
+      { field: 'Duration in', from: 'Years', to: 'Months' },
+      { field: 'GST applies to the interest', from: false, to: true },
+    ]);
+  });
+
+  it('diffs a profile edit against the values before it, and an e-mail change', () => {
+    const edited = entryOf(recorded('user-u-1', 'ProfileUpdated', { firstName: 'Asha', lastName: 'Rao' }), {
+      firstName: 'Asha',
+      lastName: 'Iyer',
+    });
+    expect(edited.changes).toEqual([{ field: 'Last Name', from: 'Iyer', to: 'Rao' }]);
+    const moved = entryOf(recorded('user-u-1', 'EmailChanged', { previousEmail: 'a@b.in', email: 'c@d.in' }));
+    expect(moved.changes).toEqual([{ field: 'Email', from: 'a@b.in', to: 'c@d.in' }]);
+  });
+
+  it('says what happened for events without field changes', () => {
+    expect(
+      entryOf(recorded('user-u-1', 'PasswordChanged', { userId: user, passwordHash: 'x' })),
+    ).toMatchObject({
+      summary: 'Password changed',
+      changes: [],
+    });
+    expect(entryOf(recorded('loan-l-1', 'LoanPrepaid', { loanId: 'l-1' })).summary).toBe('Loan prepaid');
+  });
+
+  it('maps wire stream names both ways, only for the caller’s own profile', () => {
+    for (const stream of ['loan:8c1e', 'transaction:8c1e', 'bank:1001', 'loan_type:1001']) {
+      expect(wireStreamOf(streamIdOfWire(stream, user) as string)).toBe(stream);
+    }
+    expect(streamIdOfWire('profile', user)).toBe('user-u-1');
+    expect(streamIdOfWire('user:u-2', user)).toBeNull();
+    expect(streamIdOfWire("loan:1' OR 1=1", user)).toBeNull();
+  });
+});
