@@ -172,6 +172,27 @@ describe.each(['postgres', 'embedded'] as const)('loan changes (%s)', (mode) => 
     // Terms of a changed loan are locked.
     const edit = await call(alice, 'PUT', `/api/loans/${loanId}`, { ...loanBody, interest_rate: 8 });
     expect(edit.status).toBe(409);
+    // The revision is a schedule version of its own, with its reason, and diffs like any other.
+    const versions = await call(alice, 'GET', `/api/loans/${loanId}/amortization/versions`);
+    expect(
+      versions.body.data.versions.map((v: { version: number; reason: string }) => [v.version, v.reason]),
+    ).toEqual([
+      [1, 'created'],
+      [2, 'prepaid'],
+    ]);
+    const diff = await call(alice, 'GET', `/api/loans/${loanId}/amortization/diff?from=1&to=2`);
+    expect(diff.status).toBe(200);
+    expect(diff.body.data.changes.tenure).toEqual({
+      from: contract.summary.number_of_payments,
+      to: after.summary.number_of_payments,
+      difference: after.summary.number_of_payments - contract.summary.number_of_payments,
+    });
+    expect(
+      diff.body.data.rows.find((r: { to: Row | null }) => r.to?.kind === 'prepayment')?.to,
+    ).toMatchObject({
+      emi_date: '2025-06-20',
+      principal: 200000,
+    });
   });
 
   it('applies RBI reset options and refuses negative amortisation with a clear 422', async () => {
