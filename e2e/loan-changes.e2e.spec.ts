@@ -62,7 +62,7 @@ test('a part-payment: both choices side by side, then the chosen one recorded', 
   expect(rupees(saved[2] ?? '')).toBeGreaterThan(rupees(saved[1] ?? ''));
   await expect(cells('Months saved').nth(2)).toHaveText(`${Number(counts[0]) - Number(counts[2])} months`);
 
-  await dialog.getByRole('radio', { name: 'Reduce EMI (same tenure)' }).check();
+  await dialog.getByRole('radio', { name: 'Reduce EMI (same tenure)' }).check({ force: true });
   await expect(comparison.getByRole('columnheader', { name: /your choice/ })).toContainText('Reduce EMI');
   await captureScreen(page, 'loan-whatif');
   await dialog.getByRole('button', { name: 'Record Part-payment' }).click();
@@ -107,18 +107,20 @@ test('a rate reset: the RBI options, the refusal of negative amortisation, then 
 
   // At 50% the EMI of about ₹2,700 does not cover the month's interest of about ₹12,400.
   await dialog.getByLabel('New annual rate (%)').fill('50');
-  await dialog.getByRole('radio', { name: 'Extend the tenure (same EMI)' }).check();
+  await dialog.getByRole('radio', { name: 'Extend the tenure (same EMI)' }).check({ force: true });
   await dialog.getByRole('button', { name: 'Change Rate' }).click();
   await expect(dialog.getByText(/does not cover the new monthly interest of ₹/)).toBeVisible();
   await captureScreen(page, 'loan-rate-reset');
 
-  await dialog.getByRole('radio', { name: 'A combination: a new EMI I choose, the tenure follows' }).check();
+  await dialog
+    .getByRole('radio', { name: 'A combination: a new EMI I choose, the tenure follows' })
+    .check({ force: true });
   await dialog.getByLabel('New EMI (₹, before GST)').fill('100');
   await dialog.getByRole('button', { name: 'Change Rate' }).click();
   await expect(dialog.getByText('The EMI of ₹100.00 does not cover the monthly interest of')).toBeVisible();
 
   await dialog.getByLabel('New annual rate (%)').fill('10');
-  await dialog.getByRole('radio', { name: 'Increase the EMI (same tenure)' }).check();
+  await dialog.getByRole('radio', { name: 'Increase the EMI (same tenure)' }).check({ force: true });
   await dialog.getByRole('button', { name: 'Change Rate' }).click();
   await expect(shell.toast('Interest rate changed successfully')).toBeVisible();
   await expect(dialog).toBeHidden();
@@ -142,7 +144,7 @@ test('EMIs marked paid, one matched to a debit; an earlier unpaid EMI makes the 
     months: 24,
     startDate: fifteenth(-4),
   });
-  await api.createTransaction('Home loan EMI debit', 'D', fifteenth(-3), 5648.82);
+  await api.createTransaction('Home loan EMI debit', 'D', fifteenth(-3), 5700);
   const shell = new AppShell(page);
   const schedule = new AmortizationPage(page);
   await schedule.goto(loanId);
@@ -169,13 +171,13 @@ test('EMIs marked paid, one matched to a debit; an earlier unpaid EMI makes the 
   await schedule.markPaid(1).click();
   const first = page.getByRole('dialog', { name: 'Mark EMI 1 Paid' });
   const debit = first.getByLabel('Matched debit (optional)');
-  await expect(debit.locator('option').nth(1)).toContainText('Home loan EMI debit · ₹5,648.82');
+  await expect(debit.locator('option').nth(1)).toContainText('Home loan EMI debit · ₹5,700.00');
   await debit.selectOption({ index: 1 });
   await expect(first.getByLabel('Paid on')).toBeHidden();
   await first.getByRole('button', { name: 'Mark Paid' }).click();
   await expect(shell.toast('EMI marked paid')).toBeVisible();
   await expect(schedule.cell(1, 7)).toContainText('matched');
-  await expect(schedule.cell(1, 7)).toContainText('₹5,648.82');
+  await expect(schedule.cell(1, 7)).toContainText('₹5,700.00');
   // EMI 3 (last month) is still unpaid: still Overdue.
   await expect(schedule.cell(3, 7)).toContainText('Overdue');
 });
