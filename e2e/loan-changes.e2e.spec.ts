@@ -49,6 +49,8 @@ test('a part-payment: both choices side by side, then the chosen one recorded', 
   await dialog.getByRole('button', { name: 'Compare Choices' }).click();
   const comparison = dialog.getByRole('table', { name: 'What-if comparison' });
   await expect(comparison).toBeVisible();
+  // Focus goes to the answer (the busy button had dropped it), so Escape and Tab keep working.
+  await expect(comparison).toBeFocused();
   const cells = (figure: string) =>
     comparison.getByRole('row', { name: new RegExp(`^${figure}`) }).getByRole('cell');
   // Columns: without, reduce EMI, reduce tenure.
@@ -110,6 +112,7 @@ test('a rate reset: the RBI options, the refusal of negative amortisation, then 
   await dialog.getByRole('radio', { name: 'Extend the tenure (same EMI)' }).check({ force: true });
   await dialog.getByRole('button', { name: 'Change Rate' }).click();
   await expect(dialog.getByText(/does not cover the new monthly interest of ₹/)).toBeVisible();
+  await expect(dialog.getByRole('radio', { name: 'Extend the tenure (same EMI)' })).toBeChecked();
   await captureScreen(page, 'loan-rate-reset');
 
   await dialog

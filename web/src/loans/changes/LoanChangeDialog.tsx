@@ -1,6 +1,6 @@
 import { Button, Dialog, DialogBody, DialogFooter, type IconName } from '@blueprintjs/core';
 import type { SubmissionErrors } from 'final-form';
-import type { ReactNode } from 'react';
+import { type ReactNode, useRef } from 'react';
 import { Form } from 'react-final-form';
 import type { Envelope } from '../../api/baseApi';
 import { useReturnFocus } from '../../app/useReturnFocus';
@@ -50,11 +50,35 @@ export function LoanChangeDialog<V extends object>(props: LoanChangeDialogProps<
   const { send, step, onClose, children, className } = props;
   useReturnFocus();
   const submission = useSubmissionKey();
+  const form = useRef<HTMLFormElement>(null);
+
+  /**
+   * The busy submit button is disabled while the call runs, which drops focus to the page (where
+   * Escape no longer reaches the dialog): after the answer, focus goes to what it brought (the
+   * what-if table), else the first field in error, else the submit button.
+   */
+  const refocus = () =>
+    requestAnimationFrame(() => {
+      const root = form.current;
+      if (!root || (document.activeElement && document.activeElement !== document.body)) return;
+      const target =
+        root.querySelector<HTMLElement>('[data-focus-after-submit]') ??
+        root.querySelector<HTMLElement>('[aria-invalid="true"]') ??
+        root.querySelector<HTMLElement>('button[type="submit"]');
+      target?.focus();
+    });
 
   const submit = async (values: V): Promise<SubmissionErrors | undefined> => {
-    if (step?.pending(values)) return step.run(values);
+    if (step?.pending(values)) {
+      const errors = await step.run(values);
+      refocus();
+      return errors;
+    }
     const result = await send(values, submission.keyFor(values));
-    if ('error' in result) return toSubmissionErrors(result.error, fields, fallback);
+    if ('error' in result) {
+      refocus();
+      return toSubmissionErrors(result.error, fields, fallback);
+    }
     submission.succeeded();
     toast.success(result.data.message || success);
     onClose();
@@ -68,7 +92,7 @@ export function LoanChangeDialog<V extends object>(props: LoanChangeDialogProps<
         validate={validate}
         initialValues={initialValues}
         render={({ handleSubmit, submitting, values }) => (
-          <form onSubmit={handleSubmit} noValidate>
+          <form ref={form} onSubmit={handleSubmit} noValidate>
             <DialogBody>
               <FormErrorCallout />
               {children(values)}

@@ -54,7 +54,13 @@ export function WhatIfTable({
     ['Months saved', ([, , key]) => (key ? months(reduceOf(comparison, key).monthsSaved) : '—')],
   ];
   return (
-    <HTMLTable compact className="kosh-whatif-table" aria-label="What-if comparison">
+    <HTMLTable
+      compact
+      className="kosh-whatif-table"
+      aria-label="What-if comparison"
+      tabIndex={-1}
+      data-focus-after-submit
+    >
       <thead>
         <tr>
           <th scope="col">
