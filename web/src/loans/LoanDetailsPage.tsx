@@ -1,4 +1,4 @@
-import { Button, Card, H3, Spinner, Tag } from '@blueprintjs/core';
+import { Button, Card, H3, type IconName, Spinner, Tag } from '@blueprintjs/core';
 import { fromPaise, toPaise } from '@kosh/domain';
 import { lazy, type ReactNode, Suspense, useState } from 'react';
 import { useLocation, useParams } from 'wouter';
@@ -28,6 +28,12 @@ const CHANGE_DIALOGS = {
   foreclosure: ForeclosureDialog,
 } as const;
 type ChangeDialog = keyof typeof CHANGE_DIALOGS;
+const CHANGE_BUTTONS: readonly (readonly [ChangeDialog, string, IconName])[] = [
+  ['prepayment', 'Part-payment', 'bank-account'],
+  ['rate-change', 'Rate Change', 'percentage'],
+  ['emi-override', 'EMI Override', 'edit'],
+  ['foreclosure', 'Foreclose', 'endorsed'],
+];
 
 function Facts({ rows }: { rows: [string, ReactNode][] }) {
   return (
@@ -101,31 +107,16 @@ export function LoanDetailsPage() {
         }
       />
       <div className="kosh-change-actions" role="toolbar" aria-label="Loan changes">
-        <Button
-          icon="bank-account"
-          text="Part-payment"
-          disabled={!changeable}
-          onClick={() => setDialog('prepayment')}
-        />
-        <Button
-          icon="percentage"
-          text="Rate Change"
-          disabled={!changeable}
-          onClick={() => setDialog('rate-change')}
-        />
-        <Button
-          icon="edit"
-          text="EMI Override"
-          disabled={!changeable}
-          onClick={() => setDialog('emi-override')}
-        />
-        <Button
-          icon="endorsed"
-          intent="warning"
-          text="Foreclose"
-          disabled={!changeable}
-          onClick={() => setDialog('foreclosure')}
-        />
+        {CHANGE_BUTTONS.map(([dialogName, text, icon]) => (
+          <Button
+            key={dialogName}
+            icon={icon}
+            text={text}
+            intent={dialogName === 'foreclosure' ? 'warning' : 'none'}
+            disabled={!changeable}
+            onClick={() => setDialog(dialogName)}
+          />
+        ))}
         <Button
           icon="document"
           text="Interest Certificate"

@@ -3,6 +3,7 @@ import { InputGroupField } from '../../forms';
 import { useOverrideEmiMutation } from '../loansApi';
 import { changeValidator, dateRule, emiRule } from './changeForm';
 import { LoanChangeDialog } from './LoanChangeDialog';
+import { RupeesField } from './RupeesField';
 
 type Values = { date: string; emi: string };
 
@@ -35,15 +36,7 @@ export function EmiOverrideDialog({ loanId, onClose }: { loanId: string; onClose
             autoFocus
             helperText="The schedule is recomputed around the lender's EMI from this date."
           />
-          <InputGroupField
-            name="emi"
-            label="EMI the lender debits (₹, before GST)"
-            type="number"
-            step="0.01"
-            min="0.01"
-            inputMode="decimal"
-            placeholder="0.00"
-          />
+          <RupeesField name="emi" label="EMI the lender debits (₹, before GST)" />
         </>
       )}
     </LoanChangeDialog>

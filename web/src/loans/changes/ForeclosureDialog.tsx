@@ -4,6 +4,7 @@ import { InputGroupField } from '../../forms';
 import { useForecloseLoanMutation } from '../loansApi';
 import { changeValidator, chargeOf, chargeRule, dateRule } from './changeForm';
 import { LoanChangeDialog } from './LoanChangeDialog';
+import { RupeesField } from './RupeesField';
 
 type Values = { date: string; charge: string };
 
@@ -38,15 +39,7 @@ export function ForeclosureDialog({ loanId, onClose }: { loanId: string; onClose
             last EMI and the charge. Later EMIs leave the schedule.
           </Callout>
           <InputGroupField name="date" label="Foreclosure date" type="date" autoFocus />
-          <InputGroupField
-            name="charge"
-            label="Foreclosure charge (₹, optional)"
-            type="number"
-            step="0.01"
-            min="0"
-            inputMode="decimal"
-            placeholder="0.00"
-          />
+          <RupeesField name="charge" label="Foreclosure charge (₹, optional)" optional />
         </>
       )}
     </LoanChangeDialog>

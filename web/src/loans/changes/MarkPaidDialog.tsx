@@ -5,6 +5,7 @@ import { NO_FILTERS, useGetTransactionsQuery } from '../../transactions/transact
 import { type ScheduleRow, useMarkEmiPaidMutation } from '../loansApi';
 import { amountRule, changeValidator, dateRule } from './changeForm';
 import { LoanChangeDialog } from './LoanChangeDialog';
+import { RupeesField } from './RupeesField';
 
 type Values = { paidOn: string; amount: string; transactionId: string };
 
@@ -90,14 +91,7 @@ export function MarkPaidDialog({ loanId, row, onClose }: Props) {
           ) : (
             <div className="kosh-change-fields">
               <InputGroupField name="paidOn" label="Paid on" type="date" autoFocus />
-              <InputGroupField
-                name="amount"
-                label="Amount paid (₹)"
-                type="number"
-                step="0.01"
-                min="0.01"
-                inputMode="decimal"
-              />
+              <RupeesField name="amount" label="Amount paid (₹)" />
             </div>
           )}
         </>

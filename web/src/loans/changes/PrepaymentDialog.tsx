@@ -10,6 +10,7 @@ import {
 } from '../loansApi';
 import { amountRule, changeValidator, chargeOf, chargeRule, dateRule } from './changeForm';
 import { LoanChangeDialog } from './LoanChangeDialog';
+import { RupeesField } from './RupeesField';
 
 type Values = { date: string; amount: string; charge: string; choice: PrepaymentChoice };
 
@@ -135,24 +136,8 @@ export function PrepaymentDialog({ loanId, onClose }: Props) {
         <>
           <div className="kosh-change-fields">
             <InputGroupField name="date" label="Date" type="date" autoFocus />
-            <InputGroupField
-              name="amount"
-              label="Amount (₹)"
-              type="number"
-              step="0.01"
-              min="0.01"
-              inputMode="decimal"
-              placeholder="0.00"
-            />
-            <InputGroupField
-              name="charge"
-              label="Charge (₹, optional)"
-              type="number"
-              step="0.01"
-              min="0"
-              inputMode="decimal"
-              placeholder="0.00"
-            />
+            <RupeesField name="amount" label="Amount (₹)" />
+            <RupeesField name="charge" label="Charge (₹, optional)" optional />
           </div>
           <RadioGroupField
             name="choice"

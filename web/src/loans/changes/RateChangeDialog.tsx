@@ -4,6 +4,7 @@ import { InputGroupField, RadioGroupField } from '../../forms';
 import { type RateChangeOption, useChangeRateMutation } from '../loansApi';
 import { changeValidator, dateRule, isRupees } from './changeForm';
 import { LoanChangeDialog } from './LoanChangeDialog';
+import { RupeesField } from './RupeesField';
 
 type Values = { date: string; annualRatePercent: string; option: RateChangeOption; newEmi: string };
 
@@ -80,15 +81,7 @@ export function RateChangeDialog({ loanId, onClose }: { loanId: string; onClose:
           </div>
           <RadioGroupField name="option" label="Reset option (RBI, August 2023)" options={RATE_OPTIONS} />
           {values.option === 'combination' ? (
-            <InputGroupField
-              name="newEmi"
-              label="New EMI (₹, before GST)"
-              type="number"
-              step="0.01"
-              min="0.01"
-              inputMode="decimal"
-              placeholder="0.00"
-            />
+            <RupeesField name="newEmi" label="New EMI (₹, before GST)" />
           ) : null}
         </>
       )}
