@@ -1,4 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
+import { AmortizationPage } from './page-models/amortization-page';
+import { LoanDetailsPage } from './page-models/loan-details-page';
 import { TransactionsPage } from './page-models/transactions-page';
 import { fifteenth, MoneyApi, signInThroughUi } from './support/money';
 import { createVerifiedUser } from './support/users';
@@ -89,6 +91,7 @@ test('every signed-in screen, dialog and theme runs without a policy violation',
     `/loans/${loanId}`,
     `/loans/${loanId}/edit`,
     `/loans/${loanId}/amortization`,
+    `/loans/${loanId}/certificate`,
     '/transactions',
     '/ledger',
     '/profile',
@@ -100,6 +103,32 @@ test('every signed-in screen, dialog and theme runs without a policy violation',
   const transactions = new TransactionsPage(page);
   await transactions.goto();
   await transactions.openAdd();
+  await page.keyboard.press('Escape');
+
+  // Issue 15: the loan change dialogs (the part-payment's what-if table and the balance chart too).
+  const details = new LoanDetailsPage(page);
+  await details.goto(loanId);
+  await expect(page.getByTestId('loan-balance-chart')).toBeVisible();
+  for (const [button, title] of [
+    ['Part-payment', 'Part-payment'],
+    ['Rate Change', 'Rate Change'],
+    ['EMI Override', 'EMI Override'],
+    ['Foreclose', 'Foreclose Loan'],
+  ] as const) {
+    await details.change(button).click();
+    await expect(details.dialog(title)).toBeVisible();
+    if (button === 'Part-payment') {
+      await details.dialog(title).getByLabel('Amount (₹)').fill('10000');
+      await details.dialog(title).getByRole('button', { name: 'Compare Choices' }).click();
+      await expect(page.getByRole('table', { name: 'What-if comparison' })).toBeVisible();
+    }
+    await page.keyboard.press('Escape');
+    await expect(details.dialog(title)).toBeHidden();
+  }
+  const schedule = new AmortizationPage(page);
+  await schedule.goto(loanId);
+  await schedule.markPaid(1).click();
+  await expect(page.getByRole('dialog', { name: 'Mark EMI 1 Paid' })).toBeVisible();
   await page.keyboard.press('Escape');
 
   await page.evaluate(() =>

@@ -23,8 +23,21 @@ export class AmortizationPage {
     await expect(this.heading).toBeVisible();
   }
 
-  summary(label: 'Principal' | 'Interest' | 'GST' | 'Total EMI' | 'Number of Payments'): Locator {
+  summary(
+    label:
+      | 'Principal'
+      | 'Interest'
+      | 'GST'
+      | 'Total EMI'
+      | 'Number of Payments'
+      | 'Part-payments and Foreclosure'
+      | 'EMIs Paid',
+  ): Locator {
     return this.page.getByRole('group', { name: label, exact: true });
+  }
+
+  markPaid(n: number): Locator {
+    return this.table.getByRole('button', { name: `Mark EMI ${n} paid` });
   }
 
   /** Cell `column` (0-based) of 1-based payment `n`. */

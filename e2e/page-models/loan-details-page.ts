@@ -18,6 +18,17 @@ export class LoanDetailsPage {
     return this.page.locator('.bp6-card').filter({ has: this.page.getByRole('heading', { name: title }) });
   }
 
+  /** A button of the 'Loan changes' toolbar. */
+  change(
+    name: 'Part-payment' | 'Rate Change' | 'EMI Override' | 'Foreclose' | 'Interest Certificate',
+  ): Locator {
+    return this.page.getByRole('toolbar', { name: 'Loan changes' }).getByRole('button', { name });
+  }
+
+  dialog(title: string): Locator {
+    return this.page.getByRole('dialog', { name: title });
+  }
+
   async goto(id: string): Promise<void> {
     await this.page.goto(`/loans/${id}`);
     await expect(this.heading).toBeVisible();

@@ -104,6 +104,13 @@ export class MoneyApi {
     return (answer.data.loan as unknown as { id: string }).id;
   }
 
+  /** GET /api{path} as this user: the answer's `data`. */
+  async get<T>(path: string): Promise<T> {
+    const answer = await this.request.get(`/api${path}`, { headers: this.headers });
+    expect(answer.ok(), `${path}: ${await answer.text()}`).toBe(true);
+    return (await answer.json()).data as T;
+  }
+
   async createTransaction(notes: string, type: 'C' | 'D', date: string, amount: number): Promise<string> {
     const answer = await this.post('/transactions', {
       notes,

@@ -23,6 +23,7 @@ const CreateLoanPage = lazyPage(() => import('../loans/CreateLoanPage'), 'Create
 const LoanDetailsPage = lazyPage(() => import('../loans/LoanDetailsPage'), 'LoanDetailsPage');
 const EditLoanPage = lazyPage(() => import('../loans/EditLoanPage'), 'EditLoanPage');
 const AmortizationPage = lazyPage(() => import('../loans/AmortizationPage'), 'AmortizationPage');
+const CertificatePage = lazyPage(() => import('../loans/CertificatePage'), 'CertificatePage');
 const TransactionsPage = lazyPage(() => import('../transactions/TransactionsPage'), 'TransactionsPage');
 const LedgerPage = lazyPage(() => import('../ledger/LedgerPage'), 'LedgerPage');
 const ProfilePage = lazyPage(() => import('../profile/ProfilePage'), 'ProfilePage');
@@ -54,6 +55,7 @@ const protectedRoutes: ReadonlyArray<readonly [string, LazyComponent<object>, Ro
   ['/loans/:id', LoanDetailsPage],
   ['/loans/:id/edit', EditLoanPage],
   ['/loans/:id/amortization', AmortizationPage, scheduleData],
+  ['/loans/:id/certificate', CertificatePage],
   ['/transactions', TransactionsPage, transactionBookData],
   ['/ledger', LedgerPage, ledgerData],
   ['/profile', ProfilePage],

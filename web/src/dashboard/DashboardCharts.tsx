@@ -12,19 +12,10 @@ import {
   XAxis,
   YAxis,
 } from 'recharts';
-import { formatDate, formatMoney } from '../format';
+import { formatDate } from '../format';
+import { axisMoney, chartMoney as money } from './chartFormat';
 import { useGetAllLoansQuery, useGetMonthlyCashflowQuery } from './dashboardApi';
 import { outstandingOverTime } from './outstanding';
-
-const compactInr = new Intl.NumberFormat('en-IN', {
-  style: 'currency',
-  currency: 'INR',
-  notation: 'compact',
-  maximumFractionDigits: 1,
-});
-
-const money = (value: unknown) => formatMoney(Number(value));
-const axisMoney = (value: number) => compactInr.format(value);
 
 /** The dashboard's two charts, loaded as their own chunk (recharts is large). */
 export function DashboardCharts() {

@@ -1,11 +1,12 @@
-import { Button, Card, HTMLTable, Intent, NonIdealState, Spinner } from '@blueprintjs/core';
-import { memo, useMemo } from 'react';
+import { Button, Card, Classes, HTMLTable, Intent, NonIdealState, Spinner } from '@blueprintjs/core';
+import { type MouseEvent, memo, useCallback, useMemo, useState } from 'react';
 import { useLocation, useParams } from 'wouter';
 import { PageHeader } from '../app/layout/PageHeader';
 import { StatCard, StatGrid } from '../dashboard/StatCard';
 import { TableScroll } from '../dashboard/TableScroll';
-import { formatDate, formatMoney } from '../format';
+import { formatDate, formatMoney, todayIso } from '../format';
 import { toast } from '../toaster';
+import { MarkPaidDialog } from './changes/MarkPaidDialog';
 import { LoanUnavailable } from './LoanUnavailable';
 import { bankLabel, EMI_LABELS } from './loanDisplay';
 import {
@@ -14,7 +15,15 @@ import {
   useGetScheduleQuery,
   useRegenerateScheduleMutation,
 } from './loansApi';
-import { scheduleTotals } from './scheduleTotals';
+import './loan-changes.css';
+import { isEmi, scheduleTotals } from './scheduleTotals';
+
+/** How a row that is not an EMI is named in the schedule. */
+const ROW_KIND_LABELS = {
+  prepayment: 'Part-payment',
+  foreclosure: 'Foreclosure',
+  'pre-emi-interest': 'Pre-EMI interest',
+} as const;
 
 /** /loans/{id}/amortization, 'Amortization Schedule' (spec section 2). */
 export function AmortizationPage() {
@@ -25,6 +34,12 @@ export function AmortizationPage() {
   const [regenerate, regeneration] = useRegenerateScheduleMutation();
   const rows = schedule.data ?? [];
   const totals = useMemo(() => scheduleTotals(rows), [rows]);
+  const [paying, setPaying] = useState<ScheduleRow | null>(null);
+  const markPaid = useCallback(
+    (paymentNumber: number) =>
+      setPaying(rows.find((row) => isEmi(row) && row.paymentNumber === paymentNumber) ?? null),
+    [rows],
+  );
 
   const generate = async () => {
     const result = await regenerate({ id });
@@ -96,8 +111,21 @@ export function AmortizationPage() {
             />
             <StatCard label="GST" icon="office" value={formatMoney(totals.gst)} />
             <StatCard label="Total EMI" icon="calendar" value={formatMoney(totals.emi)} />
+            {totals.otherPayments > 0 ? (
+              <StatCard
+                label="Part-payments and Foreclosure"
+                icon="bank-account"
+                value={formatMoney(totals.otherPayments)}
+              />
+            ) : null}
             <StatCard label="Number of Payments" icon="numbered-list" value={totals.payments} />
+            <StatCard
+              label="EMIs Paid"
+              icon="tick-circle"
+              value={`${totals.paidEmis} of ${totals.payments}`}
+            />
           </StatGrid>
+          {paying ? <MarkPaidDialog loanId={id} row={paying} onClose={() => setPaying(null)} /> : null}
           <p className="kosh-muted">{EMI_LABELS.scheduleNote}</p>
           <Card className="kosh-schedule-card">
             <TableScroll label="Schedule table" className="kosh-schedule-scroll">
@@ -111,17 +139,21 @@ export function AmortizationPage() {
                     <th className="kosh-num">GST</th>
                     <th className="kosh-num">EMI Amount</th>
                     <th className="kosh-num">Remaining Balance</th>
+                    <th>Payment</th>
                   </tr>
                 </thead>
-                <ScheduleBody rows={rows} />
+                <ScheduleBody rows={rows} today={todayIso()} onMarkPaid={markPaid} />
                 <tfoot>
                   <tr>
                     <th colSpan={2}>Total</th>
                     <th className="kosh-num">{formatMoney(totals.principal)}</th>
                     <th className="kosh-num">{formatMoney(totals.interest)}</th>
                     <th className="kosh-num">{formatMoney(totals.gst)}</th>
-                    <th className="kosh-num">{formatMoney(totals.emi)}</th>
+                    <th className="kosh-num">{formatMoney(totals.paid)}</th>
                     <th className="kosh-num">—</th>
+                    <th>
+                      {totals.paidEmis} of {totals.payments} EMIs paid
+                    </th>
                   </tr>
                 </tfoot>
               </HTMLTable>
@@ -133,21 +165,70 @@ export function AmortizationPage() {
   );
 }
 
-/** Up to 600 rows of plain cells: no components per cell, rendered once per schedule. */
-const ScheduleBody = memo(function ScheduleBody({ rows }: { rows: readonly ScheduleRow[] }) {
+type BodyProps = { rows: readonly ScheduleRow[]; today: string; onMarkPaid: (paymentNumber: number) => void };
+
+/**
+ * Up to 600 rows of plain cells: no components per cell, rendered once per schedule. The 'Mark
+ * paid' buttons are plain buttons with Blueprint's classes and one click handler on the body.
+ */
+const ScheduleBody = memo(function ScheduleBody({ rows, today, onMarkPaid }: BodyProps) {
+  // As the server's status: a loan whose EMIs were never marked paid has none overdue.
+  const tracked = rows.some((row) => row.paidOn);
+  const click = (event: MouseEvent<HTMLTableSectionElement>) => {
+    const button = (event.target as HTMLElement).closest<HTMLButtonElement>('button[data-emi]');
+    if (button) onMarkPaid(Number(button.dataset.emi));
+  };
   return (
-    <tbody>
-      {rows.map((row) => (
-        <tr key={row.paymentNumber}>
-          <td className="kosh-num">{row.paymentNumber}</td>
-          <td>{formatDate(row.emiDate)}</td>
-          <td className="kosh-num">{formatMoney(row.principal)}</td>
-          <td className="kosh-num">{formatMoney(row.interest)}</td>
-          <td className="kosh-num">{formatMoney(row.gst)}</td>
-          <td className="kosh-num">{formatMoney(row.emi)}</td>
-          <td className="kosh-num">{formatMoney(row.remainingPrincipal)}</td>
-        </tr>
-      ))}
+    // biome-ignore lint/a11y/useKeyWithClickEvents: the clicks come from real buttons (Enter and Space click them)
+    <tbody onClick={click}>
+      {rows.map((row, index) => {
+        const emi = isEmi(row);
+        const kind = row.kind && row.kind !== 'emi' ? ROW_KIND_LABELS[row.kind] : null;
+        return (
+          <tr
+            key={row.id ?? `${row.paymentNumber}:${index}`}
+            className={row.paidOn ? 'kosh-row-paid' : kind ? 'kosh-row-change' : undefined}
+          >
+            <td className="kosh-num">{emi ? row.paymentNumber : ''}</td>
+            <td>
+              {formatDate(row.emiDate)}
+              {kind ? <span className="kosh-row-kind">{kind}</span> : null}
+            </td>
+            <td className="kosh-num">{formatMoney(row.principal)}</td>
+            <td className="kosh-num">{formatMoney(row.interest)}</td>
+            <td className="kosh-num">{formatMoney(row.gst)}</td>
+            <td className="kosh-num">{formatMoney(row.emi)}</td>
+            <td className="kosh-num">{formatMoney(row.remainingPrincipal)}</td>
+            <td>
+              {!emi ? (
+                row.charge ? (
+                  `Charge ${formatMoney(row.charge)}`
+                ) : null
+              ) : row.paidOn ? (
+                <span className="kosh-paid">
+                  Paid {formatDate(row.paidOn)}
+                  {row.paidAmount !== null && row.paidAmount !== undefined && row.paidAmount !== row.emi
+                    ? ` · ${formatMoney(row.paidAmount)}`
+                    : ''}
+                  {row.transactionId ? ' · matched' : ''}
+                </span>
+              ) : (
+                <>
+                  {tracked && row.emiDate < today ? <span className="kosh-overdue">Overdue</span> : null}
+                  <button
+                    type="button"
+                    className={`${Classes.BUTTON} ${Classes.SMALL}`}
+                    data-emi={row.paymentNumber}
+                    aria-label={`Mark EMI ${row.paymentNumber} paid`}
+                  >
+                    Mark paid
+                  </button>
+                </>
+              )}
+            </td>
+          </tr>
+        );
+      })}
     </tbody>
   );
 });

@@ -1,15 +1,39 @@
-import { Button, Card, H3, Spinner, Tag } from '@blueprintjs/core';
+import { Button, Card, H3, type IconName, Spinner, Tag } from '@blueprintjs/core';
 import { fromPaise, toPaise } from '@kosh/domain';
-import type { ReactNode } from 'react';
+import { lazy, type ReactNode, Suspense, useState } from 'react';
 import { useLocation, useParams } from 'wouter';
 import { PageHeader } from '../app/layout/PageHeader';
 import '../dashboard/money-screens.css';
+import './loan-changes.css';
 import { formatDate, formatDateTime, formatMoney, todayIso } from '../format';
 import { toast } from '../toaster';
+import { EmiOverrideDialog } from './changes/EmiOverrideDialog';
+import { ForeclosureDialog } from './changes/ForeclosureDialog';
+import { PrepaymentDialog } from './changes/PrepaymentDialog';
+import { RateChangeDialog } from './changes/RateChangeDialog';
 import { LoanUnavailable } from './LoanUnavailable';
 import { bankLabel, durationLabel, EMI_LABELS, interestLabel, STATUS_INTENT, statusOf } from './loanDisplay';
 import { useGetLoanQuery, useGetScheduleQuery, useRegenerateScheduleMutation } from './loansApi';
-import { scheduleTotals } from './scheduleTotals';
+import { isEmi, scheduleTotals } from './scheduleTotals';
+
+const LoanBalanceChart = lazy(async () => ({
+  default: (await import('./LoanBalanceChart')).LoanBalanceChart,
+}));
+
+/** The change dialogs of the details screen; one is open at a time. */
+const CHANGE_DIALOGS = {
+  prepayment: PrepaymentDialog,
+  'rate-change': RateChangeDialog,
+  'emi-override': EmiOverrideDialog,
+  foreclosure: ForeclosureDialog,
+} as const;
+type ChangeDialog = keyof typeof CHANGE_DIALOGS;
+const CHANGE_BUTTONS: readonly (readonly [ChangeDialog, string, IconName])[] = [
+  ['prepayment', 'Part-payment', 'bank-account'],
+  ['rate-change', 'Rate Change', 'percentage'],
+  ['emi-override', 'EMI Override', 'edit'],
+  ['foreclosure', 'Foreclose', 'endorsed'],
+];
 
 function Facts({ rows }: { rows: [string, ReactNode][] }) {
   return (
@@ -31,6 +55,7 @@ export function LoanDetailsPage() {
   const answer = useGetLoanQuery(id);
   const schedule = useGetScheduleQuery(id);
   const [regenerate, regeneration] = useRegenerateScheduleMutation();
+  const [dialog, setDialog] = useState<ChangeDialog | null>(null);
 
   if (answer.isLoading) return <Spinner aria-label="Loading loan" />;
   if (!answer.data)
@@ -40,13 +65,16 @@ export function LoanDetailsPage() {
   const loan = answer.data.loan;
   const hasSchedule = (schedule.data?.length ?? 0) > 0;
   const totals = scheduleTotals(schedule.data ?? []);
-  const first = schedule.data?.[0];
+  const first = schedule.data?.find(isEmi);
   const today = todayIso();
   // The balance after the last EMI due by today; the whole principal before the first.
   const remaining =
     (schedule.data ?? []).filter((row) => row.emiDate <= today).at(-1)?.remainingPrincipal ??
     Number(loan.principalAmount);
   const status = statusOf(loan, today);
+  // A completed (repaid or foreclosed) loan takes no more changes; the server says why if tried.
+  const changeable = hasSchedule && status !== 'Completed';
+  const OpenDialog = dialog ? CHANGE_DIALOGS[dialog] : null;
 
   const generate = async () => {
     const result = await regenerate({ id });
@@ -78,6 +106,24 @@ export function LoanDetailsPage() {
           </div>
         }
       />
+      <div className="kosh-change-actions" role="toolbar" aria-label="Loan changes">
+        {CHANGE_BUTTONS.map(([dialogName, text, icon]) => (
+          <Button
+            key={dialogName}
+            icon={icon}
+            text={text}
+            intent={dialogName === 'foreclosure' ? 'warning' : 'none'}
+            disabled={!changeable}
+            onClick={() => setDialog(dialogName)}
+          />
+        ))}
+        <Button
+          icon="document"
+          text="Interest Certificate"
+          onClick={() => navigate(`/loans/${id}/certificate`)}
+        />
+      </div>
+      {OpenDialog ? <OpenDialog loanId={id} onClose={() => setDialog(null)} /> : null}
       <div className="kosh-details-grid">
         <Card>
           <H3 className="kosh-section-title">Basic Information</H3>
@@ -132,13 +178,25 @@ export function LoanDetailsPage() {
               [EMI_LABELS.outflow, first ? formatMoney(first.emi) : '—'],
               ['Total Interest', formatMoney(totals.interest)],
               ['Total GST', formatMoney(totals.gst)],
-              ['Total Amount', formatMoney(totals.emi)],
+              ['Total Amount', formatMoney(totals.paid)],
               ['Number of EMIs', totals.payments],
+              ...(totals.otherPayments > 0
+                ? ([['Part-payments and Foreclosure', formatMoney(totals.otherPayments)]] as [
+                    string,
+                    ReactNode,
+                  ][])
+                : []),
+              ['Last Payment', loan.closedOn ? formatDate(loan.closedOn) : '—'],
               ['Remaining Balance', formatMoney(remaining)],
             ]}
           />
         </Card>
       </div>
+      {hasSchedule ? (
+        <Suspense fallback={<Spinner aria-label="Loading chart" />}>
+          <LoanBalanceChart loan={loan} rows={schedule.data ?? []} />
+        </Suspense>
+      ) : null}
     </>
   );
 }

@@ -35,6 +35,9 @@ export type Loan = {
 export type Bank = { id: number; bankName: string; branchName?: string | null };
 export type LoanType = { id: number; typeName: string };
 
+/** `emi`, or a part-payment / foreclosure / pre-EMI interest row (numbered as the EMI before it). */
+export type ScheduleRowKind = 'emi' | 'prepayment' | 'foreclosure' | 'pre-emi-interest';
+
 export type ScheduleRow = {
   id?: string | number;
   paymentNumber: number;
@@ -42,9 +45,74 @@ export type ScheduleRow = {
   principal: number;
   interest: number;
   gst: number;
+  /** What leaves the account on this row: principal + interest + GST (+ charge). */
   emi: number;
   remainingPrincipal: number;
+  /** Absent from answers of before issue 15: an EMI. */
+  kind?: ScheduleRowKind;
+  charge?: number;
+  annualRate?: number | null;
+  /** EMIs marked paid. */
+  paidOn?: string | null;
+  paidAmount?: number | null;
+  transactionId?: string | null;
 };
+
+export type PrepaymentChoice = 'reduce-emi' | 'reduce-tenure';
+export type RateChangeOption = 'increase-emi' | 'extend-tenure' | 'combination' | 'switch-to-fixed';
+
+/** One side of the what-if comparison (rupees). */
+export type PrepaymentOutcome = {
+  emi: number;
+  numberOfEmis: number;
+  closedOn: string;
+  interest: number;
+  gst: number;
+};
+export type PrepaymentSaving = PrepaymentOutcome & {
+  interestSaved: number;
+  gstSaved: number;
+  monthsSaved: number;
+};
+export type PrepaymentComparison = {
+  withoutPrepayment: PrepaymentOutcome;
+  reduceEmi: PrepaymentSaving;
+  reduceTenure: PrepaymentSaving;
+};
+
+export type PrepaymentBody = { date: string; amount: string; charge: string; choice?: PrepaymentChoice };
+export type ForeclosureBody = { date: string; charge: string };
+export type RateChangeBody = {
+  date: string;
+  annualRatePercent: string;
+  option: RateChangeOption;
+  newEmi?: string;
+};
+export type EmiOverrideBody = { date: string; emi: string };
+export type EmiPaymentBody = { paidOn?: string; amount?: string; transactionId?: string };
+
+/** The financial-year interest certificate's figures (rupees). */
+export type Certificate = {
+  fy: string;
+  from: string;
+  to: string;
+  basis: 'paid' | 'schedule';
+  interest: number;
+  principal: number;
+  preEmiInterest: number;
+  gst: number;
+  charges: number;
+  emisCounted: number;
+  borrower: string;
+  accountNumber: string;
+  bankName: string;
+  loanType: string;
+  note: string;
+};
+
+/** A change to one loan, sent once per submission key. */
+type LoanChange<B> = { id: string; body: B; idempotencyKey: string };
+type ScheduleAnswer = Envelope<{ schedule: ScheduleRow[] }>;
 
 export type LoanStats = {
   totalLoans: number;
@@ -97,6 +165,22 @@ function listParams({ page, limit, search, bankId }: LoanListArgs): Record<strin
 
 /** Anything that moves a loan's EMIs moves the stats, the ledger and its periods too. */
 const loanChanged = [{ type: 'Loan', id: 'LIST' }, 'LoanStats', 'Ledger', 'Periods'] as const;
+
+/** A change moves the loan (status, closing date), its schedule, the stats, the ledger. */
+const changedLoan = (_r: unknown, _e: unknown, { id }: { id: string }) => [
+  ...loanChanged,
+  { type: 'Loan' as const, id },
+  { type: 'Schedule' as const, id },
+];
+
+function changeRequest<B>({ id, body, idempotencyKey }: LoanChange<B>, path: string) {
+  return {
+    url: `/loans/${id}/${path}`,
+    method: 'POST',
+    body,
+    headers: idempotencyHeaders(idempotencyKey),
+  };
+}
 
 export const loansApi = api.injectEndpoints({
   endpoints: (build) => ({
@@ -168,6 +252,42 @@ export const loansApi = api.injectEndpoints({
       transformResponse: (answer: Envelope<{ schedule: ScheduleRow[] }>) => answer.data.schedule ?? [],
       invalidatesTags: (_r, _e, { id }) => [{ type: 'Schedule', id }, 'LoanStats', 'Ledger', 'Periods'],
     }),
+    whatIfPrepayment: build.mutation<PrepaymentComparison, { id: string; body: PrepaymentBody }>({
+      extraOptions: { errorFallback: 'Failed to compare the part-payment choices' },
+      query: ({ id, body }) => ({ url: `/loans/${id}/prepayments/what-if`, method: 'POST', body }),
+      transformResponse: (answer: Envelope<PrepaymentComparison>) => answer.data,
+    }),
+    recordPrepayment: build.mutation<ScheduleAnswer, LoanChange<PrepaymentBody>>({
+      extraOptions: { errorFallback: 'Failed to record the part-payment' },
+      query: (change) => changeRequest(change, 'prepayments'),
+      invalidatesTags: changedLoan,
+    }),
+    forecloseLoan: build.mutation<ScheduleAnswer, LoanChange<ForeclosureBody>>({
+      extraOptions: { errorFallback: 'Failed to foreclose the loan' },
+      query: (change) => changeRequest(change, 'foreclosure'),
+      invalidatesTags: changedLoan,
+    }),
+    changeRate: build.mutation<ScheduleAnswer, LoanChange<RateChangeBody>>({
+      extraOptions: { errorFallback: 'Failed to change the interest rate' },
+      query: (change) => changeRequest(change, 'rate-changes'),
+      invalidatesTags: changedLoan,
+    }),
+    overrideEmi: build.mutation<ScheduleAnswer, LoanChange<EmiOverrideBody>>({
+      extraOptions: { errorFallback: 'Failed to update the EMI' },
+      query: (change) => changeRequest(change, 'emi-override'),
+      invalidatesTags: changedLoan,
+    }),
+    markEmiPaid: build.mutation<ScheduleAnswer, LoanChange<EmiPaymentBody> & { paymentNumber: number }>({
+      extraOptions: { errorFallback: 'Failed to mark the EMI paid' },
+      query: ({ paymentNumber, ...change }) => changeRequest(change, `emis/${paymentNumber}/payment`),
+      invalidatesTags: changedLoan,
+    }),
+    getCertificate: build.query<Certificate, { id: string; fy: string }>({
+      extraOptions: { errorFallback: 'Failed to load the interest certificate', screenShowsNotFound: true },
+      query: ({ id, fy }) => ({ url: `/loans/${id}/certificate`, params: { fy } }),
+      transformResponse: (answer: Envelope<{ certificate: Certificate }>) => answer.data.certificate,
+      providesTags: (_r, _e, { id }) => [{ type: 'Schedule', id }],
+    }),
     getBanks: build.query<Bank[], ToastOptions | undefined>({
       extraOptions: { errorFallback: 'Failed to load banks. Please try again.' },
       // The dropdown loads up to 100, by name (spec section 9).
@@ -197,6 +317,13 @@ export const {
   useDeleteLoanMutation,
   useGetScheduleQuery,
   useRegenerateScheduleMutation,
+  useWhatIfPrepaymentMutation,
+  useRecordPrepaymentMutation,
+  useForecloseLoanMutation,
+  useChangeRateMutation,
+  useOverrideEmiMutation,
+  useMarkEmiPaidMutation,
+  useGetCertificateQuery,
   useGetBanksQuery,
   useGetLoanTypesQuery,
 } = loansApi;

@@ -1,0 +1,63 @@
+import { Card, H3 } from '@blueprintjs/core';
+import { useMemo } from 'react';
+import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { axisMoney, chartMoney } from '../dashboard/chartFormat';
+import { formatDate } from '../format';
+import { actualSteps, balancePoints, contractSteps } from './balanceChart';
+import type { Loan, ScheduleRow } from './loansApi';
+
+type Props = { loan: Loan; rows: readonly ScheduleRow[] };
+
+/**
+ * Loan details: the outstanding principal over time under the contract and as the loan actually
+ * runs after part-payments, resets and a foreclosure (own chunk: recharts is large, as on the
+ * dashboard).
+ */
+export function LoanBalanceChart({ loan, rows }: Props) {
+  const points = useMemo(() => balancePoints(contractSteps(loan), actualSteps(loan, rows)), [loan, rows]);
+  return (
+    <Card
+      className="kosh-chart-card kosh-details-chart"
+      role="region"
+      aria-label="Outstanding principal, contract and actual"
+    >
+      <H3 className="kosh-section-title">Outstanding principal: contract vs actual</H3>
+      <div className="kosh-chart" data-testid="loan-balance-chart">
+        <ResponsiveContainer width="100%" height="100%">
+          <LineChart data={points} margin={{ top: 8, right: 8, left: 8, bottom: 0 }}>
+            <CartesianGrid strokeDasharray="3 3" vertical={false} />
+            <XAxis
+              dataKey="date"
+              tickFormatter={(d: string) => d.slice(0, 7)}
+              tick={{ fontSize: 12 }}
+              minTickGap={32}
+            />
+            <YAxis tickFormatter={axisMoney} tick={{ fontSize: 12 }} width={70} />
+            <Tooltip formatter={chartMoney} labelFormatter={(d) => formatDate(String(d))} />
+            <Legend />
+            <Line
+              type="stepAfter"
+              dataKey="contract"
+              name="Contract"
+              stroke="#8f99a8"
+              strokeDasharray="6 4"
+              dot={false}
+              isAnimationActive={false}
+              connectNulls
+            />
+            <Line
+              type="stepAfter"
+              dataKey="actual"
+              name="Actual (after changes)"
+              stroke="#2d72d2"
+              strokeWidth={2}
+              dot={false}
+              isAnimationActive={false}
+              connectNulls
+            />
+          </LineChart>
+        </ResponsiveContainer>
+      </div>
+    </Card>
+  );
+}
