@@ -104,7 +104,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
  * Records a registered, verified user straight in the log (as register + verify would), for tests
  * of other resources. A user the test already registered through the API is left as it is.
  */
-async function signUp(platform: Platform, userId: string): Promise<void> {
+export async function signUp(platform: Platform, userId: string): Promise<void> {
   const now = platform.clock().toISOString();
   const email = `${userId}@example.test`;
   const metadata = {
