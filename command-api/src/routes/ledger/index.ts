@@ -13,6 +13,7 @@ import { type LedgerLine, ledgerEntries, ledgerPeriods } from '@kosh/projections
 import type { FastifyInstance } from 'fastify';
 import { errorResponses } from '../../schemas/auth';
 import { LedgerQuery, LedgerResponse, PeriodsResponse, type WireLedgerEntry } from '../../schemas/ledger';
+import { createAnswerCache } from '../answer-cache';
 
 export const LEDGER_QUERY_MESSAGES = {
   month: 'Month must be a whole number from 1 to 12',
@@ -61,6 +62,8 @@ export async function ledgerRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { platform } = app;
   app.addHook('onRequest', app.authenticate);
+  // A month's answer is served again while the ledger read model has not moved (ETag, 304).
+  const cache = createAnswerCache(platform.db);
 
   app.get(
     '/',
@@ -73,39 +76,42 @@ export async function ledgerRoutes(fastify: FastifyInstance) {
         response: { 200: LedgerResponse, ...errorResponses(401, 422) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const parsed = parseLedgerQuery(request.query, monthOf(platform.clock()));
       if (!parsed.ok) throw new ValidationError(parsed.errors);
       const { year, month } = parsed.value;
-      const dateRange = monthRange(year, month);
-      const entries = await ledgerEntries(
-        platform.db,
-        request.userId,
-        dateRange.startDate,
-        dateRange.endDate,
-      );
-      const credits = entries.filter((e) => e.side === 'C');
-      const debits = entries.filter((e) => e.side === 'D');
-      const totalCredit = sum(credits);
-      const totalDebit = sum(debits);
-      return {
-        success: true as const,
-        data: {
-          summary: {
-            totalCredit: fromPaise(totalCredit),
-            totalDebit: fromPaise(totalDebit),
-            netBalance: fromPaise(totalCredit - totalDebit),
-            emiCount: debits.filter((e) => e.kind === 'emi').length,
-          },
-          credit: { transactions: credits.map(toWire), total: fromPaise(totalCredit) },
-          debit: { transactions: debits.map(toWire), total: fromPaise(totalDebit) },
-          monthName: monthName(month),
-          year,
-          dateRange,
-        },
-      };
+      return cache.answer(request, reply, {
+        key: `${request.userId}/${year}-${month}`,
+        projections: ['ledger'],
+        build: () => ledgerMonth(request.userId, year, month),
+      });
     },
   );
+
+  async function ledgerMonth(userId: string, year: number, month: number) {
+    const dateRange = monthRange(year, month);
+    const entries = await ledgerEntries(platform.db, userId, dateRange.startDate, dateRange.endDate);
+    const credits = entries.filter((e) => e.side === 'C');
+    const debits = entries.filter((e) => e.side === 'D');
+    const totalCredit = sum(credits);
+    const totalDebit = sum(debits);
+    return {
+      success: true as const,
+      data: {
+        summary: {
+          totalCredit: fromPaise(totalCredit),
+          totalDebit: fromPaise(totalDebit),
+          netBalance: fromPaise(totalCredit - totalDebit),
+          emiCount: debits.filter((e) => e.kind === 'emi').length,
+        },
+        credit: { transactions: credits.map(toWire), total: fromPaise(totalCredit) },
+        debit: { transactions: debits.map(toWire), total: fromPaise(totalDebit) },
+        monthName: monthName(month),
+        year,
+        dateRange,
+      },
+    };
+  }
 
   app.get(
     '/periods',

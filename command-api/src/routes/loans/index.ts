@@ -44,6 +44,7 @@ import {
   LoanStatsResponse,
   ScheduleResponse,
 } from '../../schemas/loans';
+import { createAnswerCache } from '../answer-cache';
 import { registerLoanTypeList } from '../banks/loan-type-list';
 import { parseLoanListQuery } from './list-query';
 import { loanInputOf, toWireLoan, toWireSchedule, wireErrors } from './wire';
@@ -61,6 +62,7 @@ export async function loanRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { platform } = app;
   app.addHook('onRequest', app.authenticate);
+  const scheduleCache = createAnswerCache(platform.db);
 
   const today = () => calendarDateOf(platform.clock());
 
@@ -345,10 +347,17 @@ export async function loanRoutes(fastify: FastifyInstance) {
         response: { 200: ScheduleResponse, ...errorResponses(401, 404) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const loan = await ownLoan(request.userId, request.params.id);
-      const schedule = await getSchedule(platform.db, request.userId, loan.id);
-      return { success: true as const, data: toWireSchedule(schedule) };
+      // Served again while the schedules read model has not moved (ETag, 304).
+      return scheduleCache.answer(request, reply, {
+        key: `${request.userId}/${loan.id}`,
+        projections: ['schedules'],
+        build: async () => ({
+          success: true as const,
+          data: toWireSchedule(await getSchedule(platform.db, request.userId, loan.id)),
+        }),
+      });
     },
   );
 
