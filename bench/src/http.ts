@@ -17,6 +17,7 @@
  *
  * Options (environment): BENCH_TRANSACTIONS=100000  BENCH_DURATION=5 (seconds per run)
  * BENCH_CONNECTIONS=10,50  BENCH_ONLY=<substring of route names>  BENCH_LOG_LEVEL=info
+ * BENCH_KEEP=1 (keep the database, for EXPLAIN; drop it yourself)
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -285,7 +286,8 @@ async function main() {
   } finally {
     for (const server of servers) await stop(server);
     await admin.end();
-    await database.drop();
+    if (process.env.BENCH_KEEP) console.log(`kept the database: ${database.url}`);
+    else await database.drop();
   }
 }
 
