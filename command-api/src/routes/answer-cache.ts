@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
 import type { Queryable } from '@kosh/event-store/db';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
@@ -23,7 +25,9 @@ export type AnswerCache = {
   ): Promise<FastifyReply>;
 };
 
-type Entry = { etag: string; body: string };
+const gzipAsync = promisify(gzip);
+
+type Entry = { etag: string; body: string; gzipped?: Buffer };
 
 /** The checkpoints' positions and when each last moved, in one indexed statement. */
 async function checkpointsTag(db: Queryable, names: readonly string[]): Promise<string> {
@@ -36,55 +40,113 @@ async function checkpointsTag(db: Queryable, names: readonly string[]): Promise<
   return rows[0]?.tag ?? '';
 }
 
-/** `If-None-Match` holds `etag` (a list, or `*`); weak forms compare by their opaque part. */
+/**
+ * Reads of one tag shared by concurrent requests, never older than the request: a request joins
+ * a read that starts after it arrived (the next one, queued behind the read in flight), so it
+ * still sees every write that finished before it came (read-your-writes), from any process.
+ */
+function coalesced(read: () => Promise<string>): () => Promise<string> {
+  let next: Promise<string> | null = null;
+  let inFlight: Promise<unknown> = Promise.resolve();
+  return () => {
+    if (!next) {
+      const started = inFlight.then(
+        () => {
+          next = null;
+          return read();
+        },
+        () => {
+          next = null;
+          return read();
+        },
+      );
+      next = started;
+      inFlight = started.catch(() => {});
+    }
+    return next;
+  };
+}
+
+/** `If-None-Match` holds `etag` (a list, or `*`); weak comparison, as for GET. */
 function matches(header: string | undefined, etag: string): boolean {
   if (!header) return false;
+  const opaque = etag.replace(/^W\//, '');
   return header.split(',').some((candidate) => {
     const tag = candidate.trim().replace(/^W\//, '');
-    return tag === '*' || tag === etag;
+    return tag === '*' || tag === opaque;
+  });
+}
+
+/** `Accept-Encoding` names gzip (or `*`) without refusing it (`;q=0`). */
+function acceptsGzip(header: string | string[] | undefined): boolean {
+  const value = Array.isArray(header) ? header.join(',') : (header ?? '');
+  return value.split(',').some((part) => {
+    const [coding, ...params] = part.trim().toLowerCase().split(';');
+    if (coding !== 'gzip' && coding !== '*') return false;
+    return !params.some((p) => /^\s*q=0(\.0*)?\s*$/.test(p));
   });
 }
 
 export function createAnswerCache(db: Queryable, maxBytes = 32 * 1024 * 1024): AnswerCache {
   // Map order is recency order: a hit moves the entry to the end, eviction takes the front.
   const entries = new Map<string, Entry>();
+  const tags = new Map<string, () => Promise<string>>();
   let bytes = 0;
+  const size = (entry: Entry) => entry.body.length + (entry.gzipped?.length ?? 0);
 
   function remember(key: string, entry: Entry): void {
     const old = entries.get(key);
     if (old) {
       entries.delete(key);
-      bytes -= old.body.length;
+      bytes -= size(old);
     }
-    if (entry.body.length > maxBytes) return;
+    if (size(entry) > maxBytes) return;
     entries.set(key, entry);
-    bytes += entry.body.length;
+    bytes += size(entry);
     for (const [oldest, value] of entries) {
       if (bytes <= maxBytes) break;
       entries.delete(oldest);
-      bytes -= value.body.length;
+      bytes -= size(value);
     }
+  }
+
+  function tagOf(projections: readonly string[]): Promise<string> {
+    const name = projections.join(',');
+    let read = tags.get(name);
+    if (!read) {
+      read = coalesced(() => checkpointsTag(db, projections));
+      tags.set(name, read);
+    }
+    return read();
   }
 
   return {
     async answer(request, reply, { key, projections, build }) {
       // The tag is read before the rows: an answer built from newer rows than its tag says is
       // replaced once the tag moves; one built from older rows than its tag could stay forever.
-      const tag = await checkpointsTag(db, projections);
-      const etag = `"${createHash('sha256').update(`${key}\n${tag}`).digest('base64url').slice(0, 27)}"`;
-      reply.header('ETag', etag);
+      const tag = await tagOf(projections);
+      // Weak: the same tag names the plain and the gzipped bytes of one answer.
+      const etag = `W/"${createHash('sha256').update(`${key}\n${tag}`).digest('base64url').slice(0, 27)}"`;
+      reply.header('ETag', etag).header('Vary', 'Accept-Encoding');
       if (matches(request.headers['if-none-match'], etag)) return reply.code(304).send();
-      const cached = entries.get(key);
-      let body: string;
-      if (cached?.etag === etag) {
+      let entry = entries.get(key);
+      if (entry?.etag === etag) {
         entries.delete(key);
-        entries.set(key, cached);
-        body = cached.body;
+        entries.set(key, entry);
       } else {
-        body = String(reply.serialize(await build()));
-        remember(key, { etag, body });
+        entry = { etag, body: String(reply.serialize(await build())) };
+        remember(key, entry);
       }
-      return reply.type('application/json; charset=utf-8').send(body);
+      reply.type('application/json; charset=utf-8');
+      // Large answers compress about tenfold; compressed once per version, then served as is.
+      if (entry.body.length >= 1024 && acceptsGzip(request.headers['accept-encoding'])) {
+        if (!entry.gzipped) {
+          entry.gzipped = await gzipAsync(entry.body);
+          if (entries.get(key) === entry) bytes += entry.gzipped.length;
+        }
+        return reply.header('Content-Encoding', 'gzip').send(entry.gzipped);
+      }
+      return reply.send(entry.body);
     },
   };
 }
