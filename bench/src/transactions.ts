@@ -15,19 +15,11 @@ import { randomUUID } from 'node:crypto';
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { createTestApp, type TestApp } from '@kosh/command-api/testing/test-app';
-import {
-  type DomainEvent,
-  type LoanFields,
-  loanDecider,
-  loanStreamId,
-  type TransactionRecorded,
-  transactionStreamId,
-} from '@kosh/domain';
-import type { NewEvent } from '@kosh/event-store/port';
 import { seedCatalog } from '@kosh/projections/catalog/seed';
 import { allProjections } from '@kosh/projections/registry';
 import { createProjectionRunner } from '@kosh/projections/runner/runner';
 import type { Projection } from '@kosh/projections/runner/types';
+import { book } from './support/book';
 import { random } from './support/random';
 
 const MAIN_TRANSACTIONS = Number(process.env.BENCH_TRANSACTIONS ?? 100_000);
@@ -36,144 +28,8 @@ const OTHER_TRANSACTIONS = 5_000;
 const CALLS = Number(process.env.BENCH_CALLS ?? 200);
 const NOW = new Date('2025-12-20T06:00:00.000Z');
 
-const rnd = random(42);
+const rnd = random(7);
 const pick = <T>(items: readonly T[]): T => items[Math.floor(rnd() * items.length)] as T;
-
-const DEBITS = [
-  'Groceries at BigBasket',
-  'Rent',
-  'Electricity bill',
-  'Swiggy order',
-  'Zomato order',
-  'Petrol',
-  'Uber ride',
-  'Mobile recharge',
-  'Broadband bill',
-  'Medical store',
-  'School fees',
-  'Amazon purchase',
-  'Flipkart purchase',
-  'Movie tickets',
-  'Gym membership',
-  'Insurance premium',
-  'Maid salary',
-  'Water can',
-  'Gas cylinder',
-  'Credit card payment',
-];
-const CREDITS = [
-  'Salary',
-  'Freelance invoice',
-  'Interest credit',
-  'Dividend',
-  'Cashback',
-  'Rent received',
-  'Gift',
-];
-
-function transactionEvent(userId: string, index: number, count: number): TransactionRecorded {
-  // Spread over 2016-01-01 .. 2025-12-31 in order, so every month has about count / 120 entries.
-  const day = Math.floor((index / count) * 3653);
-  const date = new Date(Date.UTC(2016, 0, 1 + day)).toISOString().slice(0, 10);
-  const credit = rnd() < 0.2;
-  const notes = `${credit ? pick(CREDITS) : pick(DEBITS)} #${1 + Math.floor(rnd() * 9999)}`;
-  const amount = credit ? 100_000 + Math.floor(rnd() * 10_000_000) : 1_000 + Math.floor(rnd() * 2_000_000);
-  return {
-    type: 'TransactionRecorded',
-    data: {
-      transactionId: randomUUID(),
-      userId,
-      notes,
-      transactionType: credit ? 'C' : 'D',
-      transactionDate: date,
-      amount,
-      recordedAt: new Date(Date.UTC(2016, 0, 1, 10) + day * 86_400_000 + (index % 1000) * 1000).toISOString(),
-    },
-  };
-}
-
-const metadata = (userId: string) => ({
-  userId,
-  correlationId: randomUUID(),
-  causationId: null,
-  recordedAt: NOW.toISOString(),
-  schemaVersion: 1,
-});
-
-const toNew = (userId: string, event: DomainEvent): NewEvent => ({
-  id: randomUUID(),
-  type: event.type,
-  data: event.data,
-  metadata: metadata(userId),
-});
-
-/**
- * Writes the transactions' events in batches of 2,000 rows per INSERT into the event log: the
- * same rows the append function writes (one stream per transaction, version 1), without
- * 100,000 round trips. Readers see them exactly as appended events.
- */
-async function appendTransactions(t: TestApp, userId: string, count: number): Promise<number> {
-  const started = performance.now();
-  for (let from = 0; from < count; from += 2000) {
-    const rows = [];
-    for (let i = from; i < Math.min(count, from + 2000); i++) {
-      const event = transactionEvent(userId, i, count);
-      const recorded = toNew(userId, event);
-      rows.push({ ...recorded, stream: transactionStreamId(event.data.transactionId) });
-    }
-    await t.platform.db.query(
-      `INSERT INTO events (event_id, stream_id, stream_version, type, data, metadata)
-       SELECT r.id, r.stream, 1, r.type, r.data, r.metadata
-         FROM jsonb_to_recordset($1::jsonb) AS r(id text, stream text, type text, data jsonb, metadata jsonb)`,
-      [JSON.stringify(rows)],
-    );
-  }
-  return (performance.now() - started) / 1000;
-}
-
-function loanFields(i: number): LoanFields {
-  const start = new Date(Date.UTC(2016 + (i % 9), (i * 5) % 12, 1 + ((i * 7) % 28)))
-    .toISOString()
-    .slice(0, 10);
-  return {
-    bankId: 1 + ((i * 3) % 20),
-    loanTypeId: 1 + (i % 10),
-    accountNumber: `AC${100000 + i * 7919}`,
-    shortDetail: null,
-    principalAmount: (5 + i * 9) * 100_000_00,
-    interestRate: 7.5 + i * 0.75,
-    isInterestRateYearly: true,
-    duration: [240, 60, 36, 120, 84, 180, 24, 48, 300, 12][i] ?? 60,
-    isDurationYearly: false,
-    startDate: start,
-    processingFee: 0,
-    hasGst: i % 5 === 1,
-    gstPercentage: i % 5 === 1 ? 18 : 0,
-  };
-}
-
-async function appendLoans(t: TestApp, userId: string): Promise<void> {
-  for (let i = 0; i < 10; i++) {
-    const loanId = randomUUID();
-    const now = NOW.toISOString();
-    let state = loanDecider.initialState();
-    const created = loanDecider.decide(
-      { type: 'CreateLoan', data: { loanId, userId, fields: loanFields(i), now } },
-      state,
-    );
-    state = created.reduce(loanDecider.evolve, state);
-    const events = [...created];
-    if (i === 0)
-      events.push(
-        ...loanDecider.decide({ type: 'RegenerateSchedule', data: { loanId, userId, now } }, state),
-      );
-    await t.platform.eventStore.appendToStream(
-      loanStreamId(loanId),
-      events.map((e) => toNew(userId, e)),
-      { expectedVersion: 'no_stream' },
-    );
-  }
-}
 
 type Scenario = { name: string; url: string | (() => string) };
 
@@ -222,9 +78,10 @@ async function main() {
       `Kosh transactions bench: PostgreSQL, ${MAIN_TRANSACTIONS} transactions for one user, 10 loans`,
     );
     await seedCatalog(t.platform.eventStore, NOW);
-    await appendLoans(t, userId);
-    const seconds = await appendTransactions(t, userId, MAIN_TRANSACTIONS);
-    for (let u = 0; u < OTHER_USERS; u++) await appendTransactions(t, randomUUID(), OTHER_TRANSACTIONS);
+    const seed = book(t.platform, NOW);
+    await seed.appendLoans(userId);
+    const seconds = await seed.appendTransactions(userId, MAIN_TRANSACTIONS);
+    for (let u = 0; u < OTHER_USERS; u++) await seed.appendTransactions(randomUUID(), OTHER_TRANSACTIONS);
     const total = MAIN_TRANSACTIONS + OTHER_USERS * OTHER_TRANSACTIONS;
     console.log(`seeded: ${MAIN_TRANSACTIONS} transactions in ${seconds.toFixed(1)} s; ${total} in all`);
 

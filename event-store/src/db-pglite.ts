@@ -1,5 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { PGlite, type Results, type Transaction } from '@electric-sql/pglite';
+import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { Db, Queryable, QueryResult } from './db';
 import { parseInt8 } from './db-pg';
 
@@ -48,7 +50,9 @@ async function run<Row>(
 }
 
 export async function createPgliteDb(dataDir: string | undefined): Promise<Db> {
-  const pglite = await PGlite.create(dataDir ? { dataDir, parsers } : { parsers });
+  // The extensions of the notes search index (projections' transactions migration 002).
+  const extensions = { pg_trgm, btree_gin };
+  const pglite = await PGlite.create(dataDir ? { dataDir, parsers, extensions } : { parsers, extensions });
   const mutex = new Mutex();
   const inTransaction = new AsyncLocalStorage<boolean>();
   let closed = false;

@@ -122,6 +122,8 @@ export async function createPlatform(config: Config, options: PlatformOptions = 
       await mailer.close();
       await eventStore.close();
       if (!options.db) await db.close();
+      // Production logs are buffered (logger.ts): write out the last lines.
+      logger.flush();
     },
   };
 

@@ -80,6 +80,14 @@ export function parseAsOf(value: string | undefined, now: Date): Date | null {
   return instant;
 }
 
+/**
+ * True when the request reads the present (no `as_of`): only such answers may come from a cache
+ * of live answers. Malformed `as_of` text is not live: `readAt` answers its 422.
+ */
+export function readsLive(request: { query: unknown }): boolean {
+  return !(request.query as { as_of?: string } | undefined)?.as_of?.trim();
+}
+
 /** Where a read route reads: the live read models now, or their replay as of an instant. */
 export type ReadSource = Readonly<{ db: Queryable; now: Date; asOf: Date | null }>;
 

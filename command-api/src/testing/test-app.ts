@@ -109,7 +109,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
  * Records a registered, verified user straight in the log (as register + verify would), for tests
  * of other resources. A user the test already registered through the API is left as it is.
  */
-async function signUp(platform: Platform, userId: string): Promise<void> {
+export async function signUp(platform: Platform, userId: string): Promise<void> {
   try {
     const { position } = await platform.eventStore.appendToStream(
       userStreamId(userId),

@@ -107,18 +107,16 @@ export async function listLoans(
     .join(', ');
   const filter = where.join(' AND ');
   const needsJoin = Boolean(search);
-  const [page, count] = await Promise.all([
-    db.query<DbLoanView>(
-      `SELECT ${VIEW_COLUMNS} FROM ${VIEW_FROM} WHERE ${filter}
-       ORDER BY ${order} LIMIT ${query.limit} OFFSET ${(query.page - 1) * query.limit}`,
-      params,
-    ),
-    db.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM ${needsJoin ? VIEW_FROM : 'loans l'} WHERE ${filter}`,
-      params,
-    ),
-  ]);
-  return { rows: page.rows.map(viewOf), totalItems: Number(count.rows[0]?.n ?? 0) };
+  const counted = `SELECT count(*)::int AS n FROM ${needsJoin ? VIEW_FROM : 'loans l'} WHERE ${filter}`;
+  // One round trip: the count is an uncorrelated subquery, run once; an empty page (past the
+  // end) asks for it on its own.
+  const { rows } = await db.query<DbLoanView & { total: number }>(
+    `SELECT ${VIEW_COLUMNS}, (${counted}) AS total FROM ${VIEW_FROM} WHERE ${filter}
+     ORDER BY ${order} LIMIT ${query.limit} OFFSET ${(query.page - 1) * query.limit}`,
+    params,
+  );
+  const total = rows[0] ? rows[0].total : ((await db.query<{ n: number }>(counted, params)).rows[0]?.n ?? 0);
+  return { rows: rows.map(viewOf), totalItems: Number(total) };
 }
 
 /** The user's own loan with its names, or null (also for another user's id). */

@@ -92,6 +92,27 @@ export async function listTransactions(
     const total = rows[0]?.total ?? (offset > 0 ? await countRows(db, filter, params) : 0);
     return { rows: rows.map(fromDb), totalItems: total };
   }
+  if (!query.dateFrom && !query.dateTo) {
+    // The count is the stats row's: read in the same statement (one round trip, one snapshot).
+    const counter =
+      query.transactionType === 'C'
+        ? 'credit_count'
+        : query.transactionType === 'D'
+          ? 'debit_count'
+          : 'total_transactions';
+    const { rows } = await db.query<DbTransactionRow & { total: string | number | null }>(
+      `SELECT ${TRANSACTION_COLUMNS},
+              (SELECT s.${counter} FROM transaction_stats s WHERE s.user_id = $1) AS total
+         FROM transactions t WHERE ${filter}
+        ORDER BY ${order} LIMIT ${query.limit} OFFSET ${offset}`,
+      params,
+    );
+    const first = rows[0];
+    const total = first
+      ? Number(first.total ?? 0)
+      : await countTransactions(db, userId, query, filter, params);
+    return { rows: rows.map(fromDb), totalItems: total };
+  }
   const [page, count] = await Promise.all([
     db.query<DbTransactionRow>(
       `SELECT ${TRANSACTION_COLUMNS} FROM transactions t WHERE ${filter}

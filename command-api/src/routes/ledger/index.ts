@@ -9,11 +9,13 @@ import {
   ValidationError,
   type YearMonth,
 } from '@kosh/domain';
+import type { Queryable } from '@kosh/event-store/db';
 import { type LedgerLine, ledgerEntries, ledgerPeriods } from '@kosh/projections/ledger/queries';
 import type { FastifyInstance } from 'fastify';
-import { AsOfQuery, readAt } from '../../history/read-at';
+import { AsOfQuery, readAt, readsLive } from '../../history/read-at';
 import { errorResponses } from '../../schemas/auth';
 import { LedgerQuery, LedgerResponse, PeriodsResponse, type WireLedgerEntry } from '../../schemas/ledger';
+import { createAnswerCache } from '../answer-cache';
 
 export const LEDGER_QUERY_MESSAGES = {
   month: 'Month must be a whole number from 1 to 12',
@@ -62,6 +64,8 @@ export async function ledgerRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { platform } = app;
   app.addHook('onRequest', app.authenticate);
+  // A month's answer is served again while the ledger read model has not moved (ETag, 304).
+  const cache = createAnswerCache(platform.db);
 
   app.get(
     '/',
@@ -74,35 +78,51 @@ export async function ledgerRoutes(fastify: FastifyInstance) {
         response: { 200: LedgerResponse, ...errorResponses(401, 422) },
       },
     },
-    async (request) =>
-      readAt(platform, request, ['ledger'], async ({ db, now }) => {
+    async (request, reply) => {
+      // Live answers are cached per read-model checkpoint; an as-of answer is a replay.
+      if (readsLive(request)) {
+        const parsed = parseLedgerQuery(request.query, monthOf(platform.clock()));
+        if (!parsed.ok) throw new ValidationError(parsed.errors);
+        const { year, month } = parsed.value;
+        return cache.answer(request, reply, {
+          key: `${request.userId}/${year}-${month}`,
+          projections: ['ledger'],
+          build: () => ledgerMonth(platform.db, request.userId, year, month),
+        });
+      }
+      return readAt(platform, request, ['ledger'], async ({ db, now }) => {
         const parsed = parseLedgerQuery(request.query, monthOf(now));
         if (!parsed.ok) throw new ValidationError(parsed.errors);
         const { year, month } = parsed.value;
-        const dateRange = monthRange(year, month);
-        const entries = await ledgerEntries(db, request.userId, dateRange.startDate, dateRange.endDate);
-        const credits = entries.filter((e) => e.side === 'C');
-        const debits = entries.filter((e) => e.side === 'D');
-        const totalCredit = sum(credits);
-        const totalDebit = sum(debits);
-        return {
-          success: true as const,
-          data: {
-            summary: {
-              totalCredit: fromPaise(totalCredit),
-              totalDebit: fromPaise(totalDebit),
-              netBalance: fromPaise(totalCredit - totalDebit),
-              emiCount: debits.filter((e) => e.kind === 'emi').length,
-            },
-            credit: { transactions: credits.map(toWire), total: fromPaise(totalCredit) },
-            debit: { transactions: debits.map(toWire), total: fromPaise(totalDebit) },
-            monthName: monthName(month),
-            year,
-            dateRange,
-          },
-        };
-      }),
+        return ledgerMonth(db, request.userId, year, month);
+      });
+    },
   );
+
+  async function ledgerMonth(db: Queryable, userId: string, year: number, month: number) {
+    const dateRange = monthRange(year, month);
+    const entries = await ledgerEntries(db, userId, dateRange.startDate, dateRange.endDate);
+    const credits = entries.filter((e) => e.side === 'C');
+    const debits = entries.filter((e) => e.side === 'D');
+    const totalCredit = sum(credits);
+    const totalDebit = sum(debits);
+    return {
+      success: true as const,
+      data: {
+        summary: {
+          totalCredit: fromPaise(totalCredit),
+          totalDebit: fromPaise(totalDebit),
+          netBalance: fromPaise(totalCredit - totalDebit),
+          emiCount: debits.filter((e) => e.kind === 'emi').length,
+        },
+        credit: { transactions: credits.map(toWire), total: fromPaise(totalCredit) },
+        debit: { transactions: debits.map(toWire), total: fromPaise(totalDebit) },
+        monthName: monthName(month),
+        year,
+        dateRange,
+      },
+    };
+  }
 
   app.get(
     '/periods',

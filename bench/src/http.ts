@@ -1,0 +1,300 @@
+/**
+ * HTTP benchmark (issue 16): `npm run bench:http`.
+ *
+ * Seeds one user with 100,000 transactions and 10 loans (one of 600 months) plus four other users
+ * with 5,000 transactions each on a fresh PostgreSQL database, then starts three servers, each
+ * its own process, and drives them with autocannon in the same run:
+ *
+ *   hello     — Fastify answering a fixed ~2 KB JSON document (the HTTP floor)
+ *   thin raw  — Fastify + `pg`, one indexed query for the same first page of transactions
+ *   Kosh      — `command-api/src/server.ts` as production runs it (NODE_ENV=production, PostgreSQL,
+ *               BullMQ on Redis, info-level logs to a pipe), rate limits off
+ *
+ * Per route and connection count it prints req/s, p50, p99, the ratio of req/s to thin raw at
+ * the same connection count, and CPU per request of the server's node process and of the
+ * PostgreSQL backends connected to the bench database (read from /proc; Linux only). Every
+ * request carries a browser's `Accept-Encoding: gzip, deflate, br`.
+ * Not a test: figures only.
+ *
+ * Options (environment): BENCH_TRANSACTIONS=100000  BENCH_DURATION=5 (seconds per run)
+ * BENCH_CONNECTIONS=10,50  BENCH_ONLY=<substring of route names>  BENCH_LOG_LEVEL=info
+ * BENCH_KEEP=1 (keep the database, for EXPLAIN; drop it yourself)
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { loadavg } from 'node:os';
+import path from 'node:path';
+import { buildApp } from '@kosh/command-api/app';
+import { repoRoot } from '@kosh/command-api/platform';
+import { signUp } from '@kosh/command-api/testing/test-app';
+import { createTestDatabase } from '@kosh/event-store/testing/test-database';
+import { seedCatalog } from '@kosh/projections/catalog/seed';
+import { allProjections } from '@kosh/projections/registry';
+import { loadConfig } from '@kosh/workers/config';
+import { createPlatform } from '@kosh/workers/runtime';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { book, LOAN_DURATIONS } from './support/book';
+
+const TRANSACTIONS = Number(process.env.BENCH_TRANSACTIONS ?? 100_000);
+const DURATION = Number(process.env.BENCH_DURATION ?? 5);
+const CONNECTIONS = (process.env.BENCH_CONNECTIONS ?? '10,50').split(',').map(Number);
+const ONLY = process.env.BENCH_ONLY ?? '';
+const NOW = new Date('2025-12-20T06:00:00.000Z');
+const TICKS_PER_MS = 100 / 1000; // USER_HZ
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (address && typeof address === 'object' ? resolve(address.port) : reject()));
+    });
+  });
+}
+
+/** CPU time (user + system) of a process in ms, or null once it is gone. */
+function cpuMs(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_MS;
+  } catch {
+    return null;
+  }
+}
+
+type Server = { name: string; url: string; process: ChildProcess };
+
+async function start(name: string, args: string[], env: Record<string, string>): Promise<Server> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
+    cwd: repoRoot,
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const probe = name === 'kosh' ? `${url}/livez` : url;
+  for (let i = 0; i < 600; i++) {
+    if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}`);
+    const ok = await fetch(probe).then(
+      (r) => r.status < 500,
+      () => false,
+    );
+    if (ok) return { name, url, process: child };
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${name} did not start`);
+}
+
+async function stop(server: Server): Promise<void> {
+  if (server.process.exitCode !== null) return;
+  const exited = new Promise((r) => server.process.once('exit', r));
+  server.process.kill('SIGTERM');
+  await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000))]);
+  if (server.process.exitCode === null) server.process.kill('SIGKILL');
+}
+
+type Route = {
+  name: string;
+  server: 'hello' | 'thin' | 'kosh';
+  path: string;
+  method?: 'GET' | 'POST';
+  body?: string;
+  headers?: Record<string, string>;
+  baseline?: boolean;
+};
+
+type Figures = { rps: number; p50: number; p99: number; nodeMs: number; pgMs: number; bad: number };
+
+async function main() {
+  const database = await createTestDatabase({ prefix: 'kosh_bench' });
+  const admin = new pg.Client({ connectionString: database.url });
+  await admin.connect();
+  const servers: Server[] = [];
+  try {
+    const secret = randomBytes(32).toString('hex');
+    const userId = randomUUID();
+    console.log(
+      `Kosh HTTP bench: PostgreSQL, ${TRANSACTIONS} transactions and 10 loans for one user, 4×5000 for others`,
+    );
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      DATABASE_URL: database.url,
+      JWT_SECRET: secret,
+      LOG_LEVEL: 'silent',
+      DATA_DIR: path.join(repoRoot, 'data', 'bench-http'),
+    });
+    const platform = await createPlatform(config, { db: database.db, clock: () => NOW });
+    const seed = book(platform, NOW);
+    await seedCatalog(platform.eventStore, NOW);
+    const durations = LOAN_DURATIONS.map((d, i) => (i === 8 ? 600 : d));
+    const loanIds = await seed.appendLoans(userId, durations);
+    const longLoan = loanIds[8] as string;
+    const started = performance.now();
+    await seed.appendTransactions(userId, TRANSACTIONS);
+    for (let u = 0; u < 4; u++) await seed.appendTransactions(randomUUID(), 5000);
+    for (const { name } of allProjections) await platform.runner.catchUp(name);
+    await signUp(platform, userId);
+    console.log(`seeded and projected in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    const app = await buildApp(platform);
+    await app.ready();
+    const token = app.issueToken(userId, { rememberMe: true });
+    await app.close();
+    await platform.close();
+    await admin.query('VACUUM ANALYZE');
+
+    const { rows: busiest } = await admin.query<{ year: number; month: number; n: number }>(
+      `SELECT year, month, transaction_count + emi_count AS n FROM ledger_periods
+        WHERE user_id = $1 ORDER BY n DESC, year DESC LIMIT 1`,
+      [userId],
+    );
+    const month = busiest[0];
+    if (!month) throw new Error('no ledger month');
+
+    const kosh = await start('kosh', ['command-api/src/server.ts'], {
+      NODE_ENV: 'production',
+      DATABASE_URL: database.url,
+      REDIS_URL: process.env.REDIS_URL || 'redis://127.0.0.1:6379',
+      QUEUE_PREFIX: `kosh-bench-${randomBytes(4).toString('hex')}`,
+      JWT_SECRET: secret,
+      RATE_LIMIT_ENABLED: 'false',
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL || 'info',
+      DATA_DIR: config.DATA_DIR,
+    });
+    servers.push(kosh);
+    const targets = ['bench/src/support/http-targets.ts'];
+    servers.push(await start('hello', [...targets, 'hello'], {}));
+    servers.push(
+      await start('thin', [...targets, 'thin-raw'], { DATABASE_URL: database.url, BENCH_USER_ID: userId }),
+    );
+    const serverOf = (name: Route['server']) => servers.find((s) => s.name === name) as Server;
+
+    const auth = { authorization: `Bearer ${token}` };
+    const post = JSON.stringify({
+      notes: 'Bench write',
+      transaction_type: 'D',
+      transaction_date: '2025-12-01',
+      amount: 123.45,
+    });
+    const routes: Route[] = [
+      { name: 'hello world (2 KB JSON)', server: 'hello', path: '/', baseline: true },
+      { name: 'thin raw (1 query, page 1)', server: 'thin', path: '/', baseline: true },
+      { name: 'GET /api/transactions', server: 'kosh', path: '/api/transactions' },
+      {
+        name: 'GET /api/transactions?search=swiggy',
+        server: 'kosh',
+        path: '/api/transactions?search=swiggy',
+      },
+      { name: 'GET /api/transactions?search=ui', server: 'kosh', path: '/api/transactions?search=ui' },
+      { name: 'GET /api/transactions?search=z', server: 'kosh', path: '/api/transactions?search=z' },
+      { name: 'GET /api/transactions/stats', server: 'kosh', path: '/api/transactions/stats' },
+      {
+        name: `GET /api/ledger (${month.n} entries)`,
+        server: 'kosh',
+        path: `/api/ledger?month=${month.month}&year=${month.year}`,
+      },
+      { name: 'GET /api/ledger/periods', server: 'kosh', path: '/api/ledger/periods' },
+      { name: 'GET /api/loans', server: 'kosh', path: '/api/loans' },
+      { name: 'GET /api/loans/stats', server: 'kosh', path: '/api/loans/stats' },
+      {
+        name: 'GET /api/loans/{id}/amortization (600)',
+        server: 'kosh',
+        path: `/api/loans/${longLoan}/amortization`,
+      },
+      {
+        name: 'POST /api/transactions',
+        server: 'kosh',
+        path: '/api/transactions',
+        method: 'POST',
+        body: post,
+        headers: { 'content-type': 'application/json' },
+      },
+      {
+        name: 'search=swiggy after the writes',
+        server: 'kosh',
+        path: '/api/transactions?search=swiggy',
+      },
+    ];
+
+    const run = async (route: Route, connections: number, duration: number): Promise<Figures> => {
+      const server = serverOf(route.server);
+      const backends = async () =>
+        (
+          await admin.query<{ pid: number }>(
+            'SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+          )
+        ).rows.map((r) => r.pid);
+      const pids = await backends();
+      const pgBefore = new Map(pids.map((pid) => [pid, cpuMs(pid)]));
+      const nodeBefore = cpuMs(server.process.pid as number) ?? 0;
+      const result = await autocannon({
+        url: `${server.url}${route.path}`,
+        method: route.method ?? 'GET',
+        body: route.body,
+        // As a browser asks: servers that compress nothing (the baselines, most routes) ignore it.
+        headers: {
+          'accept-encoding': 'gzip, deflate, br',
+          ...(route.server === 'kosh' ? auth : {}),
+          ...route.headers,
+        },
+        connections,
+        duration,
+      });
+      const nodeMs = (cpuMs(server.process.pid as number) ?? nodeBefore) - nodeBefore;
+      // Backends that closed during the run are not counted (the pools keep theirs open).
+      let pgMs = 0;
+      for (const pid of new Set([...pids, ...(await backends())])) {
+        const now = cpuMs(pid);
+        if (now !== null) pgMs += now - (pgBefore.get(pid) ?? 0);
+      }
+      const total = result.requests.total || 1;
+      return {
+        rps: result.requests.average,
+        p50: result.latency.p50,
+        p99: result.latency.p99,
+        nodeMs: nodeMs / total,
+        pgMs: pgMs / total,
+        bad: result.non2xx + result.errors + result.timeouts,
+      };
+    };
+
+    console.log(
+      `ledger month ${month.year}-${String(month.month).padStart(2, '0')}; ${DURATION} s per run; load ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
+    );
+    const head = `${'route'.padEnd(42)} ${'conns'.padStart(5)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'/thin'.padStart(7)} ${'node ms/req'.padStart(12)} ${'pg ms/req'.padStart(10)}`;
+    console.log(`\n${head}`);
+    const thin = new Map<number, number>();
+    for (const route of routes) {
+      if (ONLY && !route.baseline && !route.name.includes(ONLY)) continue;
+      // Warm-up (JIT, plans, connection pools), not counted.
+      if (route.method !== 'POST') await run(route, 10, 1);
+      for (const connections of CONNECTIONS) {
+        const f = await run(route, connections, DURATION);
+        if (route.server === 'thin') thin.set(connections, f.rps);
+        const ratio = thin.get(connections)
+          ? `${((100 * f.rps) / (thin.get(connections) as number)).toFixed(1)}%`
+          : '';
+        console.log(
+          `${route.name.padEnd(42)} ${String(connections).padStart(5)} ${f.rps.toFixed(0).padStart(8)} ${String(f.p50).padStart(7)} ${String(f.p99).padStart(7)} ${ratio.padStart(7)} ${f.nodeMs.toFixed(3).padStart(12)} ${f.pgMs.toFixed(3).padStart(10)}${f.bad ? `   ${f.bad} failed` : ''}`,
+        );
+      }
+    }
+    console.log(
+      `\nload at the end ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
+    );
+  } finally {
+    for (const server of servers) await stop(server);
+    await admin.end();
+    if (process.env.BENCH_KEEP) console.log(`kept the database: ${database.url}`);
+    else await database.drop();
+  }
+}
+
+await main();
