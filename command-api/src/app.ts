@@ -11,6 +11,7 @@ import Fastify, {
 } from 'fastify';
 import { type Platform, repoRoot } from './platform';
 import { afterAnswerPlugin } from './plugins/after-answer';
+import { auditAccessPlugin } from './plugins/audit-access';
 import { authPlugin } from './plugins/auth';
 import { docsPlugin } from './plugins/docs';
 import { errorsPlugin } from './plugins/errors';
@@ -77,6 +78,7 @@ export async function buildApp(platform: Platform, options: AppOptions = {}): Pr
   await app.register(inputGuardPlugin);
   if (platform.config.DOCS_ENABLED) await app.register(docsPlugin);
   await app.register(authPlugin, { secret: platform.config.JWT_SECRET });
+  await app.register(auditAccessPlugin);
   await app.register(idempotencyPlugin);
   await app.register(afterAnswerPlugin);
   await app.register(rateLimit, {

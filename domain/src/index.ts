@@ -1,3 +1,6 @@
+export * from './audit/decide';
+export * from './audit/events';
+export * from './audit/state';
 export * from './catalog/decide';
 export * from './catalog/events';
 export * from './catalog/seed';
@@ -23,6 +26,7 @@ export * from './transaction/events';
 export * from './user/decide';
 export * from './user/events';
 export * from './user/state';
+export * from './validation/audit-grant';
 export * from './validation/auth';
 export * from './validation/loan';
 export * from './validation/loan-change';

@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import type { MigrationSource } from '@kosh/event-store/migrations';
+import { auditGrantsProjection } from './audit-grants/projector';
 import { catalogProjection } from './catalog/projector';
 import { historyProjection } from './history/projector';
 import { ledgerProjection } from './ledger/projector';
@@ -27,6 +28,7 @@ export const allProjections: Projection[] = [
   loansProjection,
   schedulesProjection,
   historyProjection,
+  auditGrantsProjection,
 ];
 
 /** Migrations of the runner and of every read model, applied after the event store's. */
@@ -39,4 +41,5 @@ export const migrationSources: MigrationSource[] = [
   { scope: 'loans', dir: fileURLToPath(new URL('./loans/migrations', import.meta.url)) },
   { scope: 'schedules', dir: fileURLToPath(new URL('./schedules/migrations', import.meta.url)) },
   { scope: 'history', dir: fileURLToPath(new URL('./history/migrations', import.meta.url)) },
+  { scope: 'audit-grants', dir: fileURLToPath(new URL('./audit-grants/migrations', import.meta.url)) },
 ];

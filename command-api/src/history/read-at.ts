@@ -81,11 +81,20 @@ export function parseAsOf(value: string | undefined, now: Date): Date | null {
 }
 
 /**
- * True when the request reads the present (no `as_of`): only such answers may come from a cache
- * of live answers. Malformed `as_of` text is not live: `readAt` answers its 422.
+ * True when the request reads the present: no `as_of`, and no auditor's as-of limit (a capped
+ * read is a replay even without `as_of`). Only such answers may come from a cache of live
+ * answers. Malformed `as_of` text is not live: `readAt` answers its 422.
  */
-export function readsLive(request: { query: unknown }): boolean {
+export function readsLive(request: { query: unknown; audit?: { asOfLimit: Date | null } | null }): boolean {
+  if (request.audit?.asOfLimit) return false;
   return !(request.query as { as_of?: string } | undefined)?.as_of?.trim();
+}
+
+/** The earlier of the asked instant (null: now) and an auditor's as-of limit; null: live. */
+export function capped(asOf: Date | null, request: { audit?: { asOfLimit: Date | null } | null }, now: Date) {
+  const limit = request.audit?.asOfLimit ?? null;
+  if (limit === null || limit >= (asOf ?? now)) return asOf;
+  return limit;
 }
 
 /** Where a read route reads: the live read models now, or their replay as of an instant. */
@@ -98,13 +107,14 @@ export type ReadSource = Readonly<{ db: Queryable; now: Date; asOf: Date | null 
  */
 export async function readAt<T>(
   platform: Platform,
-  request: { userId: string; query: unknown },
+  /** `audit.asOfLimit`: an auditor's grant caps the instant (plugins/audit-access.ts). */
+  request: { userId: string; query: unknown; audit?: { asOfLimit: Date | null } | null },
   /** The read models `body` reads (only these are replayed). */
   models: readonly AsOfReadModel[],
   body: (source: ReadSource) => Promise<T>,
 ): Promise<T> {
   const now = platform.clock();
-  const asOf = parseAsOf((request.query as { as_of?: string } | undefined)?.as_of, now);
+  const asOf = capped(parseAsOf((request.query as { as_of?: string } | undefined)?.as_of, now), request, now);
   if (!asOf) return body({ db: platform.db, now, asOf: null });
   return readAsOf(platform.db, request.userId, asOf.toISOString(), models, (db) =>
     body({ db, now: asOf, asOf }),

@@ -16,6 +16,12 @@ export type AccessTokenClaims = { sub: string; iat: number; exp: number; iat_ms?
 /** A further check of a verified token (e.g. issued before a password change); throws to reject. */
 export type TokenCheck = (claims: AccessTokenClaims, request: FastifyRequest) => Promise<void>;
 
+/**
+ * Runs once `request.userId` is the signed-in user; may point it at another account the user may
+ * act on (an auditor's grant, plugins/audit-access.ts) or throw to refuse.
+ */
+export type AccountResolver = (request: FastifyRequest) => Promise<void>;
+
 declare module '@fastify/jwt' {
   interface FastifyJWT {
     payload: { sub: string; iat_ms: number };
@@ -30,6 +36,7 @@ declare module 'fastify' {
     /** Signs an access token for a user; `rememberMe` gives 30 days instead of 1. */
     issueToken: (userId: string, options?: { rememberMe?: boolean }) => string;
     addTokenCheck: (check: TokenCheck) => void;
+    addAccountResolver: (resolver: AccountResolver) => void;
   }
   interface FastifyRequest {
     userId: string;
@@ -40,9 +47,13 @@ export const authPlugin = fp(
   async (app: FastifyInstance, opts: { secret: string }) => {
     await app.register(fastifyJwt, { secret: opts.secret });
     const checks: TokenCheck[] = [];
+    const resolvers: AccountResolver[] = [];
     app.decorateRequest('userId', '');
     app.decorate('addTokenCheck', (check: TokenCheck) => {
       checks.push(check);
+    });
+    app.decorate('addAccountResolver', (resolver: AccountResolver) => {
+      resolvers.push(resolver);
     });
     app.decorate('issueToken', (userId: string, options?: { rememberMe?: boolean }) =>
       app.jwt.sign(
@@ -87,6 +98,7 @@ export const authPlugin = fp(
       }
       for (const check of checks) await check(claims, request);
       request.userId = claims.sub;
+      for (const resolve of resolvers) await resolve(request);
     });
   },
   { name: 'auth', dependencies: ['errors'] },

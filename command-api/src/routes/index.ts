@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { auditGrantRoutes } from './audit-grants/index';
 import { authRoutes } from './auth/index';
 import { bankRoutes } from './banks/index';
 import { historyRoutes } from './history/index';
@@ -14,4 +15,5 @@ export async function apiRoutes(app: FastifyInstance) {
   await app.register(loanRoutes, { prefix: '/loans' });
   await app.register(bankRoutes, { prefix: '/banks' });
   await app.register(historyRoutes);
+  await app.register(auditGrantRoutes, { prefix: '/audit-grants' });
 }

@@ -1,4 +1,5 @@
 import {
+  AUDIT_EVENT_TYPES,
   catalogEventTypes,
   loanChangeEventTypes,
   loanEventTypes,
@@ -15,10 +16,11 @@ export const HISTORY_EVENT_TYPES: readonly string[] = [
   ...loanChangeEventTypes,
   ...TRANSACTION_EVENT_TYPES,
   ...catalogEventTypes,
+  ...AUDIT_EVENT_TYPES,
 ];
 
 /** Streams whose events a user sees on their timeline (not the e-mail reservation streams). */
-const USER_STREAM = /^(user|loan|txn|bank|loantype)-/;
+const USER_STREAM = /^(user|loan|txn|bank|loantype|audit)-/;
 
 /** Fields that hold secrets (or what a secret can be checked against): never copied. */
 export const SECRET_FIELDS = new Set(['passwordHash', 'tokenHash', 'sealedToken']);

@@ -283,6 +283,19 @@ export function timelineEntry(event: HistoryEvent, previous: Values, names: Name
       return entry(`Loan type ${String(d.typeName)} added`, [
         { field: 'Loan Type', from: null, to: text(d.typeName, names) },
       ]);
+    case 'AuditAccessGranted':
+      return entry(
+        `Auditor access granted to ${String(d.email)}`,
+        [
+          { field: 'Auditor Email', from: null, to: text(d.email, names) },
+          { field: 'Expires At', from: null, to: text(d.expiresAt, names) },
+          { field: 'As Of Limit', from: null, to: text(d.asOfLimit, names) },
+        ].filter((c) => c.to !== null),
+      );
+    case 'AuditAccessRevoked':
+      return entry('Auditor access revoked');
+    case 'AuditReadRecorded':
+      return entry(`Auditor ${String(d.auditorEmail)} read ${String(d.request)}`);
     default:
       return entry(sentenceOf(event.type));
   }

@@ -1,4 +1,5 @@
 import type {
+  AuditAccessGranted,
   EmailChangeRequested,
   EmailClaimAttempted,
   EmailVerificationRequested,
@@ -9,12 +10,23 @@ import type { Queryable } from '@kosh/event-store/db';
 import type { Projection } from '@kosh/projections/runner/types';
 import type { JobQueue } from '../queue/port';
 import type { Mail, Mailer } from './mailer';
-import { claimNoticeMail, emailChangeMail, passwordResetMail, verificationMail } from './templates';
+import {
+  auditGrantMail,
+  claimNoticeMail,
+  emailChangeMail,
+  passwordResetMail,
+  verificationMail,
+} from './templates';
 import { openToken } from './token-seal';
 
 export const MAIL_JOB = 'mail:send';
 
-export type MailKind = 'verify-email' | 'reset-password' | 'confirm-email-change' | 'email-claim-notice';
+export type MailKind =
+  | 'verify-email'
+  | 'reset-password'
+  | 'confirm-email-change'
+  | 'email-claim-notice'
+  | 'audit-grant';
 
 export type MailJob = Readonly<{
   /** The event that asked for the mail: its id is the mail's identity. */
@@ -29,6 +41,8 @@ export type MailJob = Readonly<{
   position?: string;
   /** Claim notices: how the address was tried. */
   via?: 'register' | 'profile';
+  /** Audit grants: who shared their account, and until when (`expiresAt`). */
+  ownerName?: string;
   /** Of the request that asked for the mail, so its logs line up with the request's. */
   correlationId?: string | null;
 }>;
@@ -44,10 +58,15 @@ const MAIL_EVENTS = [
   'PasswordResetRequested',
   'EmailChangeRequested',
   'EmailClaimAttempted',
+  'AuditAccessGranted',
 ] as const;
 
 type MailEvent = RecordedEvent<
-  EmailVerificationRequested | PasswordResetRequested | EmailChangeRequested | EmailClaimAttempted
+  | EmailVerificationRequested
+  | PasswordResetRequested
+  | EmailChangeRequested
+  | EmailClaimAttempted
+  | AuditAccessGranted
 >;
 
 function jobOf(event: MailEvent): MailJob {
@@ -67,6 +86,10 @@ function jobOf(event: MailEvent): MailJob {
     case 'EmailClaimAttempted': {
       const expiresAt = new Date(Date.parse(event.data.attemptedAt) + NOTICE_TTL_MS).toISOString();
       return { ...base, kind: 'email-claim-notice', sealedToken: null, expiresAt, via: event.data.via };
+    }
+    case 'AuditAccessGranted': {
+      const { expiresAt, ownerName } = event.data;
+      return { ...base, kind: 'audit-grant', sealedToken: null, expiresAt, ownerName };
     }
   }
 }
@@ -127,6 +150,8 @@ function render(job: MailJob, deps: MailProcessorDeps): Mail {
       return emailChangeMail({ ...base, token: token() });
     case 'email-claim-notice':
       return claimNoticeMail({ ...base, via: job.via ?? 'register' });
+    case 'audit-grant':
+      return auditGrantMail({ ...base, ownerName: job.ownerName ?? 'A Kosh user', expiresAt: job.expiresAt });
   }
 }
 

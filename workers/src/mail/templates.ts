@@ -109,3 +109,37 @@ export function claimNoticeMail(input: { appUrl: string; to: string; via: 'regis
     ],
   );
 }
+
+/** Where an auditor opens the accounts shared with them (after signing in with this address). */
+export const auditLink = (appUrl: string) => joinUrl(appUrl, '/audits');
+
+/**
+ * Mailed to the address an owner granted read-only access to. The same mail whether or not the
+ * address has an account: the owner learns nothing from it, the auditor signs up if need be.
+ */
+export function auditGrantMail(input: {
+  appUrl: string;
+  to: string;
+  ownerName: string;
+  expiresAt: string;
+}): Mail {
+  const until = new Intl.DateTimeFormat('en-IN', {
+    dateStyle: 'long',
+    timeStyle: 'short',
+    timeZone: 'Asia/Kolkata',
+  }).format(new Date(input.expiresAt));
+  return layout(
+    input.to,
+    `${input.ownerName} shared their ${PRODUCT_NAME} account with you (read-only)`,
+    [
+      `${input.ownerName} gave you read-only access to their ${PRODUCT_NAME} account until ${until} (India time).`,
+      `Sign in to ${PRODUCT_NAME} with this address (or create an account with it) and open:`,
+    ],
+    auditLink(input.appUrl),
+    'Open shared accounts',
+    [
+      'Every page you open there is recorded and shown to the account owner.',
+      'If you did not expect this, you can ignore this email.',
+    ],
+  );
+}

@@ -20,9 +20,9 @@ import {
 } from '@kosh/projections/history/schedule-versions';
 import { streamIdOfWire, type TimelineEntry } from '@kosh/projections/history/timeline';
 import { exportSigningKeyOf } from '@kosh/workers/config';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { exportStream, publicKeyOf } from '../../history/export';
-import { parseInstant } from '../../history/read-at';
+import { capped, parseInstant } from '../../history/read-at';
 import { errorResponses } from '../../schemas/auth';
 import {
   ExportUnavailable,
@@ -122,8 +122,11 @@ export async function historyRoutes(fastify: FastifyInstance) {
     ? exportSigningKeyOf(platform.config.EXPORT_SIGNING_KEY)
     : null;
 
-  async function page(userId: string, filter: HistoryFilter) {
-    const { entries, nextCursor } = await historyPage(platform.db, userId, filter);
+  /** An auditor's as-of limit hides what was recorded after it. */
+  async function page(request: FastifyRequest, filter: HistoryFilter) {
+    const limit = capped(null, request, platform.clock())?.toISOString();
+    const to = limit && (!filter.to || filter.to > limit) ? limit : filter.to;
+    const { entries, nextCursor } = await historyPage(platform.db, request.userId, { ...filter, to });
     return { success: true as const, data: { entries: entries.map(toWire), next_cursor: nextCursor } };
   }
 
@@ -139,7 +142,7 @@ export async function historyRoutes(fastify: FastifyInstance) {
         response: { 200: HistoryResponse, ...errorResponses(401, 422) },
       },
     },
-    async (request) => page(request.userId, parseHistoryQuery(request.query, request.userId)),
+    async (request) => page(request, parseHistoryQuery(request.query, request.userId)),
   );
 
   /** One item's history; another user's item (or none) is a 404. */
@@ -164,7 +167,7 @@ export async function historyRoutes(fastify: FastifyInstance) {
           throw new NotFoundError(notFound);
         }
         const filter = parseHistoryQuery(request.query as Record<string, string>, request.userId);
-        return page(request.userId, { ...filter, streamId });
+        return page(request, { ...filter, streamId });
       },
     );
   }

@@ -1,0 +1,135 @@
+import type { AuditAccessGranted, AuditAccessRevoked, RecordedEvent } from '@kosh/domain';
+import type { Queryable } from '@kosh/event-store/db';
+import type { Projection } from '../runner/types';
+
+/** One row of `audit_grants`. Instants are ISO-8601 UTC strings. */
+export type AuditGrantRow = Readonly<{
+  grantId: string;
+  ownerUserId: string;
+  ownerName: string;
+  email: string;
+  expiresAt: string;
+  asOfLimit: string | null;
+  grantedAt: string;
+  revokedAt: string | null;
+  version: number;
+}>;
+
+type Versioned = Pick<RecordedEvent, 'streamVersion'>;
+/** The grant's own stream; the reads under it live on another and are not folded here. */
+type GrantEvent = AuditAccessGranted | AuditAccessRevoked;
+const GRANT_EVENT_TYPES = ['AuditAccessGranted', 'AuditAccessRevoked'] as const;
+
+/** Pure fold of one grant's events into its row (null until granted). */
+export function evolveAuditGrantRow(
+  row: AuditGrantRow | null,
+  event: GrantEvent & Versioned,
+): AuditGrantRow | null {
+  if (row && event.streamVersion <= row.version) return row;
+  const version = event.streamVersion;
+  switch (event.type) {
+    case 'AuditAccessGranted': {
+      const d = event.data;
+      return {
+        grantId: d.grantId,
+        ownerUserId: d.userId,
+        ownerName: d.ownerName,
+        email: d.email,
+        expiresAt: d.expiresAt,
+        asOfLimit: d.asOfLimit,
+        grantedAt: d.grantedAt,
+        revokedAt: null,
+        version,
+      };
+    }
+    case 'AuditAccessRevoked':
+      return row && { ...row, revokedAt: event.data.revokedAt, version };
+  }
+}
+
+const COLUMNS = `grant_id, owner_user_id, owner_name, email, expires_at, as_of_limit, granted_at, revoked_at,
+  version`;
+
+type DbRow = {
+  grant_id: string;
+  owner_user_id: string;
+  owner_name: string;
+  email: string;
+  expires_at: string | Date;
+  as_of_limit: string | Date | null;
+  granted_at: string | Date;
+  revoked_at: string | Date | null;
+  version: number | string;
+};
+
+const iso = (value: string | Date) => new Date(value).toISOString();
+const isoOrNull = (value: string | Date | null) => (value === null ? null : iso(value));
+
+function fromDb(r: DbRow): AuditGrantRow {
+  return {
+    grantId: r.grant_id,
+    ownerUserId: r.owner_user_id,
+    ownerName: r.owner_name,
+    email: r.email,
+    expiresAt: iso(r.expires_at),
+    asOfLimit: isoOrNull(r.as_of_limit),
+    grantedAt: iso(r.granted_at),
+    revokedAt: isoOrNull(r.revoked_at),
+    version: Number(r.version),
+  };
+}
+
+/** Grants matching `where` (SQL over the row's columns), newest first. */
+export async function selectAuditGrants(
+  db: Queryable,
+  where: string,
+  params: unknown[],
+): Promise<AuditGrantRow[]> {
+  const { rows } = await db.query<DbRow>(
+    `SELECT ${COLUMNS} FROM audit_grants WHERE ${where} ORDER BY granted_at DESC, grant_id`,
+    params,
+  );
+  return rows.map(fromDb);
+}
+
+async function saveRow(tx: Queryable, row: AuditGrantRow): Promise<void> {
+  await tx.query(
+    `INSERT INTO audit_grants (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+     ON CONFLICT (grant_id) DO UPDATE SET revoked_at = EXCLUDED.revoked_at, version = EXCLUDED.version`,
+    [
+      row.grantId,
+      row.ownerUserId,
+      row.ownerName,
+      row.email,
+      row.expiresAt,
+      row.asOfLimit,
+      row.grantedAt,
+      row.revokedAt,
+      row.version,
+    ],
+  );
+}
+
+const handled = new Set<string>(GRANT_EVENT_TYPES);
+
+/** Folds each grant's events of the batch into its row: one read and one write per grant. */
+export const auditGrantsProjection: Projection = {
+  name: 'audit-grants',
+  handles: GRANT_EVENT_TYPES,
+  tables: ['audit_grants'],
+  async apply(tx, events) {
+    const byGrant = new Map<string, (GrantEvent & Versioned)[]>();
+    for (const event of events) {
+      if (!handled.has(event.type)) continue;
+      const auditEvent = event as unknown as GrantEvent & Versioned;
+      const list = byGrant.get(auditEvent.data.grantId) ?? [];
+      list.push(auditEvent);
+      byGrant.set(auditEvent.data.grantId, list);
+    }
+    for (const [grantId, grantEvents] of byGrant) {
+      const [before = null] = await selectAuditGrants(tx, 'grant_id = $1', [grantId]);
+      const after = grantEvents.reduce(evolveAuditGrantRow, before);
+      if (after && after !== before) await saveRow(tx, after);
+    }
+  },
+};
