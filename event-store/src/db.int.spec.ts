@@ -13,6 +13,7 @@ const eventStoreFiles = [
   'event-store/001_events.sql',
   'event-store/002_append_one_plan.sql',
   'event-store/003_user_hash_chain.sql',
+  'event-store/004_audit_streams_owned.sql',
 ];
 
 async function waitUntil(check: () => boolean, what: string, timeoutMs = 10_000) {
