@@ -5,6 +5,8 @@ import { PageHeader } from '../app/layout/PageHeader';
 import { StatCard, StatGrid } from '../dashboard/StatCard';
 import { TableScroll } from '../dashboard/TableScroll';
 import { formatDate, formatMoney } from '../format';
+import { useAsOfMode, withAsOf } from '../history/asOf';
+import { ScheduleVersions } from '../history/ScheduleVersions';
 import { toast } from '../toaster';
 import { LoanUnavailable } from './LoanUnavailable';
 import { bankLabel, EMI_LABELS } from './loanDisplay';
@@ -14,14 +16,17 @@ import {
   useGetScheduleQuery,
   useRegenerateScheduleMutation,
 } from './loansApi';
+import { ScheduleTableHead } from './ScheduleTableHead';
 import { scheduleTotals } from './scheduleTotals';
 
 /** /loans/{id}/amortization, 'Amortization Schedule' (spec section 2). */
 export function AmortizationPage() {
   const { id = '' } = useParams<{ id: string }>();
   const [, navigate] = useLocation();
-  const loan = useGetLoanQuery(id);
-  const schedule = useGetScheduleQuery(id);
+  const asOfMode = useAsOfMode('the schedule');
+  const { asOf, readOnly } = asOfMode;
+  const loan = useGetLoanQuery(asOf ? { id, asOf } : id);
+  const schedule = useGetScheduleQuery(asOf ? { id, asOf } : id);
   const [regenerate, regeneration] = useRegenerateScheduleMutation();
   const rows = schedule.data ?? [];
   const totals = useMemo(() => scheduleTotals(rows), [rows]);
@@ -33,11 +38,14 @@ export function AmortizationPage() {
 
   if (loan.isError)
     return (
-      <LoanUnavailable
-        title="Amortization Schedule"
-        error={loan.error}
-        fallback="Failed to load loan details"
-      />
+      <>
+        {asOfMode.banner}
+        <LoanUnavailable
+          title="Amortization Schedule"
+          error={loan.error}
+          fallback="Failed to load loan details"
+        />
+      </>
     );
 
   const subtitle = loan.data
@@ -50,9 +58,16 @@ export function AmortizationPage() {
         subtitle={subtitle}
         actions={
           <div className="kosh-header-buttons">
-            <Button icon="arrow-left" text="Loan Details" onClick={() => navigate(`/loans/${id}`)} />
-            <Button icon="edit" text="Edit Loan" onClick={() => navigate(`/loans/${id}/edit`)} />
-            {rows.length > 0 ? (
+            {asOfMode.control}
+            <Button
+              icon="arrow-left"
+              text="Loan Details"
+              onClick={() => navigate(withAsOf(`/loans/${id}`, asOf))}
+            />
+            {readOnly ? null : (
+              <Button icon="edit" text="Edit Loan" onClick={() => navigate(`/loans/${id}/edit`)} />
+            )}
+            {rows.length > 0 && !readOnly ? (
               <Button
                 intent="primary"
                 icon="refresh"
@@ -64,6 +79,7 @@ export function AmortizationPage() {
           </div>
         }
       />
+      {asOfMode.banner}
       {schedule.isLoading ? (
         <div className="kosh-page-loading" role="status">
           <Spinner aria-hidden />
@@ -75,13 +91,15 @@ export function AmortizationPage() {
           title={schedule.isError ? 'Failed to load amortization schedule' : 'No schedule yet'}
           description="Generate the EMI schedule of this loan."
           action={
-            <Button
-              intent="primary"
-              icon="refresh"
-              text="Generate Schedule"
-              loading={regeneration.isLoading}
-              onClick={generate}
-            />
+            readOnly ? undefined : (
+              <Button
+                intent="primary"
+                icon="refresh"
+                text="Generate Schedule"
+                loading={regeneration.isLoading}
+                onClick={generate}
+              />
+            )
           }
         />
       ) : (
@@ -102,17 +120,7 @@ export function AmortizationPage() {
           <Card className="kosh-schedule-card">
             <TableScroll label="Schedule table" className="kosh-schedule-scroll">
               <HTMLTable compact striped aria-label="Amortization schedule" className="kosh-schedule-table">
-                <thead>
-                  <tr>
-                    <th className="kosh-num">#</th>
-                    <th>Payment Date</th>
-                    <th className="kosh-num">Principal</th>
-                    <th className="kosh-num">Interest</th>
-                    <th className="kosh-num">GST</th>
-                    <th className="kosh-num">EMI Amount</th>
-                    <th className="kosh-num">Remaining Balance</th>
-                  </tr>
-                </thead>
+                <ScheduleTableHead />
                 <ScheduleBody rows={rows} />
                 <tfoot>
                   <tr>
@@ -129,6 +137,7 @@ export function AmortizationPage() {
           </Card>
         </>
       )}
+      {loan.data ? <ScheduleVersions loanId={id} /> : null}
     </>
   );
 }

@@ -1,10 +1,13 @@
 import { Button, Card, H3, Spinner, Tag } from '@blueprintjs/core';
 import { fromPaise, toPaise } from '@kosh/domain';
-import type { ReactNode } from 'react';
+import { type ReactNode, useState } from 'react';
 import { useLocation, useParams } from 'wouter';
 import { PageHeader } from '../app/layout/PageHeader';
 import '../dashboard/money-screens.css';
 import { formatDate, formatDateTime, formatMoney, todayIso } from '../format';
+import { useAsOfMode, withAsOf } from '../history/asOf';
+import { HistoryDrawer } from '../history/HistoryDrawer';
+import '../history/history.css';
 import { toast } from '../toaster';
 import { LoanUnavailable } from './LoanUnavailable';
 import { bankLabel, durationLabel, EMI_LABELS, interestLabel, STATUS_INTENT, statusOf } from './loanDisplay';
@@ -28,20 +31,26 @@ function Facts({ rows }: { rows: [string, ReactNode][] }) {
 export function LoanDetailsPage() {
   const { id = '' } = useParams<{ id: string }>();
   const [, navigate] = useLocation();
-  const answer = useGetLoanQuery(id);
-  const schedule = useGetScheduleQuery(id);
+  const asOfMode = useAsOfMode('this loan');
+  const { asOf, readOnly } = asOfMode;
+  const [showHistory, setShowHistory] = useState(false);
+  const answer = useGetLoanQuery(asOf ? { id, asOf } : id);
+  const schedule = useGetScheduleQuery(asOf ? { id, asOf } : id);
   const [regenerate, regeneration] = useRegenerateScheduleMutation();
 
   if (answer.isLoading) return <Spinner aria-label="Loading loan" />;
   if (!answer.data)
     return (
-      <LoanUnavailable title="Loan Details" error={answer.error} fallback="Failed to load loan details" />
+      <>
+        {asOfMode.banner}
+        <LoanUnavailable title="Loan Details" error={answer.error} fallback="Failed to load loan details" />
+      </>
     );
   const loan = answer.data.loan;
   const hasSchedule = (schedule.data?.length ?? 0) > 0;
   const totals = scheduleTotals(schedule.data ?? []);
   const first = schedule.data?.[0];
-  const today = todayIso();
+  const today = asOf ?? todayIso();
   // The balance after the last EMI due by today; the whole principal before the first.
   const remaining =
     (schedule.data ?? []).filter((row) => row.emiDate <= today).at(-1)?.remainingPrincipal ??
@@ -62,22 +71,37 @@ export function LoanDetailsPage() {
         subtitle={`${loan.accountNumber} · ${bankLabel(loan.bank)}`}
         actions={
           <div className="kosh-header-buttons">
-            <Button icon="edit" text="Edit Loan" onClick={() => navigate(`/loans/${id}/edit`)} />
-            <Button
-              icon="refresh"
-              text={hasSchedule ? 'Regenerate Schedule' : 'Generate Schedule'}
-              loading={regeneration.isLoading}
-              onClick={generate}
-            />
+            {asOfMode.control}
+            <Button icon="history" text="History" onClick={() => setShowHistory(true)} />
+            {readOnly ? null : (
+              <>
+                <Button icon="edit" text="Edit Loan" onClick={() => navigate(`/loans/${id}/edit`)} />
+                <Button
+                  icon="refresh"
+                  text={hasSchedule ? 'Regenerate Schedule' : 'Generate Schedule'}
+                  loading={regeneration.isLoading}
+                  onClick={generate}
+                />
+              </>
+            )}
             <Button
               intent="primary"
               icon="th"
               text="View Schedule"
-              onClick={() => navigate(`/loans/${id}/amortization`)}
+              onClick={() => navigate(withAsOf(`/loans/${id}/amortization`, asOf))}
             />
           </div>
         }
       />
+      {asOfMode.banner}
+      {showHistory ? (
+        <HistoryDrawer
+          kind="loans"
+          id={id}
+          title={`History of loan ${loan.accountNumber}`}
+          onClose={() => setShowHistory(false)}
+        />
+      ) : null}
       <div className="kosh-details-grid">
         <Card>
           <H3 className="kosh-section-title">Basic Information</H3>
