@@ -55,7 +55,7 @@ export function AsOfControl({
     if (valid) onChange(typed === today ? null : typed);
   };
   return (
-    <form className="kosh-as-of-control" onSubmit={submit} aria-label="As of">
+    <form className="kosh-as-of-control" onSubmit={submit} aria-label="Choose a past date">
       <FormGroup label="As of" labelFor={CONTROL_ID} inline className="kosh-as-of-group">
         <InputGroup
           id={CONTROL_ID}
