@@ -8,7 +8,8 @@ import { NO_TIMELINE_FILTERS, type TimelineFilters, useGetTimelineQuery } from '
 import { TYPE_GROUPS, typeLabel } from './historyDisplay';
 import { Timeline } from './Timeline';
 
-const ALL_LOANS = { page: 1, limit: 100, search: '', bankId: '' };
+/** The Stream choices' loans: the largest page the loans list serves (5, 10, 25 or 50). */
+const ALL_LOANS = { page: 1, limit: 50, search: '', bankId: '' };
 
 /** The Stream choices: everything, the profile, each loan, and an item picked from an entry. */
 function streamOptions(loans: readonly { id: string; accountNumber: string }[], current: string) {
