@@ -2,7 +2,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { AmortizationPage } from './page-models/amortization-page';
 import { LoanDetailsPage } from './page-models/loan-details-page';
 import { TransactionsPage } from './page-models/transactions-page';
-import { fifteenth, MoneyApi, signInThroughUi } from './support/money';
+import { fifteenth, isoDate, MoneyApi, signInThroughUi } from './support/money';
 import { createVerifiedUser } from './support/users';
 
 /**
@@ -97,8 +97,23 @@ test('every signed-in screen, dialog and theme runs without a policy violation',
     '/profile',
     '/change-password',
     '/settings',
+    '/history',
+    `/ledger?as_of=${isoDate(new Date(Date.now() - 86_400_000))}`,
+    `/transactions?as_of=${isoDate(new Date(Date.now() - 86_400_000))}`,
   ];
   for (const path of screens) await visit(page, path);
+
+  // Issue 14: the History drawers of a transaction and of a loan.
+  await visit(page, '/transactions');
+  await page.getByRole('button', { name: 'History of transaction Groceries' }).click();
+  await expect(page.getByRole('dialog', { name: 'History of Groceries' }).getByRole('listitem')).toHaveCount(
+    1,
+  );
+  await page.keyboard.press('Escape');
+  await visit(page, `/loans/${loanId}`);
+  await page.getByRole('button', { name: 'History', exact: true }).click();
+  await expect(page.getByRole('dialog', { name: 'History of loan CSP000123' })).toBeVisible();
+  await page.keyboard.press('Escape');
 
   const transactions = new TransactionsPage(page);
   await transactions.goto();

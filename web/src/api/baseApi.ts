@@ -155,6 +155,7 @@ export const api = createApi({
     'Ledger',
     'Periods',
     'User',
+    'History',
   ],
   endpoints: () => ({}),
 });

@@ -29,6 +29,7 @@ const LedgerPage = lazyPage(() => import('../ledger/LedgerPage'), 'LedgerPage');
 const ProfilePage = lazyPage(() => import('../profile/ProfilePage'), 'ProfilePage');
 const ChangePasswordPage = lazyPage(() => import('../profile/ChangePasswordPage'), 'ChangePasswordPage');
 const SettingsPage = lazyPage(() => import('../settings/SettingsPage'), 'SettingsPage');
+const HistoryPage = lazyPage(() => import('../history/HistoryPage'), 'HistoryPage');
 
 const publicOnlyRoutes = [
   ['/login', LoginPage],
@@ -58,6 +59,7 @@ const protectedRoutes: ReadonlyArray<readonly [string, LazyComponent<object>, Ro
   ['/loans/:id/certificate', CertificatePage],
   ['/transactions', TransactionsPage, transactionBookData],
   ['/ledger', LedgerPage, ledgerData],
+  ['/history', HistoryPage],
   ['/profile', ProfilePage],
   ['/change-password', ChangePasswordPage],
   ['/settings', SettingsPage],

@@ -14,6 +14,8 @@ import { isApiError } from '../api/apiError';
 import { PageHeader } from '../app/layout/PageHeader';
 import { StatCard, StatGrid } from '../dashboard/StatCard';
 import { formatDate, formatMoney, MONTH_NAMES } from '../format';
+import { asOfArg, useAsOfMode } from '../history/asOf';
+import '../history/history.css';
 import { LedgerTable } from './LedgerTable';
 import {
   initialLedgerMonth,
@@ -53,11 +55,16 @@ function PageLoading() {
 
 /** /ledger, the Ledger View (spec section 2). */
 export function LedgerPage() {
-  const periods = useGetLedgerPeriodsQuery();
+  const asOfMode = useAsOfMode('the ledger');
+  const { asOf } = asOfMode;
+  const periods = useGetLedgerPeriodsQuery(asOf ?? undefined);
   const [chosen, setChosen] = useState<LedgerMonth | null>(null);
   const now = new Date();
   const selected: LedgerMonth | null = chosen ?? initialLedgerMonth(periods, now);
-  const ledger = useGetLedgerQuery(selected ?? { month: 0, year: 0 }, { skip: selected === null });
+  const ledger = useGetLedgerQuery(
+    { ...(selected ?? { month: 0, year: 0 }), ...asOfArg(asOf) },
+    { skip: selected === null },
+  );
 
   if (selected === null || (ledger.isLoading && !ledger.data)) return <PageLoading />;
 
@@ -72,7 +79,12 @@ export function LedgerPage() {
 
   return (
     <>
-      <PageHeader title="Ledger View" subtitle="Your month of credits, debits and EMIs" />
+      <PageHeader
+        title="Ledger View"
+        subtitle="Your month of credits, debits and EMIs"
+        actions={asOfMode.control}
+      />
+      {asOfMode.banner}
       <Card className="kosh-panel">
         <H3 className="kosh-section-title">Select Period</H3>
         <div className="kosh-toolbar">

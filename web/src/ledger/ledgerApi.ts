@@ -1,5 +1,6 @@
 import { api, type Envelope } from '../api/baseApi';
 import type { AppDispatch } from '../app/store';
+import { asOfParams, type OptionalAsOf } from '../history/asOf';
 
 /** Ledger answers are read in the server's own names (spec section 3). */
 export type LedgerEntry = {
@@ -28,17 +29,20 @@ export type LedgerPeriods = { periods: LedgerPeriod[]; currentMonth: number; cur
 
 export type LedgerMonth = { month: number; year: number };
 
+/** A month, read as of a past date when `asOf` is given (issue 14). */
+export type LedgerArgs = LedgerMonth & { asOf?: string };
+
 export const ledgerApi = api.injectEndpoints({
   endpoints: (build) => ({
-    getLedger: build.query<Ledger, LedgerMonth>({
+    getLedger: build.query<Ledger, LedgerArgs>({
       extraOptions: { errorFallback: 'Failed to load ledger data' },
-      query: ({ month, year }) => ({ url: '/ledger', params: { month, year } }),
+      query: ({ month, year, asOf }) => ({ url: '/ledger', params: { month, year, ...asOfParams(asOf) } }),
       transformResponse: (answer: Envelope<Ledger>) => answer.data,
       providesTags: (_r, _e, { month, year }) => [{ type: 'Ledger', id: `${year}-${month}` }, 'Ledger'],
     }),
-    getLedgerPeriods: build.query<LedgerPeriods, void>({
+    getLedgerPeriods: build.query<LedgerPeriods, OptionalAsOf>({
       extraOptions: { errorFallback: 'Failed to load available periods' },
-      query: () => '/ledger/periods',
+      query: (asOf) => (asOf ? { url: '/ledger/periods', params: asOfParams(asOf) } : '/ledger/periods'),
       transformResponse: (answer: Envelope<LedgerPeriods>) => answer.data,
       providesTags: ['Periods'],
     }),

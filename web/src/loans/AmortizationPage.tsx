@@ -5,6 +5,8 @@ import { PageHeader } from '../app/layout/PageHeader';
 import { StatCard, StatGrid } from '../dashboard/StatCard';
 import { TableScroll } from '../dashboard/TableScroll';
 import { formatDate, formatMoney, todayIso } from '../format';
+import { useAsOfMode, withAsOf } from '../history/asOf';
+import { ScheduleVersions } from '../history/ScheduleVersions';
 import { toast } from '../toaster';
 import { MarkPaidDialog } from './changes/MarkPaidDialog';
 import { LoanUnavailable } from './LoanUnavailable';
@@ -16,6 +18,7 @@ import {
   useRegenerateScheduleMutation,
 } from './loansApi';
 import './loan-changes.css';
+import { ScheduleTableHead } from './ScheduleTableHead';
 import { isEmi, scheduleTotals } from './scheduleTotals';
 
 /** How a row that is not an EMI is named in the schedule. */
@@ -29,8 +32,10 @@ const ROW_KIND_LABELS = {
 export function AmortizationPage() {
   const { id = '' } = useParams<{ id: string }>();
   const [, navigate] = useLocation();
-  const loan = useGetLoanQuery(id);
-  const schedule = useGetScheduleQuery(id);
+  const asOfMode = useAsOfMode('the schedule');
+  const { asOf, readOnly } = asOfMode;
+  const loan = useGetLoanQuery(asOf ? { id, asOf } : id);
+  const schedule = useGetScheduleQuery(asOf ? { id, asOf } : id);
   const [regenerate, regeneration] = useRegenerateScheduleMutation();
   const rows = schedule.data ?? [];
   const totals = useMemo(() => scheduleTotals(rows), [rows]);
@@ -48,11 +53,14 @@ export function AmortizationPage() {
 
   if (loan.isError)
     return (
-      <LoanUnavailable
-        title="Amortization Schedule"
-        error={loan.error}
-        fallback="Failed to load loan details"
-      />
+      <>
+        {asOfMode.banner}
+        <LoanUnavailable
+          title="Amortization Schedule"
+          error={loan.error}
+          fallback="Failed to load loan details"
+        />
+      </>
     );
 
   const subtitle = loan.data
@@ -65,9 +73,16 @@ export function AmortizationPage() {
         subtitle={subtitle}
         actions={
           <div className="kosh-header-buttons">
-            <Button icon="arrow-left" text="Loan Details" onClick={() => navigate(`/loans/${id}`)} />
-            <Button icon="edit" text="Edit Loan" onClick={() => navigate(`/loans/${id}/edit`)} />
-            {rows.length > 0 ? (
+            {asOfMode.control}
+            <Button
+              icon="arrow-left"
+              text="Loan Details"
+              onClick={() => navigate(withAsOf(`/loans/${id}`, asOf))}
+            />
+            {readOnly ? null : (
+              <Button icon="edit" text="Edit Loan" onClick={() => navigate(`/loans/${id}/edit`)} />
+            )}
+            {rows.length > 0 && !readOnly ? (
               <Button
                 intent="primary"
                 icon="refresh"
@@ -79,6 +94,7 @@ export function AmortizationPage() {
           </div>
         }
       />
+      {asOfMode.banner}
       {schedule.isLoading ? (
         <div className="kosh-page-loading" role="status">
           <Spinner aria-hidden />
@@ -90,13 +106,15 @@ export function AmortizationPage() {
           title={schedule.isError ? 'Failed to load amortization schedule' : 'No schedule yet'}
           description="Generate the EMI schedule of this loan."
           action={
-            <Button
-              intent="primary"
-              icon="refresh"
-              text="Generate Schedule"
-              loading={regeneration.isLoading}
-              onClick={generate}
-            />
+            readOnly ? undefined : (
+              <Button
+                intent="primary"
+                icon="refresh"
+                text="Generate Schedule"
+                loading={regeneration.isLoading}
+                onClick={generate}
+              />
+            )
           }
         />
       ) : (
@@ -130,19 +148,12 @@ export function AmortizationPage() {
           <Card className="kosh-schedule-card">
             <TableScroll label="Schedule table" className="kosh-schedule-scroll">
               <HTMLTable compact striped aria-label="Amortization schedule" className="kosh-schedule-table">
-                <thead>
-                  <tr>
-                    <th className="kosh-num">#</th>
-                    <th>Payment Date</th>
-                    <th className="kosh-num">Principal</th>
-                    <th className="kosh-num">Interest</th>
-                    <th className="kosh-num">GST</th>
-                    <th className="kosh-num">EMI Amount</th>
-                    <th className="kosh-num">Remaining Balance</th>
-                    <th>Payment</th>
-                  </tr>
-                </thead>
-                <ScheduleBody rows={rows} today={todayIso()} onMarkPaid={markPaid} />
+                <ScheduleTableHead payment />
+                <ScheduleBody
+                  rows={rows}
+                  today={asOf ?? todayIso()}
+                  onMarkPaid={readOnly ? null : markPaid}
+                />
                 <tfoot>
                   <tr>
                     <th colSpan={2}>Total</th>
@@ -161,11 +172,17 @@ export function AmortizationPage() {
           </Card>
         </>
       )}
+      {loan.data ? <ScheduleVersions loanId={id} /> : null}
     </>
   );
 }
 
-type BodyProps = { rows: readonly ScheduleRow[]; today: string; onMarkPaid: (paymentNumber: number) => void };
+type BodyProps = {
+  rows: readonly ScheduleRow[];
+  today: string;
+  /** null: read-only (as-of mode), no Mark paid buttons. */
+  onMarkPaid: ((paymentNumber: number) => void) | null;
+};
 
 /**
  * Up to 600 rows of plain cells: no components per cell, rendered once per schedule. The 'Mark
@@ -176,7 +193,7 @@ const ScheduleBody = memo(function ScheduleBody({ rows, today, onMarkPaid }: Bod
   const tracked = rows.some((row) => row.paidOn);
   const click = (event: MouseEvent<HTMLTableSectionElement>) => {
     const button = (event.target as HTMLElement).closest<HTMLButtonElement>('button[data-emi]');
-    if (button) onMarkPaid(Number(button.dataset.emi));
+    if (button && onMarkPaid) onMarkPaid(Number(button.dataset.emi));
   };
   return (
     // biome-ignore lint/a11y/useKeyWithClickEvents: the clicks come from real buttons (Enter and Space click them)
@@ -215,14 +232,16 @@ const ScheduleBody = memo(function ScheduleBody({ rows, today, onMarkPaid }: Bod
               ) : (
                 <>
                   {tracked && row.emiDate < today ? <span className="kosh-overdue">Overdue</span> : null}
-                  <button
-                    type="button"
-                    className={`${Classes.BUTTON} ${Classes.SMALL}`}
-                    data-emi={row.paymentNumber}
-                    aria-label={`Mark EMI ${row.paymentNumber} paid`}
-                  >
-                    Mark paid
-                  </button>
+                  {onMarkPaid ? (
+                    <button
+                      type="button"
+                      className={`${Classes.BUTTON} ${Classes.SMALL}`}
+                      data-emi={row.paymentNumber}
+                      aria-label={`Mark EMI ${row.paymentNumber} paid`}
+                    >
+                      Mark paid
+                    </button>
+                  ) : null}
                 </>
               )}
             </td>

@@ -6,6 +6,9 @@ import { PageHeader } from '../app/layout/PageHeader';
 import '../dashboard/money-screens.css';
 import './loan-changes.css';
 import { formatDate, formatDateTime, formatMoney, todayIso } from '../format';
+import { useAsOfMode, withAsOf } from '../history/asOf';
+import { HistoryDrawer } from '../history/HistoryDrawer';
+import '../history/history.css';
 import { toast } from '../toaster';
 import { EmiOverrideDialog } from './changes/EmiOverrideDialog';
 import { ForeclosureDialog } from './changes/ForeclosureDialog';
@@ -52,21 +55,27 @@ function Facts({ rows }: { rows: [string, ReactNode][] }) {
 export function LoanDetailsPage() {
   const { id = '' } = useParams<{ id: string }>();
   const [, navigate] = useLocation();
-  const answer = useGetLoanQuery(id);
-  const schedule = useGetScheduleQuery(id);
+  const asOfMode = useAsOfMode('this loan');
+  const { asOf, readOnly } = asOfMode;
+  const [showHistory, setShowHistory] = useState(false);
+  const answer = useGetLoanQuery(asOf ? { id, asOf } : id);
+  const schedule = useGetScheduleQuery(asOf ? { id, asOf } : id);
   const [regenerate, regeneration] = useRegenerateScheduleMutation();
   const [dialog, setDialog] = useState<ChangeDialog | null>(null);
 
   if (answer.isLoading) return <Spinner aria-label="Loading loan" />;
   if (!answer.data)
     return (
-      <LoanUnavailable title="Loan Details" error={answer.error} fallback="Failed to load loan details" />
+      <>
+        {asOfMode.banner}
+        <LoanUnavailable title="Loan Details" error={answer.error} fallback="Failed to load loan details" />
+      </>
     );
   const loan = answer.data.loan;
   const hasSchedule = (schedule.data?.length ?? 0) > 0;
   const totals = scheduleTotals(schedule.data ?? []);
   const first = schedule.data?.find(isEmi);
-  const today = todayIso();
+  const today = asOf ?? todayIso();
   // The balance after the last EMI due by today; the whole principal before the first.
   const remaining =
     (schedule.data ?? []).filter((row) => row.emiDate <= today).at(-1)?.remainingPrincipal ??
@@ -90,39 +99,56 @@ export function LoanDetailsPage() {
         subtitle={`${loan.accountNumber} · ${bankLabel(loan.bank)}`}
         actions={
           <div className="kosh-header-buttons">
-            <Button icon="edit" text="Edit Loan" onClick={() => navigate(`/loans/${id}/edit`)} />
-            <Button
-              icon="refresh"
-              text={hasSchedule ? 'Regenerate Schedule' : 'Generate Schedule'}
-              loading={regeneration.isLoading}
-              onClick={generate}
-            />
+            {asOfMode.control}
+            <Button icon="history" text="History" onClick={() => setShowHistory(true)} />
+            {readOnly ? null : (
+              <>
+                <Button icon="edit" text="Edit Loan" onClick={() => navigate(`/loans/${id}/edit`)} />
+                <Button
+                  icon="refresh"
+                  text={hasSchedule ? 'Regenerate Schedule' : 'Generate Schedule'}
+                  loading={regeneration.isLoading}
+                  onClick={generate}
+                />
+              </>
+            )}
             <Button
               intent="primary"
               icon="th"
               text="View Schedule"
-              onClick={() => navigate(`/loans/${id}/amortization`)}
+              onClick={() => navigate(withAsOf(`/loans/${id}/amortization`, asOf))}
             />
           </div>
         }
       />
-      <div className="kosh-change-actions" role="toolbar" aria-label="Loan changes">
-        {CHANGE_BUTTONS.map(([dialogName, text, icon]) => (
-          <Button
-            key={dialogName}
-            icon={icon}
-            text={text}
-            intent={dialogName === 'foreclosure' ? 'warning' : 'none'}
-            disabled={!changeable}
-            onClick={() => setDialog(dialogName)}
-          />
-        ))}
-        <Button
-          icon="document"
-          text="Interest Certificate"
-          onClick={() => navigate(`/loans/${id}/certificate`)}
+      {asOfMode.banner}
+      {showHistory ? (
+        <HistoryDrawer
+          kind="loans"
+          id={id}
+          title={`History of loan ${loan.accountNumber}`}
+          onClose={() => setShowHistory(false)}
         />
-      </div>
+      ) : null}
+      {readOnly ? null : (
+        <div className="kosh-change-actions" role="toolbar" aria-label="Loan changes">
+          {CHANGE_BUTTONS.map(([dialogName, text, icon]) => (
+            <Button
+              key={dialogName}
+              icon={icon}
+              text={text}
+              intent={dialogName === 'foreclosure' ? 'warning' : 'none'}
+              disabled={!changeable}
+              onClick={() => setDialog(dialogName)}
+            />
+          ))}
+          <Button
+            icon="document"
+            text="Interest Certificate"
+            onClick={() => navigate(`/loans/${id}/certificate`)}
+          />
+        </div>
+      )}
       {OpenDialog ? <OpenDialog loanId={id} onClose={() => setDialog(null)} /> : null}
       <div className="kosh-details-grid">
         <Card>

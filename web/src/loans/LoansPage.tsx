@@ -18,6 +18,8 @@ import { PageHeader } from '../app/layout/PageHeader';
 import { TableScroll } from '../dashboard/TableScroll';
 import '../dashboard/money-screens.css';
 import { formatDate, formatMoney, todayIso } from '../format';
+import { useAsOfMode, withAsOf } from '../history/asOf';
+import '../history/history.css';
 import { toast } from '../toaster';
 import { bankLabel, interestLabel, STATUS_INTENT, statusOf } from './loanDisplay';
 import {
@@ -49,7 +51,9 @@ export function LoansPage() {
   const page = pageState.key === key ? pageState.page : 1;
 
   const banks = useGetBanksQuery(SCREEN_TOASTS);
-  const list = useGetLoansQuery({ page, limit, search, bankId, ...SCREEN_TOASTS });
+  const asOfMode = useAsOfMode('your loans');
+  const { asOf, readOnly } = asOfMode;
+  const list = useGetLoansQuery({ page, limit, search, bankId, ...SCREEN_TOASTS, ...(asOf ? { asOf } : {}) });
   const [removeLoan, removal] = useDeleteLoanMutation();
   const [regenerate] = useRegenerateScheduleMutation();
   const [deleting, setDeleting] = useState<Loan | null>(null);
@@ -87,14 +91,20 @@ export function LoansPage() {
         title="All Loans"
         subtitle="Every loan you are repaying"
         actions={
-          <Button
-            intent="primary"
-            icon="add"
-            text="Create New Loan"
-            onClick={() => navigate('/loans/create')}
-          />
+          <div className="kosh-header-buttons">
+            {asOfMode.control}
+            {readOnly ? null : (
+              <Button
+                intent="primary"
+                icon="add"
+                text="Create New Loan"
+                onClick={() => navigate('/loans/create')}
+              />
+            )}
+          </div>
         }
       />
+      {asOfMode.banner}
       <Card className="kosh-panel">
         <div className="kosh-toolbar">
           <FormGroup label="Search" labelFor="loan-search">
@@ -135,12 +145,14 @@ export function LoansPage() {
             title="No loans found"
             description={filtered ? 'No loan matches your search.' : 'Add your first loan to see its EMIs.'}
             action={
-              <Button
-                intent="primary"
-                icon="add"
-                text="Create New Loan"
-                onClick={() => navigate('/loans/create')}
-              />
+              readOnly ? undefined : (
+                <Button
+                  intent="primary"
+                  icon="add"
+                  text="Create New Loan"
+                  onClick={() => navigate('/loans/create')}
+                />
+              )
             }
           />
         ) : (
@@ -173,6 +185,7 @@ export function LoansPage() {
                     today={today}
                     onGenerate={generate}
                     onDelete={setDeleting}
+                    asOf={asOf}
                   />
                 ))}
               </tbody>
@@ -234,15 +247,17 @@ type RowProps = {
   today: string;
   onGenerate: (loan: Loan) => void;
   onDelete: (loan: Loan) => void;
+  /** As-of mode: links keep the date, write actions go. */
+  asOf: string | null;
 };
 
-function LoanRow({ loan, today, onGenerate, onDelete }: RowProps) {
+function LoanRow({ loan, today, onGenerate, onDelete, asOf }: RowProps) {
   const status = statusOf(loan, today);
   return (
     <tr>
       <td data-label="Account Number">
         <div>
-          <Link href={`/loans/${loan.id}`} className="kosh-strong">
+          <Link href={withAsOf(`/loans/${loan.id}`, asOf)} className="kosh-strong">
             {loan.accountNumber}
           </Link>
           {loan.shortDetail ? (
@@ -270,26 +285,38 @@ function LoanRow({ loan, today, onGenerate, onDelete }: RowProps) {
       </td>
       <td data-label="Actions">
         <div className="kosh-actions">
-          <LinkButton href={`/loans/${loan.id}`} icon="eye-open" label={`View loan ${loan.accountNumber}`} />
-          <LinkButton href={`/loans/${loan.id}/edit`} icon="edit" label={`Edit loan ${loan.accountNumber}`} />
-          <Button
-            variant="minimal"
-            icon="calendar"
-            aria-label={`Generate schedule for loan ${loan.accountNumber}`}
-            title="Generate amortization schedule"
-            onClick={() => onGenerate(loan)}
+          <LinkButton
+            href={withAsOf(`/loans/${loan.id}`, asOf)}
+            icon="eye-open"
+            label={`View loan ${loan.accountNumber}`}
           />
-          <Button
-            variant="minimal"
-            icon="trash"
-            intent="danger"
-            aria-label={`Delete loan ${loan.accountNumber}`}
-            title="Delete"
-            onClick={() => onDelete(loan)}
-          />
+          {asOf ? null : <LoanWriteActions loan={loan} onGenerate={onGenerate} onDelete={onDelete} />}
         </div>
       </td>
     </tr>
+  );
+}
+
+function LoanWriteActions({ loan, onGenerate, onDelete }: Omit<RowProps, 'today' | 'asOf'>) {
+  return (
+    <>
+      <LinkButton href={`/loans/${loan.id}/edit`} icon="edit" label={`Edit loan ${loan.accountNumber}`} />
+      <Button
+        variant="minimal"
+        icon="calendar"
+        aria-label={`Generate schedule for loan ${loan.accountNumber}`}
+        title="Generate amortization schedule"
+        onClick={() => onGenerate(loan)}
+      />
+      <Button
+        variant="minimal"
+        icon="trash"
+        intent="danger"
+        aria-label={`Delete loan ${loan.accountNumber}`}
+        title="Delete"
+        onClick={() => onDelete(loan)}
+      />
+    </>
   );
 }
 

@@ -1,6 +1,7 @@
 import { api, type Envelope, type ToastOptions } from '../api/baseApi';
 import { idempotencyHeaders } from '../api/idempotency';
 import type { AppDispatch } from '../app/store';
+import { asOfParams, type OptionalAsOf } from '../history/asOf';
 
 /** A loan as the screens read it (spec section 3, camelCase on receipt). */
 export type Loan = {
@@ -126,7 +127,22 @@ export type LoanPage = {
   pagination: { page: number; limit: number; totalItems: number; totalPages: number };
 };
 
-export type LoanListArgs = { page: number; limit: number; search: string; bankId: string } & ToastOptions;
+export type LoanListArgs = {
+  page: number;
+  limit: number;
+  search: string;
+  bankId: string;
+  asOf?: string;
+} & ToastOptions;
+
+/** One loan: its id, or its id and the past date to read it at (issue 14). */
+export type LoanRef = string | { id: string; asOf: string };
+
+const refId = (ref: LoanRef) => (typeof ref === 'string' ? ref : ref.id);
+const refUrl = (ref: LoanRef, path = '') =>
+  typeof ref === 'string'
+    ? `/loans/${ref}${path}`
+    : { url: `/loans/${ref.id}${path}`, params: asOfParams(ref.asOf) };
 
 /** A call about one loan; the toast options say how long its failure toast stays. */
 export type LoanCall = { id: string } & ToastOptions;
@@ -156,8 +172,14 @@ type ListAnswer = Envelope<Loan[]> & {
   meta: { pagination: { page: number; limit: number; totalItems: number; totalPages: number } };
 };
 
-function listParams({ page, limit, search, bankId }: LoanListArgs): Record<string, string | number> {
-  const params: Record<string, string | number> = { page, limit, sortBy: 'created_at', sortOrder: 'DESC' };
+function listParams({ page, limit, search, bankId, asOf }: LoanListArgs): Record<string, string | number> {
+  const params: Record<string, string | number> = {
+    page,
+    limit,
+    sortBy: 'created_at',
+    sortOrder: 'DESC',
+    ...asOfParams(asOf),
+  };
   if (search.trim()) params.search = search.trim();
   if (bankId) params.filter_bank_id = bankId;
   return params;
@@ -193,20 +215,20 @@ export const loansApi = api.injectEndpoints({
         ...(result?.loans ?? []).map((loan) => ({ type: 'Loan' as const, id: loan.id })),
       ],
     }),
-    getLoanStats: build.query<LoanStats, void>({
+    getLoanStats: build.query<LoanStats, OptionalAsOf>({
       extraOptions: { errorFallback: 'Failed to fetch statistics' },
-      query: () => '/loans/stats',
+      query: (asOf) => (asOf ? { url: '/loans/stats', params: asOfParams(asOf) } : '/loans/stats'),
       transformResponse: (answer: Envelope<LoanStats>) => answer.data,
       providesTags: ['LoanStats'],
     }),
-    getLoan: build.query<VersionedLoan, string>({
+    getLoan: build.query<VersionedLoan, LoanRef>({
       extraOptions: { errorFallback: 'Failed to load loan details', screenShowsNotFound: true },
-      query: (id) => `/loans/${id}`,
+      query: (ref) => refUrl(ref),
       transformResponse: (answer: Envelope<{ loan: Loan }>, meta) => ({
         loan: answer.data.loan,
         etag: meta?.response?.headers.get('ETag') ?? null,
       }),
-      providesTags: (_r, _e, id) => [{ type: 'Loan', id }],
+      providesTags: (_r, _e, ref) => [{ type: 'Loan', id: refId(ref) }],
     }),
     createLoan: build.mutation<Envelope<{ loan?: Loan }>, { body: LoanBody; idempotencyKey: string }>({
       extraOptions: { errorFallback: 'Failed to create loan' },
@@ -236,11 +258,11 @@ export const loansApi = api.injectEndpoints({
       query: ({ id, errorToastMs }) => ({ url: `/loans/${id}`, method: 'DELETE', errorToastMs }),
       invalidatesTags: (_r, _e, { id }) => [...loanChanged, { type: 'Loan', id }, { type: 'Schedule', id }],
     }),
-    getSchedule: build.query<ScheduleRow[], string>({
+    getSchedule: build.query<ScheduleRow[], LoanRef>({
       extraOptions: { errorFallback: 'Failed to load amortization schedule', screenShowsNotFound: true },
-      query: (id) => `/loans/${id}/amortization`,
+      query: (ref) => refUrl(ref, '/amortization'),
       transformResponse: (answer: Envelope<{ schedule: ScheduleRow[] }>) => answer.data.schedule ?? [],
-      providesTags: (_r, _e, id) => [{ type: 'Schedule', id }],
+      providesTags: (_r, _e, ref) => [{ type: 'Schedule', id: refId(ref) }],
     }),
     regenerateSchedule: build.mutation<ScheduleRow[], LoanCall>({
       extraOptions: { errorFallback: 'Failed to generate amortization schedule' },

@@ -7,6 +7,7 @@ import { useAppSelector } from '../app/store';
 import { useUpdateProfileMutation } from '../auth/authApi';
 import { displayName, type User } from '../auth/user';
 import { FormErrorCallout, formValidator, InputGroupField, SubmitButton, toSubmissionErrors } from '../forms';
+import { HistoryExport } from '../history/HistoryExport';
 import { toast } from '../toaster';
 import { ProfilePicture } from './ProfilePicture';
 
@@ -108,6 +109,7 @@ export function ProfilePage() {
           )}
         />
       </Card>
+      <HistoryExport />
     </div>
   );
 }

@@ -9,6 +9,10 @@ type Props = {
   filtered: boolean;
   onEdit: (transaction: Transaction) => void;
   onDelete: (transaction: Transaction) => void;
+  /** Opens the transaction's History drawer. */
+  onHistory: (transaction: Transaction) => void;
+  /** As-of mode: the history stays, edit and delete go. */
+  readOnly?: boolean;
   onClearFilters: () => void;
 };
 
@@ -20,6 +24,8 @@ export function TransactionTable({
   filtered,
   onEdit,
   onDelete,
+  onHistory,
+  readOnly = false,
   onClearFilters,
 }: Props) {
   return (
@@ -57,7 +63,15 @@ export function TransactionTable({
               </td>
             </tr>
           ) : (
-            transactions.map((t) => <TransactionRow key={t.id} t={t} onEdit={onEdit} onDelete={onDelete} />)
+            transactions.map((t) => (
+              <TransactionRow
+                key={t.id}
+                t={t}
+                onEdit={readOnly ? undefined : onEdit}
+                onDelete={readOnly ? undefined : onDelete}
+                onHistory={onHistory}
+              />
+            ))
           )}
         </tbody>
       </HTMLTable>
@@ -69,10 +83,12 @@ function TransactionRow({
   t,
   onEdit,
   onDelete,
+  onHistory,
 }: {
   t: Transaction;
-  onEdit: (t: Transaction) => void;
-  onDelete: (t: Transaction) => void;
+  onEdit?: (t: Transaction) => void;
+  onDelete?: (t: Transaction) => void;
+  onHistory: (t: Transaction) => void;
 }) {
   const credit = t.transaction_type === 'C';
   return (
@@ -95,19 +111,30 @@ function TransactionRow({
         <div className="kosh-actions">
           <Button
             variant="minimal"
-            icon="edit"
-            aria-label={`Edit transaction ${t.notes}`}
-            title="Edit"
-            onClick={() => onEdit(t)}
+            icon="history"
+            aria-label={`History of transaction ${t.notes}`}
+            title="History"
+            onClick={() => onHistory(t)}
           />
-          <Button
-            variant="minimal"
-            icon="trash"
-            intent="danger"
-            aria-label={`Delete transaction ${t.notes}`}
-            title="Delete"
-            onClick={() => onDelete(t)}
-          />
+          {onEdit ? (
+            <Button
+              variant="minimal"
+              icon="edit"
+              aria-label={`Edit transaction ${t.notes}`}
+              title="Edit"
+              onClick={() => onEdit(t)}
+            />
+          ) : null}
+          {onDelete ? (
+            <Button
+              variant="minimal"
+              icon="trash"
+              intent="danger"
+              aria-label={`Delete transaction ${t.notes}`}
+              title="Delete"
+              onClick={() => onDelete(t)}
+            />
+          ) : null}
         </div>
       </td>
     </tr>

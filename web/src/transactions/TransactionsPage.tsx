@@ -3,6 +3,9 @@ import { useState } from 'react';
 import { PageHeader } from '../app/layout/PageHeader';
 import { StatCard, StatGrid } from '../dashboard/StatCard';
 import { formatMoney } from '../format';
+import { asOfArg, useAsOfMode } from '../history/asOf';
+import '../history/history.css';
+import { HistoryDrawer } from '../history/HistoryDrawer';
 import { DeleteTransactionDialog } from './DeleteTransactionDialog';
 import { TransactionDialog } from './TransactionDialog';
 import { isFiltered, TransactionFilterPanel } from './TransactionFilterPanel';
@@ -26,9 +29,12 @@ export function TransactionsPage() {
   const [page, setPage] = useState(1);
   const [editing, setEditing] = useState<Editing>({ open: false });
   const [deleting, setDeleting] = useState<Transaction | null>(null);
+  const [history, setHistory] = useState<Transaction | null>(null);
+  const asOfMode = useAsOfMode('the transaction book');
+  const { asOf, readOnly } = asOfMode;
 
-  const list = useGetTransactionsQuery({ page, filters: applied });
-  const stats = useGetTransactionStatsQuery();
+  const list = useGetTransactionsQuery({ page, filters: applied, ...asOfArg(asOf) });
+  const stats = useGetTransactionStatsQuery(asOf ?? undefined);
 
   const apply = () => {
     setApplied({ ...typed, search: typed.search.trim() });
@@ -47,14 +53,20 @@ export function TransactionsPage() {
         title="Transaction Book"
         subtitle="Your credits and debits"
         actions={
-          <Button
-            intent="primary"
-            icon="add"
-            text="Add Transaction"
-            onClick={() => setEditing({ open: true, transaction: null })}
-          />
+          <div className="kosh-header-buttons">
+            {asOfMode.control}
+            {readOnly ? null : (
+              <Button
+                intent="primary"
+                icon="add"
+                text="Add Transaction"
+                onClick={() => setEditing({ open: true, transaction: null })}
+              />
+            )}
+          </div>
         }
       />
+      {asOfMode.banner}
       {stats.isError ? (
         <Callout intent="danger" className="kosh-panel">
           Failed to load transaction statistics
@@ -100,6 +112,8 @@ export function TransactionsPage() {
           filtered={isFiltered(applied)}
           onEdit={(transaction) => setEditing({ open: true, transaction })}
           onDelete={setDeleting}
+          onHistory={setHistory}
+          readOnly={readOnly}
           onClearFilters={clear}
         />
         {list.data ? (
@@ -115,6 +129,14 @@ export function TransactionsPage() {
         <TransactionDialog open editing={editing.transaction} onClose={() => setEditing({ open: false })} />
       ) : null}
       {deleting ? <DeleteTransactionDialog transaction={deleting} onClose={() => setDeleting(null)} /> : null}
+      {history ? (
+        <HistoryDrawer
+          kind="transactions"
+          id={history.id}
+          title={`History of ${history.notes}`}
+          onClose={() => setHistory(null)}
+        />
+      ) : null}
     </>
   );
 }

@@ -1,6 +1,7 @@
 import { api, type Envelope } from '../api/baseApi';
 import { idempotencyHeaders } from '../api/idempotency';
 import type { AppDispatch } from '../app/store';
+import { asOfParams, type OptionalAsOf } from '../history/asOf';
 
 /** Transaction answers are read in the server's own names (spec section 3). */
 export type TransactionType = 'C' | 'D';
@@ -56,10 +57,11 @@ export type TransactionBody = Pick<Transaction, 'notes' | 'transaction_type' | '
 /** The screen's list request: 10 a page, newest first (spec section 7). */
 export const TRANSACTION_PAGE_SIZE = 10;
 
-type ListArgs = { page: number; filters: TransactionFilters };
+type ListArgs = { page: number; filters: TransactionFilters; asOf?: string };
 
-function listParams({ page, filters }: ListArgs): Record<string, string | number> {
+function listParams({ page, filters, asOf }: ListArgs): Record<string, string | number> {
   const params: Record<string, string | number> = {
+    ...asOfParams(asOf),
     page,
     limit: TRANSACTION_PAGE_SIZE,
     sort_by: 'transaction_date',
@@ -83,9 +85,10 @@ export const transactionsApi = api.injectEndpoints({
         ...(result?.transactions ?? []).map((t) => ({ type: 'Transaction' as const, id: t.id })),
       ],
     }),
-    getTransactionStats: build.query<TransactionStats, void>({
+    getTransactionStats: build.query<TransactionStats, OptionalAsOf>({
       extraOptions: { errorFallback: 'Failed to load transaction statistics' },
-      query: () => '/transactions/stats',
+      query: (asOf) =>
+        asOf ? { url: '/transactions/stats', params: asOfParams(asOf) } : '/transactions/stats',
       transformResponse: (answer: Envelope<{ stats: TransactionStats }>) => answer.data.stats,
       providesTags: ['TransactionStats'],
     }),

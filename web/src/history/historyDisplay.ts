@@ -1,0 +1,57 @@
+import { formatDate, formatMoney } from '../format';
+import type { FieldChange } from './historyApi';
+
+/** Fields whose values the timeline sends in rupees. */
+const MONEY_FIELDS = new Set([
+  'Amount',
+  'Principal Amount',
+  'Processing Fee',
+  'EMI',
+  'Interest',
+  'GST',
+  'Total EMI',
+]);
+const DATE_FIELDS = new Set(['Date', 'Start Date', 'End Date']);
+
+/** A changed value as the screens show it: money in ₹, dates in en-IN, nothing as '—'. */
+export function changeValue(field: string, value: FieldChange['from']): string {
+  if (value === null || value === '') return '—';
+  if (typeof value === 'boolean') return value ? 'Yes' : 'No';
+  if (typeof value === 'number') return MONEY_FIELDS.has(field) ? formatMoney(value) : String(value);
+  if (DATE_FIELDS.has(field) && /^\d{4}-\d{2}-\d{2}/.test(value)) return formatDate(value);
+  return value;
+}
+
+/** 'LoanUpdated' → 'Loan updated'. */
+export function typeLabel(type: string): string {
+  const words = type.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** The event types of the History page's Type filter, grouped by what they are about. */
+export const TYPE_GROUPS: readonly { label: string; types: readonly string[] }[] = [
+  { label: 'Loans', types: ['LoanCreated', 'LoanUpdated', 'LoanDeleted', 'ScheduleGenerated'] },
+  { label: 'Transactions', types: ['TransactionRecorded', 'TransactionUpdated', 'TransactionDeleted'] },
+  {
+    label: 'Profile',
+    types: [
+      'UserRegistered',
+      'EmailVerified',
+      'ProfileUpdated',
+      'EmailChanged',
+      'PasswordChanged',
+      'PasswordResetCompleted',
+      'ProfilePictureSet',
+      'ProfilePictureRemoved',
+    ],
+  },
+  { label: 'Lists', types: ['BankAdded', 'LoanTypeAdded'] },
+];
+
+/** 'loan:…' → 'Loan', 'transaction:…' → 'Transaction', 'profile' → 'Profile'. */
+export function streamKind(stream: string): string {
+  const kind = stream.split(':')[0] ?? stream;
+  return typeLabel(
+    kind.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()).replace(/^./, (c) => c.toUpperCase()),
+  );
+}
