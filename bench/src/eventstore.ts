@@ -67,9 +67,9 @@ export function count(target: BenchTarget, n: number): number {
   return Math.max(1, Math.round(n * SCALE * target.scale));
 }
 
-export function benchMetadata(): EventMetadata {
+export function benchMetadata(userId = 'bench-user'): EventMetadata {
   return {
-    userId: 'bench-user',
+    userId,
     correlationId: randomUUID(),
     causationId: null,
     recordedAt: new Date().toISOString(),
@@ -78,7 +78,7 @@ export function benchMetadata(): EventMetadata {
 }
 
 /** A realistic small event (a recorded transaction). */
-export function benchEvent(i: number): NewEvent {
+export function benchEvent(i: number, userId?: string): NewEvent {
   return {
     id: randomUUID(),
     type: 'TransactionRecorded',
@@ -90,7 +90,7 @@ export function benchEvent(i: number): NewEvent {
       description: `Bench transaction ${i}`,
       bankId: 1 + (i % 5),
     },
-    metadata: benchMetadata(),
+    metadata: benchMetadata(userId),
   };
 }
 
@@ -132,7 +132,11 @@ export async function appendLoad(
           streamNo += 1;
           version = 0;
         }
-        const batch = Array.from({ length: batchSize }, (_, k) => benchEvent(i * batchSize + k));
+        // Each writer is another user, as concurrent writers are: one user's appends queue on
+        // their hash-chain head (migration 003), different users' do not.
+        const batch = Array.from({ length: batchSize }, (_, k) =>
+          benchEvent(i * batchSize + k, `bench-user-${w}`),
+        );
         const expectedVersion: ExpectedVersion = version === 0 ? 'no_stream' : version;
         const t0 = performance.now();
         const r = await store.appendToStream(`txn-${run}-${w}-${streamNo}`, batch, { expectedVersion });
@@ -199,6 +203,66 @@ export async function openTarget(
   };
 }
 
+/** events/s of the raw INSERT sections of this run, by `<target>/<rows per statement>`. */
+const rawRates = new Map<string, number>();
+
+/** "0.63× raw" beside an append figure, when the raw section of the same shape ran before it. */
+function ratioNote(target: BenchTarget, rows: '1' | '10', r: { events: number; seconds: number }) {
+  const raw = rawRates.get(`${target.name}/${rows}`);
+  return raw ? { note: `${(r.events / r.seconds / raw).toFixed(2)}× the raw INSERT of this run` } : {};
+}
+
+/**
+ * `writers` loops of `statements` INSERTs of `rows` event-shaped rows each, one commit per
+ * statement: what an append costs without the event store (no version check, no function,
+ * no NOTIFY).
+ */
+async function rawInsertLoad(
+  target: BenchTarget,
+  options: { writers: number; statements: number; rows: number },
+): Promise<{ events: number; seconds: number; latenciesMs: number[] }> {
+  await target.db.query(
+    `CREATE TABLE IF NOT EXISTS bench_raw_events (
+       position bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+       stream_id text NOT NULL, version int NOT NULL, id uuid NOT NULL UNIQUE,
+       type text NOT NULL, data jsonb NOT NULL, metadata jsonb NOT NULL,
+       recorded_at timestamptz NOT NULL DEFAULT now(), UNIQUE (stream_id, version))`,
+  );
+  const values = Array.from(
+    { length: options.rows },
+    (_, i) => `(${[1, 2, 3, 4, 5, 6].map((k) => `$${i * 6 + k}`).join(', ')})`,
+  ).join(', ');
+  const sql = `INSERT INTO bench_raw_events (stream_id, version, id, type, data, metadata) VALUES ${values}`;
+  const latenciesMs: number[] = [];
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: options.writers }, async () => {
+      for (let s = 0; s < options.statements; s++) {
+        const stream = `raw-${randomUUID()}`;
+        const params = Array.from({ length: options.rows }, (_, i) => {
+          const event = benchEvent(i);
+          return [
+            stream,
+            i + 1,
+            event.id,
+            event.type,
+            JSON.stringify(event.data),
+            JSON.stringify(event.metadata),
+          ];
+        }).flat();
+        const t0 = performance.now();
+        await target.db.query(sql, params);
+        latenciesMs.push(performance.now() - t0);
+      }
+    }),
+  );
+  return {
+    events: options.writers * options.statements * options.rows,
+    seconds: (performance.now() - started) / 1000,
+    latenciesMs,
+  };
+}
+
 // ---------------------------------------------------------------------------------------------
 // Sections
 // ---------------------------------------------------------------------------------------------
@@ -235,6 +299,16 @@ export const eventStoreSections: BenchSection[] = [
     },
   },
   {
+    // Issue 16: the floor for one writer. The same rows an append writes (stream, version, id,
+    // type, data, metadata) into a table with the same keys, by a plain INSERT per commit.
+    id: 'raw-insert-1',
+    async run(target) {
+      const r = await rawInsertLoad(target, { writers: 1, statements: count(target, 3000), rows: 1 });
+      rawRates.set(`${target.name}/1`, r.events / r.seconds);
+      return { label: 'raw: single-row INSERT, 1 writer', ...r, note: 'no event store' };
+    },
+  },
+  {
     id: 'append-1',
     async run(target) {
       const r = await appendLoad(target.store, {
@@ -242,7 +316,7 @@ export const eventStoreSections: BenchSection[] = [
         appendsPerWriter: count(target, 3000),
         batchSize: 1,
       });
-      return { label: 'single-event appends, 1 writer', ...r };
+      return { label: 'single-event appends, 1 writer', ...r, ...ratioNote(target, '1', r) };
     },
   },
   {
@@ -257,6 +331,14 @@ export const eventStoreSections: BenchSection[] = [
     },
   },
   {
+    id: 'raw-insert-10',
+    async run(target) {
+      const r = await rawInsertLoad(target, { writers: 4, statements: count(target, 750), rows: 10 });
+      rawRates.set(`${target.name}/10`, r.events / r.seconds);
+      return { label: 'raw: 10-row INSERT, 4 writers', ...r, note: 'no event store; latency per statement' };
+    },
+  },
+  {
     id: 'batch-10',
     async run(target) {
       const r = await appendLoad(target.store, {
@@ -264,7 +346,12 @@ export const eventStoreSections: BenchSection[] = [
         appendsPerWriter: count(target, 750),
         batchSize: 10,
       });
-      return { label: 'batched appends of 10, 4 writers', ...r, note: 'latency per batch' };
+      const ratio = ratioNote(target, '10', r);
+      return {
+        label: 'batched appends of 10, 4 writers',
+        ...r,
+        note: `latency per batch${ratio.note ? `; ${ratio.note}` : ''}`,
+      };
     },
   },
   {

@@ -14,6 +14,7 @@ const eventStoreFiles = [
   'event-store/002_append_one_plan.sql',
   'event-store/003_user_hash_chain.sql',
   'event-store/004_audit_streams_owned.sql',
+  'event-store/005_chain_in_one_pass.sql',
 ];
 
 async function waitUntil(check: () => boolean, what: string, timeoutMs = 10_000) {
