@@ -2,6 +2,7 @@ import { Button, Callout } from '@blueprintjs/core';
 import { useEffect } from 'react';
 import { useLazyGetAuditGrantsQuery } from './auditApi';
 import { formatGrantDate, useAuditAccount, useAuditRefusals } from './auditMode';
+import './audit.css';
 import { useAuditNavigation } from './useAuditNavigation';
 
 /**

@@ -15,11 +15,13 @@ import {
   useRevokeAuditAccessMutation,
 } from './auditApi';
 import { formatGrantDate } from './auditMode';
+import './audit.css';
 
-type GrantValues = { email: string; expiresAt: string; asOfLimit: string };
+/** `auditorEmail`, not `email`: the profile form above has a field of that name (and its id). */
+type GrantValues = { auditorEmail: string; expiresAt: string; asOfLimit: string };
 
 const FIELDS = ['email', 'expiresAt', 'asOfLimit'] as const;
-const EMPTY: GrantValues = { email: '', expiresAt: '', asOfLimit: '' };
+const EMPTY: GrantValues = { auditorEmail: '', expiresAt: '', asOfLimit: '' };
 const STATUS_INTENT: Record<GrantStatus, Intent> = {
   active: Intent.SUCCESS,
   expired: Intent.NONE,
@@ -39,7 +41,7 @@ export function AuditorAccessSection() {
   const onSubmit = async (values: GrantValues, form: FormApi<GrantValues>) => {
     try {
       const answer = await grantAccess({
-        email: values.email.trim(),
+        email: values.auditorEmail.trim(),
         expiresAt: values.expiresAt,
         ...(values.asOfLimit ? { asOfLimit: values.asOfLimit } : {}),
       }).unwrap();
@@ -47,7 +49,8 @@ export function AuditorAccessSection() {
       setTimeout(() => form.restart(EMPTY));
       return undefined;
     } catch (error) {
-      return toSubmissionErrors(error, FIELDS, 'Failed to grant access');
+      const { email, ...errors } = toSubmissionErrors(error, FIELDS, 'Failed to grant access') ?? {};
+      return email ? { ...errors, auditorEmail: email } : errors;
     }
   };
 
@@ -77,7 +80,7 @@ export function AuditorAccessSection() {
           <form onSubmit={handleSubmit} noValidate aria-label="Grant auditor access">
             <FormErrorCallout />
             <div className="kosh-form-columns">
-              <InputGroupField name="email" label="Auditor's email" type="email" autoComplete="off" />
+              <InputGroupField name="auditorEmail" label="Auditor's email" type="email" autoComplete="off" />
               <InputGroupField name="expiresAt" label="Access until" type="date" min={todayIso()} />
               <InputGroupField
                 name="asOfLimit"
