@@ -77,6 +77,9 @@ test('an auditor reads the owner’s ledger and loans read-only until the owner 
   const auditorPage = await signedInPage(browser, auditor);
   await auditorPage.goto(path);
   const shared = auditorPage.getByRole('region', { name: 'Accounts shared with you' });
+  await captureScreen(auditorPage, 'audits', async () => {
+    await expect(shared.getByRole('row').filter({ hasText: 'Rohan Verma' })).toBeVisible();
+  });
   await shared.getByRole('button', { name: "Open Rohan Verma's account" }).click();
   await expect(auditorPage).toHaveURL(/\/ledger$/);
   const banner = auditorPage.getByText(

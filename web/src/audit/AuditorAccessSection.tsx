@@ -15,6 +15,7 @@ import {
   useRevokeAuditAccessMutation,
 } from './auditApi';
 import { formatGrantDate } from './auditMode';
+import '../dashboard/money-screens.css';
 import './audit.css';
 
 /** `auditorEmail`, not `email`: the profile form above has a field of that name (and its id). */

@@ -4,6 +4,7 @@ import { TableScroll } from '../dashboard/TableScroll';
 import { useGetAuditGrantsQuery } from './auditApi';
 import { formatGrantDate, useAuditAccount } from './auditMode';
 import { useAuditNavigation } from './useAuditNavigation';
+import '../dashboard/money-screens.css';
 
 /** /audits (issue 14): the accounts shared with this user, read-only; the grant mail links here. */
 export function AuditsPage() {
@@ -33,7 +34,7 @@ export function AuditsPage() {
           />
         ) : (
           <TableScroll label="Accounts shared with you">
-            <HTMLTable striped className="kosh-table">
+            <HTMLTable striped className="kosh-stack" aria-label="Shared accounts">
               <thead>
                 <tr>
                   <th scope="col">Owner</th>
