@@ -67,8 +67,12 @@ export function useAuditAccount(): AuditAccount | null {
 }
 
 /** How many reads the server refused under the current grant. */
+export function auditRefusals(): number {
+  return state.refusals;
+}
+
 export function useAuditRefusals(): number {
-  return useSyncExternalStore(subscribe, () => state.refusals);
+  return useSyncExternalStore(subscribe, auditRefusals);
 }
 
 /**
