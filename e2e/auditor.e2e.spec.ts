@@ -75,6 +75,8 @@ test('an auditor reads the owner’s ledger and loans read-only until the owner 
   const path = await auditLinkFromMail(request, auditor.email);
   expect(path).toBe('/audits');
   const auditorPage = await signedInPage(browser, auditor);
+  // Signing in lands on the dashboard, which points to the shared account too.
+  await expect(auditorPage.getByText('Rohan Verma shared their account with you, read-only.')).toBeVisible();
   await auditorPage.goto(path);
   const shared = auditorPage.getByRole('region', { name: 'Accounts shared with you' });
   await captureScreen(auditorPage, 'audits', async () => {

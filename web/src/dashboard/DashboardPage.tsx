@@ -4,6 +4,7 @@ import { useLocation } from 'wouter';
 import { PageHeader } from '../app/layout/PageHeader';
 import { useAppSelector } from '../app/store';
 import { useReadOnly } from '../audit/auditMode';
+import { SharedWithYouNotice } from '../audit/SharedWithYouNotice';
 import { formatMoney } from '../format';
 import { useGetLoanStatsQuery } from '../loans/loansApi';
 import { StatCard, StatGrid } from './StatCard';
@@ -32,6 +33,7 @@ export function DashboardPage() {
   return (
     <>
       <PageHeader title={`Welcome back, ${firstName}!`} subtitle="Your loans and money at a glance" />
+      <SharedWithYouNotice />
       <StatGrid>
         <StatCard label="Total Loans" icon="folder-close" value={s ? s.totalLoans : '—'} />
         <StatCard
