@@ -131,3 +131,39 @@ test('an auditor reads the owner’s ledger and loans read-only until the owner 
   await auditorPage.goto('/transactions');
   await expect(auditorPage.getByRole('button', { name: 'Add Transaction' })).toBeVisible();
 });
+
+test('a grant with an as-of limit shows the account as it was then, and says so in the banner', async ({
+  page,
+  request,
+}) => {
+  const owner = await createVerifiedUser(request, 'Kiran');
+  const auditor = await createVerifiedUser(request, 'Dev');
+  const api = await MoneyApi.signIn(request, owner);
+  await api.createTransaction('Recorded today', 'C', fifteenth(0), 900);
+  const yesterday = isoDate(new Date(Date.now() - 86_400_000));
+  const login = await request.post('/api/auth/login', {
+    data: { email: owner.email, password: owner.password },
+  });
+  const granted = await request.post('/api/audit-grants', {
+    headers: { Authorization: `Bearer ${(await login.json()).data.token}` },
+    data: {
+      email: auditor.email,
+      expires_at: isoDate(new Date(Date.now() + 7 * 86_400_000)),
+      as_of_limit: yesterday,
+    },
+  });
+  expect(granted.status(), await granted.text()).toBe(201);
+
+  await signInThroughUi(page, auditor);
+  await page.goto('/audits');
+  await page.getByRole('button', { name: "Open Kiran Verma's account" }).click();
+  await expect(
+    page.getByText(
+      /^Viewing Kiran Verma's account, read-only \(until \d{2} \w{3} \d{4}, as of \d{2} \w{3} \d{4}\)$/,
+    ),
+  ).toBeVisible();
+  await page.goto('/transactions');
+  // Recorded after the limit: the auditor's book is empty, though the owner's live one is not.
+  await expect(page.getByText('No transactions found')).toBeVisible();
+  await expect(page.getByText('Recorded today')).toHaveCount(0);
+});

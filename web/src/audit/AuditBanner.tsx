@@ -19,10 +19,12 @@ export function AuditBanner() {
     if (refusals > 0) void check(undefined, false);
   }, [refusals, check]);
   if (!account) return null;
+  // Past its expiry the grant has ended whatever the last answer was; otherwise a refusal asks.
   const ended =
-    refusals > 0 &&
-    checked.data !== undefined &&
-    !checked.data.received.some((g) => g.id === account.grantId);
+    Date.parse(account.expiresAt) <= Date.now() ||
+    (refusals > 0 &&
+      checked.data !== undefined &&
+      !checked.data.received.some((g) => g.id === account.grantId));
   const limit = account.asOfLimit ? `, as of ${formatGrantDate(account.asOfLimit)}` : '';
   return (
     <div aria-live="polite">
