@@ -98,6 +98,7 @@ test('every signed-in screen, dialog and theme runs without a policy violation',
     '/change-password',
     '/settings',
     '/history',
+    '/audits',
     `/ledger?as_of=${isoDate(new Date(Date.now() - 86_400_000))}`,
     `/transactions?as_of=${isoDate(new Date(Date.now() - 86_400_000))}`,
   ];

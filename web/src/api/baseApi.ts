@@ -7,6 +7,7 @@ import {
   fetchBaseQuery,
 } from '@reduxjs/toolkit/query/react';
 import { navigate } from 'wouter/use-browser-location';
+import { auditAccount, noteAuditRefusal, readsAuditedAccount } from '../audit/auditMode';
 import { sessionEnded } from '../auth/sessionActions';
 import { isTokenExpired } from '../auth/token';
 import { TOAST_TIMEOUT_MS, toast } from '../toaster';
@@ -60,10 +61,13 @@ function splitToastOptions(args: Args): { request: string | FetchArgs; errorToas
 const rawBaseQuery = fetchBaseQuery({
   baseUrl: '/api',
   timeout: REQUEST_TIMEOUT_MS,
-  prepareHeaders(headers, { getState }) {
+  prepareHeaders(headers, { getState, arg }) {
     const { token } = (getState() as SessionState).session;
     // Spec section 4: an expired (or undecodable) token is never sent.
     if (token && !isTokenExpired(token, Date.now())) headers.set('Authorization', `Bearer ${token}`);
+    // Issue 14 audit mode: reads of the account name the owner whose account is being audited.
+    const audited = auditAccount();
+    if (audited && readsAuditedAccount(urlOf(arg))) headers.set('X-Kosh-Account', audited.ownerUserId);
     return headers;
   },
 });
@@ -128,6 +132,7 @@ const baseQuery: BaseQueryFn<Args, unknown, ApiError, EndpointOptions, FetchBase
     // A 404 its screen shows as a page state is not said again by a toast.
     const shownByScreen = error.status === 404 && extraOptions.screenShowsNotFound === true;
     if (error.status === 401) onUnauthorized(api.dispatch, api.getState);
+    if (error.errorCode === 'NO_ACCOUNT_ACCESS') noteAuditRefusal();
     else if (!shownByScreen) for (const message of toastMessagesFor(error)) toast.error(message, timeout);
     return { error, meta: result.meta };
   }

@@ -28,6 +28,7 @@ const TransactionsPage = lazyPage(() => import('../transactions/TransactionsPage
 const LedgerPage = lazyPage(() => import('../ledger/LedgerPage'), 'LedgerPage');
 const ProfilePage = lazyPage(() => import('../profile/ProfilePage'), 'ProfilePage');
 const ChangePasswordPage = lazyPage(() => import('../profile/ChangePasswordPage'), 'ChangePasswordPage');
+const AuditsPage = lazyPage(() => import('../audit/AuditsPage'), 'AuditsPage');
 const SettingsPage = lazyPage(() => import('../settings/SettingsPage'), 'SettingsPage');
 const HistoryPage = lazyPage(() => import('../history/HistoryPage'), 'HistoryPage');
 
@@ -63,6 +64,7 @@ const protectedRoutes: ReadonlyArray<readonly [string, LazyComponent<object>, Ro
   ['/profile', ProfilePage],
   ['/change-password', ChangePasswordPage],
   ['/settings', SettingsPage],
+  ['/audits', AuditsPage],
 ];
 
 /**

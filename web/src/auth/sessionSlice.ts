@@ -1,5 +1,6 @@
 import { createListenerMiddleware, createSlice, isAnyOf } from '@reduxjs/toolkit';
 import { api } from '../api/baseApi';
+import { setAuditAccount } from '../audit/auditMode';
 import { authApi } from './authApi';
 import { sessionEnded, signedIn } from './sessionActions';
 import { type StoredToken, tokenStorage } from './token';
@@ -65,6 +66,7 @@ sessionListener.startListening({
   actionCreator: sessionEnded,
   effect: (_action, { dispatch }) => {
     tokenStorage.clear();
+    setAuditAccount(null);
     dispatch(api.util.resetApiState());
   },
 });

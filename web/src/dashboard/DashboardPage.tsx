@@ -3,6 +3,8 @@ import { lazy, Suspense } from 'react';
 import { useLocation } from 'wouter';
 import { PageHeader } from '../app/layout/PageHeader';
 import { useAppSelector } from '../app/store';
+import { useReadOnly } from '../audit/auditMode';
+import { SharedWithYouNotice } from '../audit/SharedWithYouNotice';
 import { formatMoney } from '../format';
 import { useGetLoanStatsQuery } from '../loans/loansApi';
 import { StatCard, StatGrid } from './StatCard';
@@ -14,7 +16,7 @@ function percent(part: number, whole: number): string {
 }
 
 const QUICK_ACTIONS = [
-  { href: '/loans/create', icon: 'add', text: 'Create New Loan' },
+  { href: '/loans/create', icon: 'add', text: 'Create New Loan', writes: true },
   { href: '/transactions', icon: 'exchange', text: 'Transaction Book' },
   { href: '/loans', icon: 'list', text: 'All Loans' },
   { href: '/profile', icon: 'user', text: 'Profile' },
@@ -25,11 +27,13 @@ export function DashboardPage() {
   const [, navigate] = useLocation();
   const firstName = useAppSelector((state) => state.session.user?.firstName) || 'User';
   const stats = useGetLoanStatsQuery();
+  const readOnly = useReadOnly();
   const s = stats.data;
 
   return (
     <>
       <PageHeader title={`Welcome back, ${firstName}!`} subtitle="Your loans and money at a glance" />
+      <SharedWithYouNotice />
       <StatGrid>
         <StatCard label="Total Loans" icon="folder-close" value={s ? s.totalLoans : '—'} />
         <StatCard
@@ -52,7 +56,7 @@ export function DashboardPage() {
       <Card className="kosh-panel">
         <H3 className="kosh-section-title">Quick Actions</H3>
         <div className="kosh-quick-actions">
-          {QUICK_ACTIONS.map((action) => (
+          {QUICK_ACTIONS.filter((action) => !(readOnly && 'writes' in action)).map((action) => (
             <Button
               key={action.href}
               icon={action.icon}

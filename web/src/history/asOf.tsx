@@ -1,6 +1,7 @@
 import { Button, Callout, FormGroup, InputGroup } from '@blueprintjs/core';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
+import { useReadOnly } from '../audit/auditMode';
 import { formatDate, todayIso } from '../format';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -118,9 +119,10 @@ export function AsOfBanner({
 /** A screen's as-of state: the URL value, the control and the banner. */
 export function useAsOfMode(what: string) {
   const { asOf, setAsOf } = useAsOf();
+  const auditing = useReadOnly();
   return {
     asOf,
-    readOnly: asOf !== null,
+    readOnly: asOf !== null || auditing,
     control: <AsOfControl asOf={asOf} onChange={setAsOf} />,
     banner: <AsOfBanner asOf={asOf} what={what} onToday={() => setAsOf(null)} />,
   };

@@ -1,5 +1,7 @@
 import { useLocation } from 'wouter';
 import { PageHeader } from '../app/layout/PageHeader';
+import { useReadOnly } from '../audit/auditMode';
+import { ReadOnlyNotice } from '../audit/ReadOnlyNotice';
 import { toSubmissionErrors } from '../forms';
 import { useSubmissionKey } from '../forms/useSubmissionKey';
 import { toast } from '../toaster';
@@ -12,6 +14,7 @@ export function CreateLoanPage() {
   const [, navigate] = useLocation();
   const [createLoan] = useCreateLoanMutation();
   const submission = useSubmissionKey();
+  const readOnly = useReadOnly();
 
   const save = async (values: LoanFormValues) => {
     const body = toLoanBody(values);
@@ -23,6 +26,8 @@ export function CreateLoanPage() {
     navigate(id ? `/loans/${id}` : '/loans');
     return undefined;
   };
+
+  if (readOnly) return <ReadOnlyNotice title="Create New Loan" back="/loans" />;
 
   return (
     <>

@@ -2,6 +2,8 @@ import { NonIdealState, Spinner } from '@blueprintjs/core';
 import { useMemo } from 'react';
 import { useLocation, useParams } from 'wouter';
 import { PageHeader } from '../app/layout/PageHeader';
+import { useReadOnly } from '../audit/auditMode';
+import { ReadOnlyNotice } from '../audit/ReadOnlyNotice';
 import { toSubmissionErrors } from '../forms';
 import { toast } from '../toaster';
 import { LoanForm } from './LoanForm';
@@ -15,6 +17,7 @@ export function EditLoanPage() {
   const [, navigate] = useLocation();
   const loan = useGetLoanQuery(id);
   const [updateLoan] = useUpdateLoanMutation();
+  const readOnly = useReadOnly();
   const initialValues = useMemo(() => (loan.data ? valuesOf(loan.data.loan) : null), [loan.data]);
 
   const save = async (values: LoanFormValues) => {
@@ -25,6 +28,7 @@ export function EditLoanPage() {
     return undefined;
   };
 
+  if (readOnly) return <ReadOnlyNotice title="Edit Loan" back={`/loans/${id}`} />;
   if (loan.isError)
     return <LoanUnavailable title="Edit Loan" error={loan.error} fallback="Failed to load loan data" />;
 

@@ -15,6 +15,7 @@ import { useEffect, useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import type { ToastOptions } from '../api/baseApi';
 import { PageHeader } from '../app/layout/PageHeader';
+import { useReadOnly } from '../audit/auditMode';
 import { TableScroll } from '../dashboard/TableScroll';
 import '../dashboard/money-screens.css';
 import { formatDate, formatMoney, todayIso } from '../format';
@@ -298,6 +299,7 @@ function LoanRow({ loan, today, onGenerate, onDelete, asOf }: RowProps) {
 }
 
 function LoanWriteActions({ loan, onGenerate, onDelete }: Omit<RowProps, 'today' | 'asOf'>) {
+  if (useReadOnly()) return null;
   return (
     <>
       <LinkButton href={`/loans/${loan.id}/edit`} icon="edit" label={`Edit loan ${loan.accountNumber}`} />

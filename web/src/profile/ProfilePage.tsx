@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { Form } from 'react-final-form';
 import { PageHeader } from '../app/layout/PageHeader';
 import { useAppSelector } from '../app/store';
+import { AuditorAccessSection } from '../audit/AuditorAccessSection';
 import { useUpdateProfileMutation } from '../auth/authApi';
 import { displayName, type User } from '../auth/user';
 import { FormErrorCallout, formValidator, InputGroupField, SubmitButton, toSubmissionErrors } from '../forms';
@@ -110,6 +111,7 @@ export function ProfilePage() {
         />
       </Card>
       <HistoryExport />
+      <AuditorAccessSection />
     </div>
   );
 }

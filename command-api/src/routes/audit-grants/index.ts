@@ -21,6 +21,7 @@ import {
   AuditGrantRevokedResponse,
 } from '../../schemas/audit-grants';
 import { errorResponses } from '../../schemas/auth';
+import { auditGrantRateLimit } from '../auth/limits';
 import { userStreamId } from '../auth/secrets';
 
 const READ_MODELS = ['audit-grants'] as const;
@@ -69,8 +70,9 @@ export async function auditGrantRoutes(fastify: FastifyInstance) {
         summary:
           'Grant read-only access to whoever signs in with an address, until an instant; mails them a link',
         body: AuditGrantBody,
-        response: { 201: AuditGrantResponse, ...errorResponses(401, 422) },
+        response: { 201: AuditGrantResponse, ...errorResponses(401, 422, 429) },
       },
+      preHandler: auditGrantRateLimit(app),
     },
     async (request, reply) => {
       const { userId } = request;

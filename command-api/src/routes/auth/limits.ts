@@ -49,13 +49,36 @@ export function authRateLimit(app: FastifyInstance, route: keyof typeof AUTH_LIM
     if (!app.platform.config.RATE_LIMIT_ENABLED) return;
     const checks = [byIp(request)];
     if (byEmail && emailOf(request)) checks.push(byEmail(request));
-    for (const result of await Promise.all(checks)) {
-      if (!result.isAllowed && result.isExceeded) {
-        reply.header('Retry-After', String(result.ttlInSeconds));
-        throw Object.assign(new Error(TOO_MANY_REQUESTS), { statusCode: 429 });
-      }
-    }
+    for (const result of await Promise.all(checks)) refuseWhenExceeded(result, reply);
   };
+}
+
+/** Issue 14: granting audit access sends a mail, so one signed-in user may grant only so often. */
+export const AUDIT_GRANT_LIMIT: Limit = { max: 20, windowMs: 60 * MINUTE };
+
+/**
+ * A `preHandler` counting POST /api/audit-grants per signed-in user (after `authenticate`); 429
+ * with the spec's message once over AUDIT_GRANT_LIMIT. Off when RATE_LIMIT_ENABLED is false.
+ */
+export function auditGrantRateLimit(app: FastifyInstance): Hook {
+  const byUser = app.createRateLimit({
+    max: AUDIT_GRANT_LIMIT.max,
+    timeWindow: AUDIT_GRANT_LIMIT.windowMs,
+    keyGenerator: (request) => `audit-grants:user:${request.userId}`,
+  });
+  return async (request, reply) => {
+    if (!app.platform.config.RATE_LIMIT_ENABLED) return;
+    refuseWhenExceeded(await byUser(request), reply);
+  };
+}
+
+type CheckResult = Awaited<ReturnType<ReturnType<FastifyInstance['createRateLimit']>>>;
+
+function refuseWhenExceeded(result: CheckResult, reply: FastifyReply): void {
+  if (!result.isAllowed && result.isExceeded) {
+    reply.header('Retry-After', String(result.ttlInSeconds));
+    throw Object.assign(new Error(TOO_MANY_REQUESTS), { statusCode: 429 });
+  }
 }
 
 function emailOf(request: FastifyRequest): string {

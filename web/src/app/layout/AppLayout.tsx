@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { AuditBanner } from '../../audit/AuditBanner';
 import { AppNavbar } from './AppNavbar';
 
 /** The frame of every signed-in screen. */
@@ -7,6 +8,7 @@ export function AppLayout({ children }: { children: ReactNode }) {
     <div className="kosh-app">
       <AppNavbar />
       <main className="kosh-main" id="main">
+        <AuditBanner />
         {children}
       </main>
     </div>

@@ -24,6 +24,7 @@ export function UserMenu() {
           <MenuItem icon="user" text="Profile" onClick={() => navigate('/profile')} />
           <MenuItem icon="key" text="Change Password" onClick={() => navigate('/change-password')} />
           <MenuItem icon="cog" text="Settings" onClick={() => navigate('/settings')} />
+          <MenuItem icon="eye-open" text="Shared with you" onClick={() => navigate('/audits')} />
           <MenuDivider />
           <MenuItem icon="log-out" text="Logout" intent="danger" onClick={logout} />
         </Menu>

@@ -1,0 +1,105 @@
+import { useSyncExternalStore } from 'react';
+
+/** The account an auditor is reading (issue 14): a grant received, as GET /api/audit-grants gives it. */
+export type AuditAccount = Readonly<{
+  grantId: string;
+  ownerUserId: string;
+  ownerName: string;
+  expiresAt: string;
+  asOfLimit: string | null;
+}>;
+
+const STORAGE_KEY = 'kosh.auditAccount';
+
+function stored(): AuditAccount | null {
+  try {
+    const text = window.sessionStorage.getItem(STORAGE_KEY);
+    const value = text ? (JSON.parse(text) as Partial<AuditAccount>) : null;
+    return value && typeof value.ownerUserId === 'string' && typeof value.grantId === 'string'
+      ? (value as AuditAccount)
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+type State = { account: AuditAccount | null; refusals: number };
+
+let state: State = { account: typeof window === 'undefined' ? null : stored(), refusals: 0 };
+const listeners = new Set<() => void>();
+
+function update(next: State): void {
+  state = next;
+  for (const listener of listeners) listener();
+}
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** The account being audited, or null (the user's own). Read by the base query for every request. */
+export function auditAccount(): AuditAccount | null {
+  return state.account;
+}
+
+/**
+ * Enters (an account) or leaves (null) audit mode. Kept in sessionStorage: a reload stays in the
+ * mode, another tab or a new session does not. The caller resets the API cache.
+ */
+export function setAuditAccount(account: AuditAccount | null): void {
+  try {
+    if (account) window.sessionStorage.setItem(STORAGE_KEY, JSON.stringify(account));
+    else window.sessionStorage.removeItem(STORAGE_KEY);
+  } catch {
+    // Storage off (private mode): the mode lasts until the next reload.
+  }
+  update({ account, refusals: 0 });
+}
+
+/** The server refused a read under the grant (403 NO_ACCOUNT_ACCESS): the banner checks the grant. */
+export function noteAuditRefusal(): void {
+  if (state.account) update({ ...state, refusals: state.refusals + 1 });
+}
+
+export function useAuditAccount(): AuditAccount | null {
+  return useSyncExternalStore(subscribe, () => state.account);
+}
+
+/** How many reads the server refused under the current grant. */
+export function auditRefusals(): number {
+  return state.refusals;
+}
+
+export function useAuditRefusals(): number {
+  return useSyncExternalStore(subscribe, auditRefusals);
+}
+
+/**
+ * The one question every screen asks before offering a write: true while auditing another user's
+ * account (the as-of mode adds its own past view on top, see history/asOf.tsx).
+ */
+export function useReadOnly(): boolean {
+  return useAuditAccount() !== null;
+}
+
+/**
+ * Whether a request is about the audited account: the user's own session, profile and grants
+ * (`/auth/…`, `/audit-grants`) never carry the account header, which the server refuses on them.
+ */
+export function readsAuditedAccount(url: string): boolean {
+  return !/^\/?(auth|audit-grants)(\/|\?|$)/.test(url);
+}
+
+const indiaDate = new Intl.DateTimeFormat('en-IN', {
+  day: '2-digit',
+  month: 'short',
+  year: 'numeric',
+  timeZone: 'Asia/Kolkata',
+});
+
+/** A grant's instant (expiry, as-of limit: the end of a day in India) as that day. */
+export function formatGrantDate(instant: string): string {
+  const date = new Date(instant);
+  return Number.isNaN(date.getTime()) ? instant : indiaDate.format(date);
+}
