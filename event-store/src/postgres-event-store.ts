@@ -43,7 +43,8 @@ export type PostgresEventStoreOptions = {
   maxAppendsPerGroup?: number;
 };
 
-type EventRow = {
+/** An `events` row as the queries select it (also the shape of the history read model's copy). */
+export type EventRow = {
   position: string;
   event_id: string;
   stream_id: string;
@@ -114,7 +115,7 @@ type PgError = { code?: string; constraint?: string };
 
 const isDuplicateEventId = (e: PgError) => e.code === '23505' && e.constraint === 'events_event_id_key';
 
-function rowToEvent(row: EventRow): RecordedEvent {
+export function rowToEvent(row: EventRow): RecordedEvent {
   return {
     id: row.event_id,
     streamId: row.stream_id,

@@ -1,50 +1,35 @@
-import type { AuditAccessGranted, AuditAccessRevoked, RecordedEvent } from '@kosh/domain';
+import {
+  type AuditAccessGranted,
+  type AuditAccessRevoked,
+  type AuditGrant,
+  evolveAuditGrant,
+  initialAuditGrantState,
+  type RecordedEvent,
+} from '@kosh/domain';
 import type { Queryable } from '@kosh/event-store/db';
 import type { Projection } from '../runner/types';
 
-/** One row of `audit_grants`. Instants are ISO-8601 UTC strings. */
-export type AuditGrantRow = Readonly<{
-  grantId: string;
-  ownerUserId: string;
-  ownerName: string;
-  email: string;
-  expiresAt: string;
-  asOfLimit: string | null;
-  grantedAt: string;
-  revokedAt: string | null;
-  version: number;
-}>;
+/** One row of `audit_grants`: the domain's grant (revoked when `revokedAt` is set) and its version. */
+export type AuditGrantRow = Omit<AuditGrant, 'status'> & Readonly<{ version: number }>;
 
 type Versioned = Pick<RecordedEvent, 'streamVersion'>;
 /** The grant's own stream; the reads under it live on another and are not folded here. */
 type GrantEvent = AuditAccessGranted | AuditAccessRevoked;
 const GRANT_EVENT_TYPES = ['AuditAccessGranted', 'AuditAccessRevoked'] as const;
 
-/** Pure fold of one grant's events into its row (null until granted). */
+/** Pure fold of one grant's events into its row (null until granted): the domain's own fold. */
 export function evolveAuditGrantRow(
   row: AuditGrantRow | null,
   event: GrantEvent & Versioned,
 ): AuditGrantRow | null {
   if (row && event.streamVersion <= row.version) return row;
-  const version = event.streamVersion;
-  switch (event.type) {
-    case 'AuditAccessGranted': {
-      const d = event.data;
-      return {
-        grantId: d.grantId,
-        ownerUserId: d.userId,
-        ownerName: d.ownerName,
-        email: d.email,
-        expiresAt: d.expiresAt,
-        asOfLimit: d.asOfLimit,
-        grantedAt: d.grantedAt,
-        revokedAt: null,
-        version,
-      };
-    }
-    case 'AuditAccessRevoked':
-      return row && { ...row, revokedAt: event.data.revokedAt, version };
-  }
+  const state = evolveAuditGrant(
+    row ? { ...row, status: row.revokedAt ? 'revoked' : 'granted' } : initialAuditGrantState(),
+    event,
+  );
+  if (state.status === 'none') return null;
+  const { status: _status, ...grant } = state;
+  return { ...grant, version: event.streamVersion };
 }
 
 const COLUMNS = `grant_id, owner_user_id, owner_name, email, expires_at, as_of_limit, granted_at, revoked_at,

@@ -1,5 +1,6 @@
 import type { RecordedEvent } from '@kosh/domain';
 import type { Queryable } from '@kosh/event-store/db';
+import { type EventRow, rowToEvent } from '@kosh/event-store/postgres';
 import {
   type HistoryEvent,
   type Names,
@@ -157,28 +158,12 @@ export async function userEventsUpTo(
   asOf: string,
   types: readonly string[],
 ): Promise<RecordedEvent[]> {
-  const { rows } = await db.query<{
-    position: string;
-    event_id: string;
-    stream_id: string;
-    stream_version: number;
-    type: string;
-    data: unknown;
-    metadata: RecordedEvent['metadata'];
-  }>(
+  const { rows } = await db.query<EventRow>(
     `SELECT position, event_id, stream_id, stream_version, type, data, metadata FROM history_events
       WHERE user_id = $1 AND recorded_at <= $2::timestamptz AND type = ANY($3::text[]) ORDER BY position`,
     [userId, asOf, types],
   );
-  return rows.map((r) => ({
-    id: r.event_id,
-    streamId: r.stream_id,
-    streamVersion: Number(r.stream_version),
-    position: r.position,
-    type: r.type,
-    data: r.data,
-    metadata: r.metadata,
-  }));
+  return rows.map(rowToEvent);
 }
 
 /** The instant of the user's first event (null: none yet). */
