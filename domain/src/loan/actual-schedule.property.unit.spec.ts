@@ -204,4 +204,35 @@ describe('actual schedule properties', () => {
       { numRuns: 150 },
     );
   });
+
+  it('a higher rate under increase EMI or a switch to fixed never lowers the EMI nor lengthens the tenure', () => {
+    fc.assert(
+      fc.property(
+        terms,
+        fc.array(changeSpec, { maxLength: 4 }),
+        fc.integer({ min: 0, max: 359 }),
+        fc.integer({ min: 1, max: 5_000 }),
+        fc.constantFrom('increase-emi', 'switch-to-fixed'),
+        (loan, specs, monthOffset, riseThousandths, option: 'increase-emi' | 'switch-to-fixed') => {
+          const changes = acceptedChanges(loan, specs);
+          if (changes.some((change) => change.kind === 'rate-change' && change.option === 'switch-to-fixed'))
+            return;
+          const before = actualSchedule(loan, changes);
+          const date = addMonths(loan.startDate, monthOffset);
+          const lastEmi = before.rows.filter((row) => row.kind === 'emi').at(-1)!;
+          if (date < (changes[changes.length - 1]?.date ?? loan.startDate) || date >= lastEmi.date) return;
+          const rate = Math.min(50, before.annualRatePercent + riseThousandths / 1000);
+          if (rate <= before.annualRatePercent) return;
+          const after = actualSchedule(loan, [
+            ...changes,
+            { kind: 'rate-change', date, annualRatePercent: rate, option, newEmi: null },
+          ]);
+          expect(after.emi).toBeGreaterThanOrEqual(before.emi);
+          expect(after.closedOn <= before.closedOn).toBe(true);
+          expect(after.rows.at(-1)!.remainingPrincipal).toBe(0);
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
 });

@@ -295,18 +295,23 @@ export function actualSchedule(
         )
           throw loanChangeError('annualRatePercent', M.rateInvalid);
         const remaining = remainingInstalments();
+        const rose = rate > annualPercent;
         annualPercent = rate;
         annualMicro = toMicro(rate);
         switch (change.option) {
           case 'increase-emi':
+          case 'switch-to-fixed': {
+            const previous = emi;
             levelOver(remaining);
             lastNumber = next - 1 + remaining;
+            // After a reduce-tenure part-payment the plan can end on a small last instalment;
+            // levelled over the same count, the EMI would then fall although the rate rose
+            // (₹20,758.36 to ₹20,443.53 at 9% to 9.5%). A rise never lowers the EMI: the old one
+            // stays, and since it exceeds the level EMI it repays within the same tenure.
+            if (rose && emi < previous) keepEmi(previous, 'option', M.keptEmiBelowInterest, remaining);
+            if (change.option === 'switch-to-fixed') fixedRateSince = change.date;
             break;
-          case 'switch-to-fixed':
-            levelOver(remaining);
-            lastNumber = next - 1 + remaining;
-            fixedRateSince = change.date;
-            break;
+          }
           case 'extend-tenure':
             keepEmi(emi, 'option', M.keptEmiBelowInterest);
             break;

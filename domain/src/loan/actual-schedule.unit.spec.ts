@@ -180,6 +180,36 @@ describe('rate change (RBI reset options)', () => {
     );
   });
 
+  it('a rise after a reduce-tenure part-payment keeps the EMI instead of lowering it', () => {
+    // ₹10 lakh at 9% for 5 years; ₹2 lakh prepaid leaves 48 EMIs of ₹20,758.36 and a last one of
+    // ₹5,996.80. Levelled over those 48 at 9.5% the EMI would drop to ₹20,443.53.
+    const loan: ScheduleTerms = { ...tenLakh, interestRate: 9, duration: 5, startDate: '2024-01-15' };
+    const prepaid: LoanChange = {
+      kind: 'prepayment',
+      date: '2025-06-20',
+      amount: 20000000,
+      charge: 0,
+      choice: 'reduce-tenure',
+    };
+    const before = actualSchedule(loan, [prepaid]);
+    expect(before.emi).toBe(2075836);
+    expect(emiRows(before.rows).at(-1)!.amount).toBe(599680);
+    const after = actualSchedule(loan, [
+      prepaid,
+      {
+        kind: 'rate-change',
+        date: '2025-08-01',
+        annualRatePercent: 9.5,
+        option: 'increase-emi',
+        newEmi: null,
+      },
+    ]);
+    expect(after.emi).toBe(2075836);
+    expect(after.closedOn).toBe(before.closedOn);
+    expect(emiRows(after.rows).at(-1)!.amount).toBeGreaterThan(599680);
+    expect(after.rows.at(-1)!.remainingPrincipal).toBe(0);
+  });
+
   it('extend tenure keeps the EMI; the new tenure agrees with the closed form n = −ln(1 − B·r/E) ÷ ln(1 + r)', () => {
     const { rows, emi } = actualSchedule(tenLakh, [reset('extend-tenure', 12)]);
     expect(emi).toBe(1349350);
