@@ -126,7 +126,7 @@ function CheckResult({ check }: { check: Check }) {
     );
   return (
     <Callout intent="danger" icon="error" title={`Export altered at line ${result.line}`}>
-      {check.file}: line {result.line}: {result.reason}.
+      {check.file}: {result.reason}.
     </Callout>
   );
 }
