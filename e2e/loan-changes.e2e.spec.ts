@@ -72,6 +72,10 @@ test('a part-payment: both choices side by side, then the chosen one recorded', 
   await expect(dialog).toBeHidden();
   // Focus returns to the button that opened the dialog.
   await expect(details.change('Part-payment')).toBeFocused();
+  // The summary keeps the first EMI and names the lower one now in force.
+  await expect(details.card('Loan Summary')).toContainText(
+    `EMI now, after the changes (principal + interest)${emis[1]}`,
+  );
 
   const schedule = new AmortizationPage(page);
   await schedule.goto(loanId);

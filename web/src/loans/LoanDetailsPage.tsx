@@ -17,7 +17,7 @@ import { RateChangeDialog } from './changes/RateChangeDialog';
 import { LoanUnavailable } from './LoanUnavailable';
 import { bankLabel, durationLabel, EMI_LABELS, interestLabel, STATUS_INTENT, statusOf } from './loanDisplay';
 import { useGetLoanQuery, useGetScheduleQuery, useRegenerateScheduleMutation } from './loansApi';
-import { isEmi, scheduleTotals } from './scheduleTotals';
+import { emiInForce, isEmi, scheduleTotals } from './scheduleTotals';
 
 const LoanBalanceChart = lazy(async () => ({
   default: (await import('./LoanBalanceChart')).LoanBalanceChart,
@@ -81,6 +81,7 @@ export function LoanDetailsPage() {
     (schedule.data ?? []).filter((row) => row.emiDate <= today).at(-1)?.remainingPrincipal ??
     Number(loan.principalAmount);
   const status = statusOf(loan, today);
+  const currentEmi = emiInForce(schedule.data ?? [], today);
   // A completed (repaid or foreclosed) loan takes no more changes; the server says why if tried.
   const changeable = hasSchedule && status !== 'Completed';
   const OpenDialog = dialog ? CHANGE_DIALOGS[dialog] : null;
@@ -200,6 +201,12 @@ export function LoanDetailsPage() {
                 EMI_LABELS.emi,
                 first ? formatMoney(fromPaise(toPaise(first.principal) + toPaise(first.interest))) : '—',
               ],
+              ...(currentEmi === null
+                ? []
+                : ([['EMI now, after the changes (principal + interest)', formatMoney(currentEmi)]] as [
+                    string,
+                    ReactNode,
+                  ][])),
               [EMI_LABELS.gst, first ? formatMoney(first.gst) : '—'],
               [EMI_LABELS.outflow, first ? formatMoney(first.emi) : '—'],
               ['Total Interest', formatMoney(totals.interest)],

@@ -56,3 +56,17 @@ export function scheduleTotals(rows: readonly ScheduleRow[]): ScheduleTotals {
     paidEmis,
   };
 }
+
+/**
+ * The EMI (principal + interest, rupees) the borrower pays now, when a part-payment, a rate reset
+ * or a lender's override changed it from the first: the next regular instalment due after
+ * `today`. Null when it equals the first, and near the end (only the last, smaller instalment left).
+ */
+export function emiInForce(rows: readonly ScheduleRow[], today: string): number | null {
+  const emis = rows.filter(isEmi);
+  const upcoming = emis.filter((row) => row.emiDate > today);
+  if (emis.length === 0 || upcoming.length < 2) return null;
+  const level = (row: ScheduleRow) => toPaise(row.principal) + toPaise(row.interest);
+  const now = level(upcoming[0]!);
+  return now === level(emis[0]!) ? null : fromPaise(now);
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ScheduleRow } from './loansApi';
-import { scheduleTotals } from './scheduleTotals';
+import { emiInForce, scheduleTotals } from './scheduleTotals';
 
 const row = (
   n: number,
@@ -60,5 +60,21 @@ describe('scheduleTotals', () => {
       paid: 0,
       payments: 0,
     });
+  });
+});
+
+describe('emiInForce', () => {
+  const dated = (n: number, level: number) => row(n, level - 10, 10, { emiDate: `2025-0${n}-15` });
+
+  it('is the next regular EMI after a change lowered it', () => {
+    const rows = [dated(1, 1000), dated(2, 1000), dated(3, 800), dated(4, 800), dated(5, 120)];
+    expect(emiInForce(rows, '2025-02-20')).toBe(800);
+  });
+
+  it('is null while the EMI is the first one, and when only the last instalment is left', () => {
+    const rows = [dated(1, 1000), dated(2, 1000), dated(3, 800), dated(4, 120)];
+    expect(emiInForce(rows, '2025-01-20')).toBeNull();
+    expect(emiInForce(rows, '2025-03-20')).toBeNull();
+    expect(emiInForce([], '2025-03-20')).toBeNull();
   });
 });
