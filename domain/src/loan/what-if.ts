@@ -18,12 +18,22 @@ export type PrepaymentOutcome = Readonly<{
   gst: Paise;
 }>;
 
+/** The principal still owed after a row of the schedule: one step of the balance chart. */
+export type BalanceStep = Readonly<{ date: string; remainingPrincipal: Paise }>;
+
 export type PrepaymentComparison = Readonly<{
   withoutPrepayment: PrepaymentOutcome;
   choices: Readonly<
     Record<
       PrepaymentChoice,
-      PrepaymentOutcome & Readonly<{ interestSaved: Paise; gstSaved: Paise; monthsSaved: number }>
+      PrepaymentOutcome &
+        Readonly<{
+          interestSaved: Paise;
+          gstSaved: Paise;
+          monthsSaved: number;
+          /** From the prepayment on (before it the loan runs as it does now), for the chart's what-if line. */
+          balances: readonly BalanceStep[];
+        }>
     >
   >;
 }>;
@@ -47,12 +57,16 @@ export function comparePrepayment(
   const base = outcome(actualSchedule(terms, changes));
   const withChoice = (choice: PrepaymentChoice) => {
     const change: LoanChange = { kind: 'prepayment', ...prepayment, choice };
-    const result = outcome(actualSchedule(terms, withChange(changes, change)));
+    const schedule = actualSchedule(terms, withChange(changes, change));
+    const result = outcome(schedule);
     return {
       ...result,
       interestSaved: base.interest - result.interest,
       gstSaved: base.gst - result.gst,
       monthsSaved: base.numberOfEmis - result.numberOfEmis,
+      balances: schedule.rows
+        .filter((row) => row.date >= prepayment.date)
+        .map((row) => ({ date: row.date, remainingPrincipal: row.remainingPrincipal })),
     };
   };
   return {

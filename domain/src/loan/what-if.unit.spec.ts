@@ -61,4 +61,21 @@ describe('prepayment what-if', () => {
       comparison.choices['reduce-emi'].interestSaved,
     );
   });
+
+  it('gives each choice its balances from the prepayment on, ending at 0, for the chart', () => {
+    const { choices } = comparePrepayment(paisabazaar, [], {
+      date: afterSixtyEmis,
+      amount: 6 * lakh,
+      charge: 0,
+    });
+    const tenure = choices['reduce-tenure'].balances;
+    const emi = choices['reduce-emi'].balances;
+    // The prepayment falls on the 60th EMI's date: that EMI, then the prepayment, then the rest.
+    expect(tenure[0]!.date).toBe(afterSixtyEmis);
+    expect(tenure.every((step) => step.date >= afterSixtyEmis)).toBe(true);
+    expect(tenure.at(-1)!.remainingPrincipal).toBe(0);
+    expect(emi.at(-1)!.remainingPrincipal).toBe(0);
+    expect(tenure.at(-1)!.date).toBe(choices['reduce-tenure'].closedOn);
+    expect(emi.length - tenure.length).toBe(41);
+  });
 });
