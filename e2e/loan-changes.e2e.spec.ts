@@ -87,6 +87,41 @@ test('a part-payment: both choices side by side, then the chosen one recorded', 
   await expect(schedule.rows.nth(23).locator('td').nth(5)).toHaveText(emis[1] as string);
 });
 
+test('a compared part-payment left unrecorded stays on the balance chart as the what-if, until cleared', async ({
+  page,
+  request,
+}) => {
+  const { loanId } = await seedLoan(page, request, {
+    accountNumber: 'WHATIF0001',
+    principal: 300000,
+    rate: 9,
+    months: 24,
+    startDate: fifteenth(-6),
+  });
+  const details = new LoanDetailsPage(page);
+  await details.goto(loanId);
+  const chart = page.getByRole('region', { name: /^Outstanding principal/ });
+  await expect(chart).toHaveAccessibleName('Outstanding principal, contract and actual');
+
+  await details.change('Part-payment').click();
+  const dialog = details.dialog('Part-payment');
+  await dialog.getByLabel('Amount (₹)').fill('100000');
+  await dialog.getByRole('button', { name: 'Compare Choices' }).click();
+  await expect(dialog.getByRole('table', { name: 'What-if comparison' })).toBeVisible();
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toBeHidden();
+
+  await expect(chart).toHaveAccessibleName('Outstanding principal, contract, actual and what-if');
+  await expect(chart.getByText('What-if: reduce EMI')).toBeVisible();
+  await expect(chart.getByText('What-if: reduce tenure')).toBeVisible();
+  await captureScreen(page, 'loan-whatif-chart', async () => {
+    await expect(chart.locator('.recharts-line')).toHaveCount(4);
+  });
+  await chart.getByRole('button', { name: 'Clear what-if' }).click();
+  await expect(chart).toHaveAccessibleName('Outstanding principal, contract and actual');
+  await expect(chart.locator('.recharts-line')).toHaveCount(2);
+});
+
 test('a rate reset: the RBI options, the refusal of negative amortisation, then a higher EMI', async ({
   page,
   request,

@@ -1,27 +1,53 @@
-import { Card, H3 } from '@blueprintjs/core';
+import { Button, Card, H3 } from '@blueprintjs/core';
 import { useMemo } from 'react';
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { axisMoney, chartMoney } from '../dashboard/chartFormat';
 import { formatDate } from '../format';
-import { actualSteps, balancePoints, contractSteps } from './balanceChart';
-import type { Loan, ScheduleRow } from './loansApi';
+import { actualSteps, balancePoints, contractSteps, whatIfSteps } from './balanceChart';
+import type { Loan, PrepaymentComparison, ScheduleRow } from './loansApi';
 
-type Props = { loan: Loan; rows: readonly ScheduleRow[] };
+type Props = {
+  loan: Loan;
+  rows: readonly ScheduleRow[];
+  /** A part-payment compared but not recorded: both choices drawn beside the actual line. */
+  whatIf?: PrepaymentComparison | null;
+  onClearWhatIf?: () => void;
+};
 
 /**
  * Loan details: the outstanding principal over time under the contract and as the loan actually
  * runs after part-payments, resets and a foreclosure (own chunk: recharts is large, as on the
  * dashboard).
  */
-export function LoanBalanceChart({ loan, rows }: Props) {
-  const points = useMemo(() => balancePoints(contractSteps(loan), actualSteps(loan, rows)), [loan, rows]);
+export function LoanBalanceChart({ loan, rows, whatIf, onClearWhatIf }: Props) {
+  const points = useMemo(() => {
+    const actual = actualSteps(loan, rows);
+    const choices = whatIf
+      ? {
+          reduceEmi: whatIfSteps(actual, whatIf.reduceEmi.balances),
+          reduceTenure: whatIfSteps(actual, whatIf.reduceTenure.balances),
+        }
+      : undefined;
+    return balancePoints(contractSteps(loan), actual, choices);
+  }, [loan, rows, whatIf]);
   return (
     <Card
       className="kosh-chart-card kosh-details-chart"
       role="region"
-      aria-label="Outstanding principal, contract and actual"
+      aria-label={
+        whatIf
+          ? 'Outstanding principal, contract, actual and what-if'
+          : 'Outstanding principal, contract and actual'
+      }
     >
-      <H3 className="kosh-section-title">Outstanding principal: contract vs actual</H3>
+      <div className="kosh-card-header">
+        <H3 className="kosh-section-title">
+          Outstanding principal: contract vs actual{whatIf ? ' vs what-if' : ''}
+        </H3>
+        {whatIf && onClearWhatIf ? (
+          <Button variant="minimal" icon="cross" text="Clear what-if" onClick={onClearWhatIf} />
+        ) : null}
+      </div>
       <div className="kosh-chart" data-testid="loan-balance-chart">
         <ResponsiveContainer width="100%" height="100%">
           <LineChart data={points} margin={{ top: 8, right: 8, left: 8, bottom: 0 }}>
@@ -55,6 +81,30 @@ export function LoanBalanceChart({ loan, rows }: Props) {
               isAnimationActive={false}
               connectNulls
             />
+            {whatIf ? (
+              <Line
+                type="stepAfter"
+                dataKey="reduceEmi"
+                name="What-if: reduce EMI"
+                stroke="#c87619"
+                strokeDasharray="2 3"
+                dot={false}
+                isAnimationActive={false}
+                connectNulls
+              />
+            ) : null}
+            {whatIf ? (
+              <Line
+                type="stepAfter"
+                dataKey="reduceTenure"
+                name="What-if: reduce tenure"
+                stroke="#238551"
+                strokeDasharray="2 3"
+                dot={false}
+                isAnimationActive={false}
+                connectNulls
+              />
+            ) : null}
           </LineChart>
         </ResponsiveContainer>
       </div>

@@ -16,7 +16,12 @@ import { PrepaymentDialog } from './changes/PrepaymentDialog';
 import { RateChangeDialog } from './changes/RateChangeDialog';
 import { LoanUnavailable } from './LoanUnavailable';
 import { bankLabel, durationLabel, EMI_LABELS, interestLabel, STATUS_INTENT, statusOf } from './loanDisplay';
-import { useGetLoanQuery, useGetScheduleQuery, useRegenerateScheduleMutation } from './loansApi';
+import {
+  type PrepaymentComparison,
+  useGetLoanQuery,
+  useGetScheduleQuery,
+  useRegenerateScheduleMutation,
+} from './loansApi';
 import { emiInForce, isEmi, scheduleTotals } from './scheduleTotals';
 
 const LoanBalanceChart = lazy(async () => ({
@@ -62,6 +67,12 @@ export function LoanDetailsPage() {
   const schedule = useGetScheduleQuery(asOf ? { id, asOf } : id);
   const [regenerate, regeneration] = useRegenerateScheduleMutation();
   const [dialog, setDialog] = useState<ChangeDialog | null>(null);
+  // A compared, unrecorded part-payment stays on the chart until cleared; a new schedule (the
+  // part-payment or any other change recorded) replaces it.
+  const [compared, setCompared] = useState<{ comparison: PrepaymentComparison; against: unknown } | null>(
+    null,
+  );
+  const whatIf = compared && compared.against === schedule.data ? compared.comparison : null;
 
   if (answer.isLoading) return <Spinner aria-label="Loading loan" />;
   if (!answer.data)
@@ -150,7 +161,15 @@ export function LoanDetailsPage() {
           />
         </div>
       )}
-      {OpenDialog ? <OpenDialog loanId={id} onClose={() => setDialog(null)} /> : null}
+      {dialog === 'prepayment' ? (
+        <PrepaymentDialog
+          loanId={id}
+          onClose={() => setDialog(null)}
+          onCompared={(comparison) => setCompared({ comparison, against: schedule.data })}
+        />
+      ) : OpenDialog ? (
+        <OpenDialog loanId={id} onClose={() => setDialog(null)} />
+      ) : null}
       <div className="kosh-details-grid">
         <Card>
           <H3 className="kosh-section-title">Basic Information</H3>
@@ -227,7 +246,12 @@ export function LoanDetailsPage() {
       </div>
       {hasSchedule ? (
         <Suspense fallback={<Spinner aria-label="Loading chart" />}>
-          <LoanBalanceChart loan={loan} rows={schedule.data ?? []} />
+          <LoanBalanceChart
+            loan={loan}
+            rows={schedule.data ?? []}
+            whatIf={readOnly ? null : whatIf}
+            onClearWhatIf={() => setCompared(null)}
+          />
         </Suspense>
       ) : null}
     </>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { actualSteps, balancePoints, contractSteps } from './balanceChart';
+import { actualSteps, balancePoints, contractSteps, whatIfSteps } from './balanceChart';
 import type { Loan, ScheduleRow } from './loansApi';
 
 const loan = {
@@ -50,5 +50,25 @@ describe('balancePoints', () => {
 
   it('is empty without a schedule for the actual series', () => {
     expect(actualSteps(loan, [])).toEqual([]);
+  });
+
+  it('draws each what-if choice as the loan runs now up to the part-payment, then its own balances', () => {
+    const actual = actualSteps(loan, [row(1, '2025-02-15', 110000), row(2, '2025-03-15', 100000)]);
+    const whatIf = {
+      reduceEmi: whatIfSteps(actual, [
+        { date: '2025-03-01', remainingPrincipal: 60000 },
+        { date: '2025-03-15', remainingPrincipal: 55000 },
+      ]),
+      reduceTenure: whatIfSteps(actual, [
+        { date: '2025-03-01', remainingPrincipal: 60000 },
+        { date: '2025-03-15', remainingPrincipal: 0 },
+      ]),
+    };
+    const points = balancePoints(contractSteps(loan), actual, whatIf);
+    const on = (date: string) => points.find((p) => p.date === date);
+    expect(on('2025-02-15')).toMatchObject({ actual: 110000, reduceEmi: 110000, reduceTenure: 110000 });
+    expect(on('2025-03-01')).toMatchObject({ actual: 110000, reduceEmi: 60000, reduceTenure: 60000 });
+    expect(on('2025-03-15')).toMatchObject({ actual: 100000, reduceEmi: 55000, reduceTenure: 0 });
+    expect(whatIfSteps(actual, [])).toEqual([]);
   });
 });

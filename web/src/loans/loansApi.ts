@@ -70,10 +70,14 @@ export type PrepaymentOutcome = {
   interest: number;
   gst: number;
 };
+/** The principal still owed (rupees) after a row of a what-if schedule. */
+export type BalanceStep = { date: string; remainingPrincipal: number };
 export type PrepaymentSaving = PrepaymentOutcome & {
   interestSaved: number;
   gstSaved: number;
   monthsSaved: number;
+  /** From the part-payment's date on, for the balance chart. */
+  balances: BalanceStep[];
 };
 export type PrepaymentComparison = {
   withoutPrepayment: PrepaymentOutcome;

@@ -108,6 +108,10 @@ describe.each(['postgres', 'embedded'] as const)('loan changes (%s)', (mode) => 
     expect(tenure.months_saved).toBeGreaterThan(0);
     expect(tenure.interest_saved).toBeGreaterThan(emi.interest_saved);
     expect(emi.interest_saved).toBeGreaterThan(0);
+    // The chart's what-if line: from the part-payment (2025-06-20) to 0 on each choice's last EMI.
+    expect(tenure.balances[0].date >= '2025-06-20').toBe(true);
+    expect(tenure.balances.at(-1)).toEqual({ date: tenure.closed_on, remaining_principal: 0 });
+    expect(emi.balances.length - tenure.balances.length).toBe(tenure.months_saved);
     expect(await streamVersion()).toBe(before);
     (globalThis as { whatIf?: unknown }).whatIf = tenure;
   });

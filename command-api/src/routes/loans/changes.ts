@@ -89,6 +89,10 @@ const Saved = Type.Object({
   interest_saved: Type.Number(),
   gst_saved: Type.Number(),
   months_saved: Type.Integer(),
+  balances: Type.Array(
+    Type.Object({ date: Type.String({ description: 'YYYY-MM-DD' }), remaining_principal: Type.Number() }),
+    { description: 'Outstanding principal after each row from the part-payment on (the what-if chart line)' },
+  ),
 });
 const WhatIfResponse = Type.Object({
   success: Type.Literal(true),
@@ -241,6 +245,10 @@ export function loanChangeRoutes(fastify: FastifyInstance, kit: LoanRouteKit) {
           interest_saved: fromPaise(c.interestSaved),
           gst_saved: fromPaise(c.gstSaved),
           months_saved: c.monthsSaved,
+          balances: c.balances.map((b) => ({
+            date: b.date,
+            remaining_principal: fromPaise(b.remainingPrincipal),
+          })),
         };
       };
       return {

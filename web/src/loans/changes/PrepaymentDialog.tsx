@@ -94,13 +94,18 @@ export function WhatIfTable({
 const reduceOf = (c: PrepaymentComparison, key: PrepaymentChoice) =>
   key === 'reduce-emi' ? c.reduceEmi : c.reduceTenure;
 
-type Props = { loanId: string; onClose: () => void };
+type Props = {
+  loanId: string;
+  onClose: () => void;
+  /** The latest comparison, for the balance chart behind the dialog. */
+  onCompared?: (comparison: PrepaymentComparison) => void;
+};
 
 /**
  * 'Part-payment': date, amount, optional charge and the choice; the first submit asks the server's
  * what-if for both choices (nothing saved) and shows them side by side, the second records it.
  */
-export function PrepaymentDialog({ loanId, onClose }: Props) {
+export function PrepaymentDialog({ loanId, onClose, onCompared }: Props) {
   const [whatIf] = useWhatIfPrepaymentMutation();
   const [record] = useRecordPrepaymentMutation();
   const [compared, setCompared] = useState<{ key: string; comparison: PrepaymentComparison } | null>(null);
@@ -124,6 +129,7 @@ export function PrepaymentDialog({ loanId, onClose }: Props) {
           if ('error' in result)
             return toSubmissionErrors(result.error, FIELDS, 'Failed to compare the choices');
           setCompared({ key: keyOf(values), comparison: result.data });
+          onCompared?.(result.data);
           return undefined;
         },
       }}
