@@ -1,4 +1,6 @@
 import { divideRounded, type Paise } from '../money/paise';
+import { actualSchedule, type LoanChange } from './actual-schedule';
+import { addMonths, daysBetween } from './dates';
 import type { LoanDetails } from './events';
 import { generateSchedule } from './schedule';
 import { scheduleTermsOf } from './state';
@@ -18,14 +20,13 @@ export type AprInput = Readonly<{
   instalments: readonly Paise[];
 }>;
 
-/** Present value, at a monthly rate, of instalments paid 1, 2, … months after disbursal. */
-function presentValue(instalments: readonly Paise[], monthlyRate: number): number {
+/** A payment `months` after disbursal (fractional between two EMI dates). */
+type TimedPayment = Readonly<{ months: number; amount: Paise }>;
+
+/** Present value, at a monthly rate, of the payments. */
+function presentValue(payments: readonly TimedPayment[], monthlyRate: number): number {
   let value = 0;
-  let discount = 1;
-  for (const instalment of instalments) {
-    discount /= 1 + monthlyRate;
-    value += instalment * discount;
-  }
+  for (const { months, amount } of payments) value += amount / (1 + monthlyRate) ** months;
   return value;
 }
 
@@ -40,6 +41,13 @@ function presentValue(instalments: readonly Paise[], monthlyRate: number): numbe
  * float is fine here; the amounts themselves are paise.
  */
 export function annualPercentageRate(input: AprInput): number {
+  return irrApr(
+    input,
+    input.instalments.map((amount, i) => ({ months: i + 1, amount })),
+  );
+}
+
+function irrApr(input: Omit<AprInput, 'instalments'>, payments: readonly TimedPayment[]): number {
   const gst = divideRounded(
     BigInt(input.processingFee) * BigInt(Math.round(input.feeGstPercent * 100)),
     10_000n,
@@ -48,10 +56,10 @@ export function annualPercentageRate(input: AprInput): number {
   if (received <= 0) throw new RangeError('The fee and its GST take the whole principal');
   let low = -0.99;
   let high = 1;
-  if (presentValue(input.instalments, high) > received) throw new RangeError('APR above 1200%');
+  if (presentValue(payments, high) > received) throw new RangeError('APR above 1200%');
   for (let step = 0; step < 200 && high - low > 1e-15; step++) {
     const middle = (low + high) / 2;
-    if (presentValue(input.instalments, middle) > received) low = middle;
+    if (presentValue(payments, middle) > received) low = middle;
     else high = middle;
   }
   return Math.round(((low + high) / 2) * 1200 * 100) / 100;
@@ -66,4 +74,47 @@ export function loanApr(details: LoanDetails, feeGstPercent = PROCESSING_FEE_GST
     feeGstPercent,
     instalments: rows.map((row) => row.emi),
   });
+}
+
+/**
+ * Months from `start` to `date` on the EMI calendar: whole months to the last monthiversary on or
+ * before it, plus the share of days into the next. EMIs fall on whole months, so a loan without
+ * changes gets exactly the contract's APR.
+ */
+function monthsAfter(start: string, date: string): number {
+  let whole = Math.max(0, Math.floor(daysBetween(start, date) / 31));
+  while (addMonths(start, whole + 1) <= date) whole++;
+  const from = addMonths(start, whole);
+  return whole + daysBetween(from, date) / daysBetween(from, addMonths(start, whole + 1));
+}
+
+/**
+ * The APR of what the borrower actually pays: the same IRR over the loan's actual schedule, every
+ * EMI, part-payment (with its charge), pre-EMI interest and foreclosure at its own date, against
+ * what they received. After a part-payment or a reset it differs from the contract's APR: charges
+ * and the fee weigh more on a loan repaid sooner.
+ */
+export function actualLoanApr(
+  details: LoanDetails,
+  changes: readonly LoanChange[],
+  feeGstPercent = PROCESSING_FEE_GST_PERCENT,
+): number {
+  const { rows } = actualSchedule(scheduleTermsOf(details), changes);
+  return paymentsApr(
+    { principal: details.principalAmount, processingFee: details.processingFee, feeGstPercent },
+    details.startDate,
+    rows,
+  );
+}
+
+/** The APR of dated payments (a schedule's rows) made on a loan disbursed on `startDate`. */
+export function paymentsApr(
+  loan: Omit<AprInput, 'instalments'>,
+  startDate: string,
+  payments: readonly Readonly<{ date: string; amount: Paise }>[],
+): number {
+  return irrApr(
+    loan,
+    payments.map((payment) => ({ months: monthsAfter(startDate, payment.date), amount: payment.amount })),
+  );
 }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { annualPercentageRate, loanApr } from './apr';
+import { actualLoanApr, annualPercentageRate, loanApr } from './apr';
 import type { LoanDetails } from './events';
 import { generateSchedule } from './schedule';
 
@@ -85,5 +85,34 @@ describe('APR (RBI Key Facts Statement)', () => {
         },
       ),
     );
+  });
+
+  describe('on the actual cash flows', () => {
+    const withFee = { ...loan, processingFee: 1000000 };
+    const prepayment = (charge: number) =>
+      ({
+        kind: 'prepayment',
+        date: '2026-03-10',
+        amount: 40000000,
+        charge,
+        choice: 'reduce-tenure',
+      }) as const;
+
+    it('is the contract APR while nothing changed', () => {
+      expect(actualLoanApr(loan, [])).toBe(loanApr(loan));
+      expect(actualLoanApr(withFee, [])).toBe(loanApr(withFee));
+      const gst = { ...withFee, hasGst: true, gstPercentage: 18, startDate: '2024-01-15' };
+      expect(actualLoanApr(gst, [])).toBe(loanApr(gst));
+    });
+
+    it('stays the loan rate after a part-payment without fee or charge (interest accrues at the rate)', () => {
+      expect(Math.abs(actualLoanApr(loan, [prepayment(0)]) - 10.5)).toBeLessThanOrEqual(0.01);
+    });
+
+    it('rises when the fee is spread over a loan repaid sooner, and with a prepayment charge', () => {
+      const sooner = actualLoanApr(withFee, [prepayment(0)]);
+      expect(sooner).toBeGreaterThan(loanApr(withFee));
+      expect(actualLoanApr(withFee, [prepayment(2000000)])).toBeGreaterThan(sooner);
+    });
   });
 });

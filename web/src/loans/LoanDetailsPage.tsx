@@ -22,7 +22,7 @@ import {
   useGetScheduleQuery,
   useRegenerateScheduleMutation,
 } from './loansApi';
-import { emiInForce, isEmi, scheduleTotals } from './scheduleTotals';
+import { actualApr, emiInForce, isEmi, scheduleTotals } from './scheduleTotals';
 
 const LoanBalanceChart = lazy(async () => ({
   default: (await import('./LoanBalanceChart')).LoanBalanceChart,
@@ -93,6 +93,7 @@ export function LoanDetailsPage() {
     Number(loan.principalAmount);
   const status = statusOf(loan, today);
   const currentEmi = emiInForce(schedule.data ?? [], today);
+  const aprNow = actualApr(loan, schedule.data ?? []);
   // A completed (repaid or foreclosed) loan takes no more changes; the server says why if tried.
   const changeable = hasSchedule && status !== 'Completed';
   const OpenDialog = dialog ? CHANGE_DIALOGS[dialog] : null;
@@ -196,6 +197,12 @@ export function LoanDetailsPage() {
               ['Interest Rate', interestLabel(loan)],
               ['Processing Fee', formatMoney(Number(loan.processingFee ?? 0))],
               ['APR (with fee and GST)', loan.apr === undefined ? '—' : `${loan.apr.toFixed(2)}% per year`],
+              ...(aprNow === null
+                ? []
+                : ([['APR on the actual payments', `${aprNow.toFixed(2)}% per year`]] as [
+                    string,
+                    ReactNode,
+                  ][])),
               ['GST', Number(loan.hasGst) ? `${Number(loan.gstPercentage)}% on interest` : 'Not applicable'],
             ]}
           />
