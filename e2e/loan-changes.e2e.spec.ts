@@ -5,7 +5,7 @@ import { AppShell } from './page-models/app-shell';
 import { CertificatePage } from './page-models/certificate-page';
 import { LoanDetailsPage } from './page-models/loan-details-page';
 import { LoansPage } from './page-models/loans-page';
-import { fifteenth, type LoanSeed, MoneyApi, signInThroughUi } from './support/money';
+import { fifteenth, isoDate, type LoanSeed, MoneyApi, signInThroughUi } from './support/money';
 import { captureScreen } from './support/screens';
 import { createVerifiedUser } from './support/users';
 
@@ -173,6 +173,62 @@ test('a rate reset: the RBI options, the refusal of negative amortisation, then 
   const before = rupees(await schedule.cell(1, 5).textContent());
   const after = rupees(await schedule.cell(10, 5).textContent());
   expect(after).toBeGreaterThan(before);
+});
+
+test("the lender's EMI override, then a foreclosure that closes the loan", async ({ page, request }) => {
+  const { loanId } = await seedLoan(page, request, {
+    accountNumber: 'OVERRIDE01',
+    principal: 300000,
+    rate: 9,
+    months: 24,
+    startDate: fifteenth(-6),
+  });
+  const details = new LoanDetailsPage(page);
+  const shell = new AppShell(page);
+  await details.goto(loanId);
+
+  await details.change('EMI Override').click();
+  const override = details.dialog('EMI Override');
+  // Both in the past, so the foreclosed loan is Completed today (a loan completes once its last payment is past).
+  const daysAgo = (n: number) => isoDate(new Date(Date.now() - n * 24 * 60 * 60 * 1000));
+  await override.getByLabel('From').fill(daysAgo(3));
+  await override.getByLabel('EMI the lender debits (₹, before GST)').fill('14000');
+  await override.getByRole('button', { name: 'Save EMI' }).click();
+  await expect(shell.toast('EMI updated successfully')).toBeVisible();
+  await expect(override).toBeHidden();
+  await expect(details.card('Loan Summary')).toContainText(
+    'EMI now, after the changes (principal + interest)₹14,000.00',
+  );
+
+  const schedule = new AmortizationPage(page);
+  await schedule.goto(loanId);
+  // The EMIs from then on are the lender's (the last takes what is left); the first stays.
+  const count = await schedule.rows.count();
+  const level = async (n: number) =>
+    Math.round(
+      (rupees(await schedule.cell(n, 2).textContent()) + rupees(await schedule.cell(n, 3).textContent())) *
+        100,
+    );
+  expect(await level(count - 1)).toBe(1400000);
+  expect(await level(1)).not.toBe(1400000);
+
+  await details.goto(loanId);
+  await details.change('Foreclose').click();
+  const foreclose = details.dialog('Foreclose Loan');
+  await foreclose.getByLabel('Foreclosure date').fill(daysAgo(1));
+  await foreclose.getByLabel('Foreclosure charge (₹, optional)').fill('1000');
+  await foreclose.getByRole('button', { name: 'Foreclose Loan' }).click();
+  await expect(shell.toast('Loan foreclosed successfully')).toBeVisible();
+  await expect(foreclose).toBeHidden();
+  await expect(details.card('Basic Information')).toContainText('Completed');
+  await expect(details.card('Loan Summary')).toContainText('Remaining Balance₹0.00');
+  // A closed loan takes no more changes.
+  await expect(details.change('Part-payment')).toBeDisabled();
+
+  await schedule.goto(loanId);
+  await expect(schedule.table.getByText('Foreclosure')).toBeVisible();
+  await expect(schedule.summary('Part-payments and Foreclosure')).toBeVisible();
+  await expect(schedule.rows.last().locator('td').nth(6)).toHaveText('₹0.00');
 });
 
 test('EMIs marked paid, one matched to a debit; an earlier unpaid EMI makes the loan Overdue', async ({
