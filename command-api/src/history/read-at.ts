@@ -1,6 +1,6 @@
 import { calendarDateOf, type FieldError, ValidationError } from '@kosh/domain';
 import type { Queryable } from '@kosh/event-store/db';
-import { type AsOfReadModel, readAsOf } from '@kosh/projections/history/as-of';
+import { type AsOfReadModel, type AsOfScope, readAsOf } from '@kosh/projections/history/as-of';
 import { Type } from 'typebox';
 import type { Platform } from '../platform';
 
@@ -112,11 +112,18 @@ export async function readAt<T>(
   /** The read models `body` reads (only these are replayed). */
   models: readonly AsOfReadModel[],
   body: (source: ReadSource) => Promise<T>,
+  /** Narrows the replay to what `body` reads at that instant (as-of.ts, `AsOfScope`). */
+  scopeAt?: (asOf: Date) => AsOfScope,
 ): Promise<T> {
   const now = platform.clock();
   const asOf = capped(parseAsOf((request.query as { as_of?: string } | undefined)?.as_of, now), request, now);
   if (!asOf) return body({ db: platform.db, now, asOf: null });
-  return readAsOf(platform.db, request.userId, asOf.toISOString(), models, (db) =>
-    body({ db, now: asOf, asOf }),
+  return readAsOf(
+    platform.db,
+    request.userId,
+    asOf.toISOString(),
+    models,
+    (db) => body({ db, now: asOf, asOf }),
+    scopeAt?.(asOf),
   );
 }

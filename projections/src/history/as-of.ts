@@ -5,7 +5,7 @@ import { loansProjection } from '../loans/projector';
 import type { Projection } from '../runner/types';
 import { schedulesProjection } from '../schedules/projector';
 import { transactionsProjection } from '../transactions/projector';
-import { userEventsUpTo } from './queries';
+import { userEventsOfMonthUpTo, userEventsUpTo } from './queries';
 
 /**
  * "As of" answers: the read models as they stood at an instant, made by the projectors
@@ -80,6 +80,12 @@ export async function readReplayed<T>(
   });
 }
 
+/**
+ * What an as-of answer reads, when less than everything: `transactionMonth` (YYYY-MM), a read of
+ * that month's ledger rows only, so only the transactions ever dated in it are replayed.
+ */
+export type AsOfScope = Readonly<{ transactionMonth?: string }>;
+
 /** The user's read models named in `models` as of `asOf` (an ISO instant), for `read`. */
 export async function readAsOf<T>(
   db: Db,
@@ -87,12 +93,16 @@ export async function readAsOf<T>(
   asOf: string,
   models: readonly AsOfReadModel[],
   read: (tx: Queryable) => Promise<T>,
+  scope: AsOfScope = {},
 ): Promise<T> {
   const types = [
     ...new Set(
       AS_OF_PROJECTIONS.filter((p) => models.includes(p.name as AsOfReadModel)).flatMap((p) => p.handles),
     ),
   ];
-  const events = await userEventsUpTo(db, userId, asOf, types);
+  const events =
+    scope.transactionMonth === undefined
+      ? await userEventsUpTo(db, userId, asOf, types)
+      : await userEventsOfMonthUpTo(db, userId, asOf, types, scope.transactionMonth);
   return readReplayed(db, events, models, read);
 }

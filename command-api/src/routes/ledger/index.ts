@@ -90,12 +90,25 @@ export async function ledgerRoutes(fastify: FastifyInstance) {
           build: () => ledgerMonth(platform.db, request.userId, year, month),
         });
       }
-      return readAt(platform, request, ['ledger'], async ({ db, now }) => {
+      const monthAt = (now: Date) => {
         const parsed = parseLedgerQuery(request.query, monthOf(now));
         if (!parsed.ok) throw new ValidationError(parsed.errors);
-        const { year, month } = parsed.value;
-        return ledgerMonth(db, request.userId, year, month);
-      });
+        return parsed.value;
+      };
+      return readAt(
+        platform,
+        request,
+        ['ledger'],
+        async ({ db, now }) => {
+          const { year, month } = monthAt(now);
+          return ledgerMonth(db, request.userId, year, month);
+        },
+        // One month's rows: only the transactions ever dated in it are replayed.
+        (asOf) => {
+          const { year, month } = monthAt(asOf);
+          return { transactionMonth: `${year}-${String(month).padStart(2, '0')}` };
+        },
+      );
     },
   );
 
