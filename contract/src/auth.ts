@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { success } from './envelope';
 
 /**
  * Spec section 7 (Auth), wire names in snake_case. Body fields are optional at the schema level
@@ -63,22 +64,9 @@ export const WireUser = Type.Object({
 });
 export type WireUser = Static<typeof WireUser>;
 
-const success = <T extends ReturnType<typeof Type.Object> | ReturnType<typeof Type.Null>>(data: T) =>
-  Type.Object({ success: Type.Literal(true), message: Type.Optional(Type.String()), data });
-
 export const UserResponse = success(Type.Object({ user: WireUser }));
+export type UserResponse = Static<typeof UserResponse>;
 export const SessionResponse = success(Type.Object({ user: WireUser, token: Type.String() }));
+export type SessionResponse = Static<typeof SessionResponse>;
 export const TokenResponse = success(Type.Object({ token: Type.String() }));
-export const MessageResponse = success(Type.Null());
-
-export const ErrorResponse = Type.Object({
-  success: Type.Literal(false),
-  message: Type.String(),
-  errorCode: Type.String(),
-  errors: Type.Array(Type.Object({ field: Type.String(), message: Type.String() })),
-  timestamp: Type.String(),
-});
-
-/** Error answers a route may give, for the OpenAPI document. */
-export const errorResponses = (...statuses: (400 | 401 | 403 | 404 | 409 | 413 | 422 | 429)[]) =>
-  Object.fromEntries(statuses.map((status) => [status, ErrorResponse]));
+export type TokenResponse = Static<typeof TokenResponse>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { camelizeKeys, keepsServerNames, snakifyKeys, toCamelKey } from './case';
+import { camelizeKeys, snakifyKeys, toCamelKey } from './case';
 
 describe('snake_case on the wire, camelCase in the app (spec section 3)', () => {
   it('camelises every key of an answer, nested and in lists, leaving values alone', () => {
@@ -23,14 +23,5 @@ describe('snake_case on the wire, camelCase in the app (spec section 3)', () => 
       remember_me: true,
     });
     expect(toCamelKey('is_interest_rate_yearly')).toBe('isInterestRateYearly');
-  });
-
-  it('reads ledger and transaction answers in their own names', () => {
-    expect(keepsServerNames('/transactions')).toBe(true);
-    expect(keepsServerNames('/transactions/stats')).toBe(true);
-    expect(keepsServerNames('/ledger?month=3&year=2026')).toBe(true);
-    expect(keepsServerNames('/ledger/periods')).toBe(true);
-    expect(keepsServerNames('/loans')).toBe(false);
-    expect(keepsServerNames('/auth/profile')).toBe(false);
   });
 });
