@@ -39,8 +39,14 @@ export type Camel<T> = T extends readonly (infer Item)[]
     : T;
 
 /**
- * A screen's own, narrower type for a request the server takes loosely (bodies accept any type so
- * that each bad value gets its own message). It must name only the body's fields, in camelCase,
- * and fit their wire types; a renamed or removed wire field fails the check.
+ * A client's own, narrower type for a request the server takes loosely (bodies and queries accept
+ * any value so that each bad one gets its own message). It must name only the request's fields
+ * and fit their wire types: a renamed or removed wire field fails the check.
  */
-export type CamelBody<Wire, T extends Camel<Wire> & Record<Exclude<keyof T, keyof Camel<Wire>>, never>> = T;
+export type Narrowed<Wire, T extends Wire & Record<Exclude<keyof T, keyof Wire>, never>> = T;
+
+/** `Narrowed` for a request the client writes in camelCase (the web's base query snake-cases it). */
+export type CamelBody<
+  Wire,
+  T extends Camel<Wire> & Record<Exclude<keyof T, keyof Camel<Wire>>, never>,
+> = Narrowed<Camel<Wire>, T>;

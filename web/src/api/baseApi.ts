@@ -141,9 +141,6 @@ const baseQuery: BaseQueryFn<Args, unknown, ApiError, EndpointOptions, FetchBase
   return { data, meta: result.meta };
 };
 
-/** The envelope every answer comes in (spec section 3). */
-export type Envelope<T> = { success: boolean; data: T; message?: string };
-
 export const api = createApi({
   reducerPath: 'api',
   baseQuery,
