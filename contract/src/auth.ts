@@ -12,12 +12,15 @@ const Email = Type.String({ maxLength: 254 });
 const Password = Type.String({ maxLength: 256 });
 const LinkToken = Type.String({ maxLength: 200 });
 
-export const RegisterBody = Type.Object({
+export const ProfileBody = Type.Object({
   first_name: Type.Optional(Name),
   last_name: Type.Optional(Name),
   email: Type.Optional(Email),
-  password: Type.Optional(Password),
 });
+export type ProfileBody = Static<typeof ProfileBody>;
+
+/** The profile's fields and the first password. */
+export const RegisterBody = Type.Object({ ...ProfileBody.properties, password: Type.Optional(Password) });
 export type RegisterBody = Static<typeof RegisterBody>;
 
 export const LoginBody = Type.Object({
@@ -44,13 +47,6 @@ export const ChangePasswordBody = Type.Object({
   new_password: Type.Optional(Password),
 });
 export type ChangePasswordBody = Static<typeof ChangePasswordBody>;
-
-export const ProfileBody = Type.Object({
-  first_name: Type.Optional(Name),
-  last_name: Type.Optional(Name),
-  email: Type.Optional(Email),
-});
-export type ProfileBody = Static<typeof ProfileBody>;
 
 /** The user object on the wire. `profile_picture` is the file name under /uploads/profile-pictures/. */
 export const WireUser = Type.Object({
