@@ -1,11 +1,8 @@
 import { type Static, Type } from 'typebox';
 import { page, success } from './envelope';
-import { IdParams, QueryText } from './request';
+import { IdParams, Loose, QueryText } from './request';
 
 /** Spec sections 3 and 7 (Banks). Bodies are loose so bad values get their own messages. */
-const Loose = (description: string) =>
-  Type.Optional(Type.Union([Type.String(), Type.Number(), Type.Null()], { description }));
-
 export const BankBody = Type.Object({
   bank_name: Loose('Required, at most 100 characters'),
   branch_name: Loose('Optional, at most 100 characters'),

@@ -6,6 +6,7 @@ import { AsOfParam, IdParams, QueryText } from './request';
  * Spec sections 3 and 7 (Loans), wire names in snake_case. Body and query fields are loose at
  * the schema level so that a bad value gets the spec's own per-field message
  * (domain/src/validation/loan.ts, command-api/src/routes/loans/list-query.ts), never a generic one.
+ * Unlike other bodies', a loan's fields also take booleans: its flags (has_gst, …) may come as such.
  */
 const Loose = (description: string) =>
   Type.Optional(Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()], { description }));

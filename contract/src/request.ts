@@ -4,6 +4,13 @@ import { type Static, Type } from 'typebox';
 export const IdParams = Type.Object({ id: Type.String() });
 export type IdParams = Static<typeof IdParams>;
 
+/**
+ * A body field the route validates itself: text, a number or null pass the schema so that a bad
+ * value gets the spec's own message rather than a generic one.
+ */
+export const Loose = (description: string) =>
+  Type.Optional(Type.Union([Type.String(), Type.Number(), Type.Null()], { description }));
+
 /** A query parameter: text the route parses itself, so that a bad value gets its own message. */
 export const QueryText = (description: string) => Type.Optional(Type.String({ description }));
 

@@ -1,15 +1,13 @@
 import { type Static, Type } from 'typebox';
 import { MessageResponse, success } from './envelope';
-import { AsOfParam, IdParams, QueryText } from './request';
+import { AsOfParam, IdParams, Loose, QueryText } from './request';
 
 /**
  * Spec sections 3 and 7 (Transactions), wire names in snake_case. Body and query fields are
  * loose at the schema level so that a bad value gets the spec's own per-field message
- * (domain/src/validation/transaction.ts, command-api/src/routes/transactions/list-query.ts), never a generic one.
+ * (domain/src/validation/transaction.ts, command-api/src/routes/transactions/list-query.ts),
+ * never a generic one.
  */
-const Loose = (description: string) =>
-  Type.Optional(Type.Union([Type.String(), Type.Number(), Type.Null()], { description }));
-
 export const TransactionBody = Type.Object({
   notes: Type.Optional(
     Type.Union([Type.String({ maxLength: 10_000 }), Type.Null()], { description: 'At most 255 characters' }),
