@@ -4,6 +4,7 @@
 FROM node:20.20.2-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
+COPY contract/package.json contract/
 COPY domain/package.json domain/
 COPY event-store/package.json event-store/
 COPY projections/package.json projections/
@@ -20,6 +21,7 @@ FROM node:20.20.2-bookworm-slim
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 DATA_DIR=/app/data
 WORKDIR /app
 COPY package.json package-lock.json ./
+COPY contract/package.json contract/
 COPY domain/package.json domain/
 COPY event-store/package.json event-store/
 COPY projections/package.json projections/

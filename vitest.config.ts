@@ -6,7 +6,9 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['{domain,event-store,projections,command-api,workers,web}/src/**/*.unit.spec.{ts,tsx}'],
+          include: [
+            '{contract,domain,event-store,projections,command-api,workers,web}/src/**/*.unit.spec.{ts,tsx}',
+          ],
         },
       },
       {

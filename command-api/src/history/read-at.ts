@@ -1,7 +1,6 @@
 import { calendarDateOf, type FieldError, ValidationError } from '@kosh/domain';
 import type { Queryable } from '@kosh/event-store/db';
 import { type AsOfReadModel, type AsOfScope, readAsOf } from '@kosh/projections/history/as-of';
-import { Type } from 'typebox';
 import type { Platform } from '../platform';
 
 export const AS_OF_MESSAGES = {
@@ -9,15 +8,6 @@ export const AS_OF_MESSAGES = {
     'As of must be a date (YYYY-MM-DD) or a date and time (YYYY-MM-DDTHH:MM[:SS], India time unless a zone is given)',
   future: 'As of cannot be in the future',
 } as const;
-
-/** The `as_of` query parameter every as-of route takes. */
-export const AsOfParam = Type.Optional(
-  Type.String({
-    description:
-      'Answer as of this instant: YYYY-MM-DD (the end of that day, India time) or an ISO date-time (India time when no zone). Not in the future.',
-  }),
-);
-export const AsOfQuery = Type.Object({ as_of: AsOfParam });
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})?$/;

@@ -1,18 +1,11 @@
+import type { ErrorResponse, FieldError } from '@kosh/contract';
 import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
 
-export type FieldError = { field: string; message: string };
+/** The rejected value of every failed call (spec section 8): the server's error envelope and its status. */
+export type ApiError = ErrorResponse & { status: number | null };
 
-/** The rejected value of every failed call (spec section 8). */
-export type ApiError = {
-  success: false;
-  message: string;
-  errorCode: string;
-  errors: FieldError[];
-  status: number | null;
-  timestamp: string;
-};
-
-type ServerEnvelope = { message?: unknown; errorCode?: unknown; errors?: unknown; timestamp?: unknown };
+/** The error envelope as it may arrive: any field missing or of another type. */
+type ServerEnvelope = { [K in keyof ErrorResponse]?: unknown };
 
 const SESSION_EXPIRED = 'Session expired. Please login again.';
 

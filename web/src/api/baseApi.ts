@@ -1,3 +1,4 @@
+import { camelizeKeys, snakifyKeys } from '@kosh/contract';
 import {
   type BaseQueryFn,
   createApi,
@@ -12,8 +13,8 @@ import { sessionEnded } from '../auth/sessionActions';
 import { isTokenExpired } from '../auth/token';
 import { TOAST_TIMEOUT_MS, toast } from '../toaster';
 import { type ApiError, toApiError, toastMessagesFor } from './apiError';
-import { camelizeKeys, keepsServerNames, snakifyKeys } from './case';
 import { carriesIdempotencyKey } from './idempotency';
+import { keepsServerNames } from './serverNames';
 
 /** Spec section 7: base path /api, 30 s timeout. */
 export const REQUEST_TIMEOUT_MS = 30_000;
@@ -139,9 +140,6 @@ const baseQuery: BaseQueryFn<Args, unknown, ApiError, EndpointOptions, FetchBase
   const data = keepsServerNames(urlOf(request)) ? result.data : camelizeKeys(result.data);
   return { data, meta: result.meta };
 };
-
-/** The envelope every answer comes in (spec section 3). */
-export type Envelope<T> = { success: boolean; data: T; message?: string };
 
 export const api = createApi({
   reducerPath: 'api',

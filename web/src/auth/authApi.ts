@@ -1,13 +1,31 @@
-import { api, type Envelope } from '../api/baseApi';
+import type {
+  Camel,
+  CamelBody,
+  ChangePasswordBody,
+  EmailBody,
+  LoginBody,
+  MessageResponse,
+  ProfileBody,
+  RegisterBody,
+  ResetPasswordBody,
+  SessionResponse,
+  TokenResponse,
+  UserResponse,
+  VerifyEmailBody,
+} from '@kosh/contract';
+import { api } from '../api/baseApi';
 import type { User } from './user';
 
-type UserAnswer = Envelope<{ user: User }>;
-type SessionAnswer = Envelope<{ user: User; token: string }>;
-type MessageAnswer = Envelope<unknown>;
+type UserAnswer = Camel<UserResponse>;
+type SessionAnswer = Camel<SessionResponse>;
 
-export type LoginRequest = { email: string; password: string; rememberMe: boolean };
-export type RegisterRequest = { firstName: string; lastName: string; email: string; password: string };
-export type ProfileRequest = { firstName: string; lastName: string; email: string };
+export type LoginRequest = CamelBody<LoginBody, { email: string; password: string; rememberMe: boolean }>;
+export type RegisterRequest = CamelBody<
+  RegisterBody,
+  { firstName: string; lastName: string; email: string; password: string }
+>;
+export type ProfileRequest = CamelBody<ProfileBody, { firstName: string; lastName: string; email: string }>;
+type EmailRequest = CamelBody<EmailBody, { email: string }>;
 
 /** Spec section 7, Auth. Bodies are written in camelCase; the base query sends snake_case. */
 export const authApi = api.injectEndpoints({
@@ -16,23 +34,26 @@ export const authApi = api.injectEndpoints({
       extraOptions: { errorFallback: 'Login failed' },
       query: (body) => ({ url: '/auth/login', method: 'POST', body }),
     }),
-    register: build.mutation<MessageAnswer, RegisterRequest>({
+    register: build.mutation<MessageResponse, RegisterRequest>({
       extraOptions: { errorFallback: 'Registration failed' },
       query: (body) => ({ url: '/auth/register', method: 'POST', body }),
     }),
-    verifyEmail: build.mutation<SessionAnswer, { token: string }>({
+    verifyEmail: build.mutation<SessionAnswer, CamelBody<VerifyEmailBody, { token: string }>>({
       extraOptions: { errorFallback: 'Email verification failed' },
       query: (body) => ({ url: '/auth/verify-email', method: 'POST', body }),
     }),
-    resendVerification: build.mutation<MessageAnswer, { email: string }>({
+    resendVerification: build.mutation<MessageResponse, EmailRequest>({
       extraOptions: { errorFallback: 'Failed to resend verification email' },
       query: (body) => ({ url: '/auth/resend-verification', method: 'POST', body }),
     }),
-    forgotPassword: build.mutation<MessageAnswer, { email: string }>({
+    forgotPassword: build.mutation<MessageResponse, EmailRequest>({
       extraOptions: { errorFallback: 'Failed to send reset link' },
       query: (body) => ({ url: '/auth/forgot-password', method: 'POST', body }),
     }),
-    resetPassword: build.mutation<MessageAnswer, { token: string; password: string }>({
+    resetPassword: build.mutation<
+      MessageResponse,
+      CamelBody<ResetPasswordBody, { token: string; password: string }>
+    >({
       extraOptions: { errorFallback: 'Password reset failed' },
       query: (body) => ({ url: '/auth/reset-password', method: 'POST', body }),
     }),
@@ -46,7 +67,10 @@ export const authApi = api.injectEndpoints({
       query: (body) => ({ url: '/auth/profile', method: 'PUT', body }),
       invalidatesTags: ['User'],
     }),
-    changePassword: build.mutation<MessageAnswer, { currentPassword: string; newPassword: string }>({
+    changePassword: build.mutation<
+      Camel<TokenResponse>,
+      CamelBody<ChangePasswordBody, { currentPassword: string; newPassword: string }>
+    >({
       extraOptions: { errorFallback: 'Failed to change password' },
       query: (body) => ({ url: '/auth/change-password', method: 'PUT', body }),
     }),

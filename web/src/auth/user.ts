@@ -1,13 +1,7 @@
+import type { Camel, WireUser } from '@kosh/contract';
+
 /** The signed-in user as the screens read it (camelCase, spec section 3). */
-export type User = {
-  id: string;
-  firstName: string;
-  lastName: string;
-  email: string;
-  emailVerified: boolean;
-  profilePicture: string | null;
-  createdAt: string;
-};
+export type User = Camel<WireUser>;
 
 export function displayName(user: User | null): string {
   const name = [user?.firstName, user?.lastName].filter(Boolean).join(' ').trim();

@@ -1,5 +1,5 @@
-import { api, type Envelope } from '../api/baseApi';
-import type { Ledger } from '../ledger/ledgerApi';
+import type { Camel, LedgerResponse, LoanListResponse } from '@kosh/contract';
+import { api } from '../api/baseApi';
 import type { Loan } from '../loans/loansApi';
 
 export type MonthTotals = { month: number; year: number; label: string; credits: number; debits: number };
@@ -30,7 +30,7 @@ export const dashboardApi = api.injectEndpoints({
         const totals: MonthTotals[] = [];
         for (const { period, answer } of answers) {
           if (answer.error) return { error: answer.error };
-          const ledger = (answer.data as Envelope<Ledger>).data;
+          const ledger = (answer.data as LedgerResponse).data;
           totals.push({
             ...period,
             label: `${SHORT_MONTHS[period.month - 1]} ${String(period.year).slice(2)}`,
@@ -51,7 +51,7 @@ export const dashboardApi = api.injectEndpoints({
             params: { page, limit: LOAN_PAGE_LIMIT, sortBy: 'created_at', sortOrder: 'DESC' },
           });
           if (answer.error) return { error: answer.error };
-          const body = answer.data as Envelope<Loan[]> & { meta: { pagination: { totalPages: number } } };
+          const body = answer.data as Camel<LoanListResponse>;
           loans.push(...body.data);
           if (page >= body.meta.pagination.totalPages) return { data: loans };
         }

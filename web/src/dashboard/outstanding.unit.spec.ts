@@ -18,8 +18,11 @@ const loan = (over: Partial<Loan>): Loan => ({
   processingFee: 0,
   hasGst: false,
   gstPercentage: 0,
+  scheduleVersion: 1,
   createdAt: '2025-01-15T00:00:00Z',
   updatedAt: '2025-01-15T00:00:00Z',
+  bank: { bankName: 'SBI', branchName: null },
+  loanType: { typeName: 'Home Loan' },
   ...over,
 });
 

@@ -1,6 +1,6 @@
+import { toCamelKey } from '@kosh/contract';
 import { FORM_ERROR, type SubmissionErrors } from 'final-form';
 import { isApiError } from '../api/apiError';
-import { toCamelKey } from '../api/case';
 
 /**
  * Maps a failed call back onto the form: each 422 item onto its field (wire names are

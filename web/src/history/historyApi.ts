@@ -1,26 +1,14 @@
-import { api, type Envelope } from '../api/baseApi';
-import type { ScheduleRow } from '../loans/loansApi';
-
-/** One field an event changed, as the screens name it (money in rupees). */
-export type FieldChange = {
-  field: string;
-  from: string | number | boolean | null;
-  to: string | number | boolean | null;
-};
+import type * as wire from '@kosh/contract';
+import { type Camel, camelizeKeys } from '@kosh/contract';
+import { api } from '../api/baseApi';
 
 /** GET /api/history's entry (camelCase on receipt). */
-export type TimelineEntry = {
-  position: string;
-  recordedAt: string;
-  /** loan:{id}, transaction:{id}, profile, bank:{id} or loan_type:{id}. */
-  stream: string;
-  type: string;
-  summary: string;
-  changes: FieldChange[];
-  correlationId: string;
-};
+export type TimelineEntry = Camel<wire.WireTimelineEntry>;
 
-export type TimelinePage = { entries: TimelineEntry[]; nextCursor: string | null };
+/** One field an event changed, as the screens name it (money in rupees). */
+export type FieldChange = TimelineEntry['changes'][number];
+
+export type TimelinePage = Camel<wire.HistoryResponse['data']>;
 
 /** The History page's filters; empty ones are not sent. */
 export type TimelineFilters = { stream: string; type: string; from: string; to: string };
@@ -32,25 +20,13 @@ export type TimelineArgs = { filters: TimelineFilters; cursor: string | null };
 /** One item's history: a loan's or a transaction's. */
 export type ItemHistoryArgs = { kind: 'loans' | 'transactions'; id: string; cursor: string | null };
 
-export type ScheduleVersion = {
-  version: number;
-  generatedAt: string;
-  reason: 'created' | 'updated' | 'regenerated';
-  emi: number;
-  numberOfPayments: number;
-  totalInterest: number;
-  totalGst: number;
-  totalOutflow: number;
-};
+export type ScheduleVersion = Camel<wire.WireVersion>;
 
-export type Figure = { from: number; to: number; difference: number };
+export type ScheduleDiff = Camel<wire.ScheduleDiffResponse['data']>;
 
-export type ScheduleDiff = {
-  from: ScheduleVersion;
-  to: ScheduleVersion;
-  changes: { emi: Figure; tenure: Figure; totalInterest: Figure; totalGst: Figure; totalOutflow: Figure };
-  rows: { paymentNumber: number; from: ScheduleRow | null; to: ScheduleRow | null }[];
-};
+export type Figure = ScheduleDiff['changes']['emi'];
+
+type PublicKey = Camel<wire.PublicKeyResponse['data']>;
 
 export const HISTORY_PAGE_SIZE = 20;
 
@@ -93,7 +69,7 @@ export const historyApi = api.injectEndpoints({
     getTimeline: build.query<TimelinePage, TimelineArgs>({
       extraOptions: { errorFallback: 'Failed to load history' },
       query: (args) => ({ url: '/history', params: timelineParams(args) }),
-      transformResponse: (answer: Envelope<TimelinePage>) => answer.data,
+      transformResponse: (answer: Camel<wire.HistoryResponse>) => answer.data,
       ...infinite,
       providesTags: ['History'],
     }),
@@ -103,54 +79,31 @@ export const historyApi = api.injectEndpoints({
         url: `/${kind}/${id}/history`,
         params: { limit: HISTORY_PAGE_SIZE, ...(cursor ? { cursor } : {}) },
       }),
-      // Transaction answers keep the server's names; this one is read in camelCase either way.
-      transformResponse: (
-        answer: Envelope<{
-          entries: TimelineEntry[];
-          next_cursor?: string | null;
-          nextCursor?: string | null;
-        }>,
-      ) => camelEntries(answer.data),
+      // `/transactions/...` answers keep the server's names (keepsServerNames); this one is read in
+      // camelCase either way.
+      transformResponse: (answer: wire.HistoryResponse | Camel<wire.HistoryResponse>) =>
+        camelizeKeys(answer.data) as TimelinePage,
       ...infinite,
       providesTags: ['History'],
     }),
     getScheduleVersions: build.query<ScheduleVersion[], string>({
       extraOptions: { errorFallback: 'Failed to load schedule versions', screenShowsNotFound: true },
       query: (id) => `/loans/${id}/amortization/versions`,
-      transformResponse: (answer: Envelope<{ versions: ScheduleVersion[] }>) => answer.data.versions,
+      transformResponse: (answer: Camel<wire.ScheduleVersionsResponse>) => answer.data.versions,
       providesTags: (_r, _e, id) => [{ type: 'Schedule', id }],
     }),
     getScheduleDiff: build.query<ScheduleDiff, { id: string; from: number; to: number }>({
       extraOptions: { errorFallback: 'Failed to compare schedule versions' },
       query: ({ id, from, to }) => ({ url: `/loans/${id}/amortization/diff`, params: { from, to } }),
-      transformResponse: (answer: Envelope<ScheduleDiff>) => answer.data,
+      transformResponse: (answer: Camel<wire.ScheduleDiffResponse>) => answer.data,
     }),
-    getExportPublicKey: build.query<{ algorithm: 'Ed25519'; publicKey: string; pem: string }, void>({
+    getExportPublicKey: build.query<PublicKey, void>({
       extraOptions: { errorFallback: 'Failed to load the server key' },
       query: () => '/export/public-key',
-      transformResponse: (answer: Envelope<{ algorithm: 'Ed25519'; publicKey: string; pem: string }>) =>
-        answer.data,
+      transformResponse: (answer: Camel<wire.PublicKeyResponse>) => answer.data,
     }),
   }),
 });
-
-type RawEntry = TimelineEntry & { recorded_at?: string; correlation_id?: string };
-
-/** `/transactions/...` answers arrive in snake_case (keepsServerNames): read both. */
-function camelEntries(data: {
-  entries: RawEntry[];
-  next_cursor?: string | null;
-  nextCursor?: string | null;
-}): TimelinePage {
-  return {
-    entries: data.entries.map(({ recorded_at, correlation_id, ...e }) => ({
-      ...e,
-      recordedAt: e.recordedAt ?? recorded_at ?? '',
-      correlationId: e.correlationId ?? correlation_id ?? '',
-    })),
-    nextCursor: data.nextCursor ?? data.next_cursor ?? null,
-  };
-}
 
 export const {
   useGetTimelineQuery,

@@ -1,31 +1,18 @@
-import { api, type Envelope } from '../api/baseApi';
+import type * as wire from '@kosh/contract';
+import { api } from '../api/baseApi';
 import type { AppDispatch } from '../app/store';
 import { asOfParams, type OptionalAsOf } from '../history/asOf';
 
 /** Ledger answers are read in the server's own names (spec section 3). */
-export type LedgerEntry = {
-  id: string;
-  date: string;
-  particulars: string;
-  amount: number;
-  /** 'emi' marks a loan instalment; other entries are transactions. */
-  type: string;
-};
+export type LedgerEntry = wire.WireLedgerEntry;
 
-export type LedgerSide = { transactions: LedgerEntry[]; total: number };
+export type Ledger = wire.LedgerResponse['data'];
 
-export type Ledger = {
-  summary: { totalCredit: number; totalDebit: number; netBalance: number; emiCount: number };
-  credit: LedgerSide;
-  debit: LedgerSide;
-  monthName: string;
-  year: number;
-  dateRange: { startDate: string; endDate: string };
-};
+export type LedgerSide = Ledger['credit'];
 
-export type LedgerPeriod = { month: number; year: number; monthName: string; count: number };
+export type LedgerPeriods = wire.PeriodsResponse['data'];
 
-export type LedgerPeriods = { periods: LedgerPeriod[]; currentMonth: number; currentYear: number };
+export type LedgerPeriod = LedgerPeriods['periods'][number];
 
 export type LedgerMonth = { month: number; year: number };
 
@@ -37,13 +24,13 @@ export const ledgerApi = api.injectEndpoints({
     getLedger: build.query<Ledger, LedgerArgs>({
       extraOptions: { errorFallback: 'Failed to load ledger data' },
       query: ({ month, year, asOf }) => ({ url: '/ledger', params: { month, year, ...asOfParams(asOf) } }),
-      transformResponse: (answer: Envelope<Ledger>) => answer.data,
+      transformResponse: (answer: wire.LedgerResponse) => answer.data,
       providesTags: (_r, _e, { month, year }) => [{ type: 'Ledger', id: `${year}-${month}` }, 'Ledger'],
     }),
     getLedgerPeriods: build.query<LedgerPeriods, OptionalAsOf>({
       extraOptions: { errorFallback: 'Failed to load available periods' },
       query: (asOf) => (asOf ? { url: '/ledger/periods', params: asOfParams(asOf) } : '/ledger/periods'),
-      transformResponse: (answer: Envelope<LedgerPeriods>) => answer.data,
+      transformResponse: (answer: wire.PeriodsResponse) => answer.data,
       providesTags: ['Periods'],
     }),
   }),

@@ -1,135 +1,54 @@
-import { api, type Envelope, type ToastOptions } from '../api/baseApi';
+import type * as wire from '@kosh/contract';
+import type { Camel, CamelBody } from '@kosh/contract';
+import { api, type ToastOptions } from '../api/baseApi';
 import { idempotencyHeaders } from '../api/idempotency';
 import type { AppDispatch } from '../app/store';
 import { asOfParams, type OptionalAsOf } from '../history/asOf';
 
 /** A loan as the screens read it (spec section 3, camelCase on receipt). */
-export type Loan = {
-  id: string;
-  bankId: number;
-  loanTypeId: number;
-  accountNumber: string;
-  shortDetail: string | null;
-  principalAmount: number;
-  interestRate: number;
-  isInterestRateYearly: boolean | number;
-  duration: number;
-  isDurationYearly: boolean | number;
-  startDate: string;
-  endDate: string;
-  processingFee: number;
-  hasGst: boolean | number;
-  gstPercentage: number;
-  createdAt: string;
-  updatedAt: string;
-  bank?: { bankName: string; branchName?: string | null } | null;
-  loanType?: { typeName: string } | null;
-  /** The server's status today (Overdue once an EMI is marked paid and an earlier one is not). */
-  status?: 'Active' | 'Completed' | 'Overdue';
-  overdueEmis?: number;
-  /** Date of the last payment after prepayments, resets or a foreclosure. */
-  closedOn?: string | null;
-  /** Annual percentage rate with the processing fee and its GST (one loan's answer). */
-  apr?: number;
-};
+export type Loan = Camel<wire.WireLoan>;
 
-export type Bank = { id: number; bankName: string; branchName?: string | null };
-export type LoanType = { id: number; typeName: string };
+export type Bank = Camel<wire.WireBank>;
+export type LoanType = Camel<wire.WireLoanType>;
 
 /** `emi`, or a part-payment / foreclosure / pre-EMI interest row (numbered as the EMI before it). */
-export type ScheduleRowKind = 'emi' | 'prepayment' | 'foreclosure' | 'pre-emi-interest';
+export type ScheduleRowKind = wire.WireScheduleRow['kind'];
 
-export type ScheduleRow = {
-  id?: string | number;
-  paymentNumber: number;
-  emiDate: string;
-  principal: number;
-  interest: number;
-  gst: number;
-  /** What leaves the account on this row: principal + interest + GST (+ charge). */
-  emi: number;
-  remainingPrincipal: number;
-  /** Absent from answers of before issue 15: an EMI. */
-  kind?: ScheduleRowKind;
-  charge?: number;
-  annualRate?: number | null;
-  /** EMIs marked paid. */
-  paidOn?: string | null;
-  paidAmount?: number | null;
-  transactionId?: string | null;
-};
+export type ScheduleRow = Camel<wire.WireScheduleRow>;
 
 export type PrepaymentChoice = 'reduce-emi' | 'reduce-tenure';
 export type RateChangeOption = 'increase-emi' | 'extend-tenure' | 'combination' | 'switch-to-fixed';
 
-/** One side of the what-if comparison (rupees). */
-export type PrepaymentOutcome = {
-  emi: number;
-  numberOfEmis: number;
-  closedOn: string;
-  interest: number;
-  gst: number;
-};
-/** The principal still owed (rupees) after a row of a what-if schedule. */
-export type BalanceStep = { date: string; remainingPrincipal: number };
-export type PrepaymentSaving = PrepaymentOutcome & {
-  interestSaved: number;
-  gstSaved: number;
-  monthsSaved: number;
-  /** From the part-payment's date on, for the balance chart. */
-  balances: BalanceStep[];
-};
-export type PrepaymentComparison = {
-  withoutPrepayment: PrepaymentOutcome;
-  reduceEmi: PrepaymentSaving;
-  reduceTenure: PrepaymentSaving;
-};
+/** The what-if comparison of a part-payment (rupees). */
+export type PrepaymentComparison = Camel<wire.WhatIfResponse['data']>;
+/** The principal still owed (rupees) after a row of a what-if schedule, for the balance chart. */
+export type BalanceStep = PrepaymentComparison['reduceEmi']['balances'][number];
 
-export type PrepaymentBody = { date: string; amount: string; charge: string; choice?: PrepaymentChoice };
-export type ForeclosureBody = { date: string; charge: string };
-export type RateChangeBody = {
-  date: string;
-  annualRatePercent: string;
-  option: RateChangeOption;
-  newEmi?: string;
-};
-export type EmiOverrideBody = { date: string; emi: string };
-export type EmiPaymentBody = { paidOn?: string; amount?: string; transactionId?: string };
+export type PrepaymentBody = CamelBody<
+  wire.PrepaymentBody,
+  { date: string; amount: string; charge: string; choice?: PrepaymentChoice }
+>;
+export type ForeclosureBody = CamelBody<wire.ForeclosureBody, { date: string; charge: string }>;
+export type RateChangeBody = CamelBody<
+  wire.RateChangeBody,
+  { date: string; annualRatePercent: string; option: RateChangeOption; newEmi?: string }
+>;
+export type EmiOverrideBody = CamelBody<wire.EmiOverrideBody, { date: string; emi: string }>;
+export type EmiPaymentBody = CamelBody<
+  wire.EmiPaymentBody,
+  { paidOn?: string; amount?: string; transactionId?: string }
+>;
 
 /** The financial-year interest certificate's figures (rupees). */
-export type Certificate = {
-  fy: string;
-  from: string;
-  to: string;
-  basis: 'paid' | 'schedule';
-  interest: number;
-  principal: number;
-  preEmiInterest: number;
-  gst: number;
-  charges: number;
-  emisCounted: number;
-  borrower: string;
-  accountNumber: string;
-  bankName: string;
-  loanType: string;
-  note: string;
-};
+export type Certificate = Camel<wire.WireCertificate>;
 
 /** A change to one loan, sent once per submission key. */
 type LoanChange<B> = { id: string; body: B; idempotencyKey: string };
-type ScheduleAnswer = Envelope<{ schedule: ScheduleRow[] }>;
+type ScheduleAnswer = Camel<wire.ScheduleResponse>;
 
-export type LoanStats = {
-  totalLoans: number;
-  activeLoans: number;
-  totalAmount: number;
-  remainingAmount: number;
-};
+export type LoanStats = Camel<wire.LoanStatsResponse['data']>;
 
-export type LoanPage = {
-  loans: Loan[];
-  pagination: { page: number; limit: number; totalItems: number; totalPages: number };
-};
+export type LoanPage = { loans: Loan[]; pagination: Camel<wire.Pagination> };
 
 export type LoanListArgs = {
   page: number;
@@ -152,29 +71,30 @@ const refUrl = (ref: LoanRef, path = '') =>
 export type LoanCall = { id: string } & ToastOptions;
 
 /** The loan request payload in camelCase; the base query sends it as snake_case (spec section 3). */
-export type LoanBody = {
-  bankId: number;
-  loanTypeId: number;
-  accountNumber: string;
-  shortDetail: string;
-  principalAmount: number;
-  interestRate: number;
-  isInterestRateYearly: 1 | 0;
-  duration: number;
-  isDurationYearly: 1 | 0;
-  startDate: string;
-  endDate: string;
-  processingFee: number;
-  hasGst: 1 | 0;
-  gstPercentage: number;
-};
+export type LoanBody = CamelBody<
+  wire.LoanBody,
+  {
+    bankId: number;
+    loanTypeId: number;
+    accountNumber: string;
+    shortDetail: string;
+    principalAmount: number;
+    interestRate: number;
+    isInterestRateYearly: 1 | 0;
+    duration: number;
+    isDurationYearly: 1 | 0;
+    startDate: string;
+    endDate: string;
+    processingFee: number;
+    hasGst: 1 | 0;
+    gstPercentage: number;
+  }
+>;
 
 /** A loan with the stream version it was read at, sent back as If-Match on update. */
 export type VersionedLoan = { loan: Loan; etag: string | null };
 
-type ListAnswer = Envelope<Loan[]> & {
-  meta: { pagination: { page: number; limit: number; totalItems: number; totalPages: number } };
-};
+type ListAnswer = Camel<wire.LoanListResponse>;
 
 function listParams({ page, limit, search, bankId, asOf }: LoanListArgs): Record<string, string | number> {
   const params: Record<string, string | number> = {
@@ -222,19 +142,19 @@ export const loansApi = api.injectEndpoints({
     getLoanStats: build.query<LoanStats, OptionalAsOf>({
       extraOptions: { errorFallback: 'Failed to fetch statistics' },
       query: (asOf) => (asOf ? { url: '/loans/stats', params: asOfParams(asOf) } : '/loans/stats'),
-      transformResponse: (answer: Envelope<LoanStats>) => answer.data,
+      transformResponse: (answer: Camel<wire.LoanStatsResponse>) => answer.data,
       providesTags: ['LoanStats'],
     }),
     getLoan: build.query<VersionedLoan, LoanRef>({
       extraOptions: { errorFallback: 'Failed to load loan details', screenShowsNotFound: true },
       query: (ref) => refUrl(ref),
-      transformResponse: (answer: Envelope<{ loan: Loan }>, meta) => ({
+      transformResponse: (answer: Camel<wire.LoanResponse>, meta) => ({
         loan: answer.data.loan,
         etag: meta?.response?.headers.get('ETag') ?? null,
       }),
       providesTags: (_r, _e, ref) => [{ type: 'Loan', id: refId(ref) }],
     }),
-    createLoan: build.mutation<Envelope<{ loan?: Loan }>, { body: LoanBody; idempotencyKey: string }>({
+    createLoan: build.mutation<Camel<wire.LoanResponse>, { body: LoanBody; idempotencyKey: string }>({
       extraOptions: { errorFallback: 'Failed to create loan' },
       query: ({ body, idempotencyKey }) => ({
         url: '/loans',
@@ -244,20 +164,19 @@ export const loansApi = api.injectEndpoints({
       }),
       invalidatesTags: [...loanChanged],
     }),
-    updateLoan: build.mutation<
-      Envelope<{ loan?: Loan }>,
-      { id: string; body: LoanBody; etag: string | null }
-    >({
-      extraOptions: { errorFallback: 'Failed to update loan' },
-      query: ({ id, body, etag }) => ({
-        url: `/loans/${id}`,
-        method: 'PUT',
-        body,
-        headers: etag ? { 'If-Match': etag } : {},
-      }),
-      invalidatesTags: (_r, _e, { id }) => [...loanChanged, { type: 'Loan', id }, { type: 'Schedule', id }],
-    }),
-    deleteLoan: build.mutation<Envelope<unknown>, LoanCall>({
+    updateLoan: build.mutation<Camel<wire.LoanResponse>, { id: string; body: LoanBody; etag: string | null }>(
+      {
+        extraOptions: { errorFallback: 'Failed to update loan' },
+        query: ({ id, body, etag }) => ({
+          url: `/loans/${id}`,
+          method: 'PUT',
+          body,
+          headers: etag ? { 'If-Match': etag } : {},
+        }),
+        invalidatesTags: (_r, _e, { id }) => [...loanChanged, { type: 'Loan', id }, { type: 'Schedule', id }],
+      },
+    ),
+    deleteLoan: build.mutation<wire.MessageResponse, LoanCall>({
       extraOptions: { errorFallback: 'Failed to delete loan' },
       query: ({ id, errorToastMs }) => ({ url: `/loans/${id}`, method: 'DELETE', errorToastMs }),
       invalidatesTags: (_r, _e, { id }) => [...loanChanged, { type: 'Loan', id }, { type: 'Schedule', id }],
@@ -265,7 +184,7 @@ export const loansApi = api.injectEndpoints({
     getSchedule: build.query<ScheduleRow[], LoanRef>({
       extraOptions: { errorFallback: 'Failed to load amortization schedule', screenShowsNotFound: true },
       query: (ref) => refUrl(ref, '/amortization'),
-      transformResponse: (answer: Envelope<{ schedule: ScheduleRow[] }>) => answer.data.schedule ?? [],
+      transformResponse: (answer: ScheduleAnswer) => answer.data.schedule,
       providesTags: (_r, _e, ref) => [{ type: 'Schedule', id: refId(ref) }],
     }),
     regenerateSchedule: build.mutation<ScheduleRow[], LoanCall>({
@@ -275,13 +194,13 @@ export const loansApi = api.injectEndpoints({
         method: 'POST',
         errorToastMs,
       }),
-      transformResponse: (answer: Envelope<{ schedule: ScheduleRow[] }>) => answer.data.schedule ?? [],
+      transformResponse: (answer: ScheduleAnswer) => answer.data.schedule,
       invalidatesTags: (_r, _e, { id }) => [{ type: 'Schedule', id }, 'LoanStats', 'Ledger', 'Periods'],
     }),
     whatIfPrepayment: build.mutation<PrepaymentComparison, { id: string; body: PrepaymentBody }>({
       extraOptions: { errorFallback: 'Failed to compare the part-payment choices' },
       query: ({ id, body }) => ({ url: `/loans/${id}/prepayments/what-if`, method: 'POST', body }),
-      transformResponse: (answer: Envelope<PrepaymentComparison>) => answer.data,
+      transformResponse: (answer: Camel<wire.WhatIfResponse>) => answer.data,
     }),
     recordPrepayment: build.mutation<ScheduleAnswer, LoanChange<PrepaymentBody>>({
       extraOptions: { errorFallback: 'Failed to record the part-payment' },
@@ -311,7 +230,7 @@ export const loansApi = api.injectEndpoints({
     getCertificate: build.query<Certificate, { id: string; fy: string }>({
       extraOptions: { errorFallback: 'Failed to load the interest certificate', screenShowsNotFound: true },
       query: ({ id, fy }) => ({ url: `/loans/${id}/certificate`, params: { fy } }),
-      transformResponse: (answer: Envelope<{ certificate: Certificate }>) => answer.data.certificate,
+      transformResponse: (answer: Camel<wire.CertificateResponse>) => answer.data.certificate,
       providesTags: (_r, _e, { id }) => [{ type: 'Schedule', id }],
     }),
     getBanks: build.query<Bank[], ToastOptions | undefined>({
@@ -322,13 +241,13 @@ export const loansApi = api.injectEndpoints({
         params: { page: 1, limit: 100, sortBy: 'bank_name', sortOrder: 'ASC' },
         errorToastMs: options?.errorToastMs,
       }),
-      transformResponse: (answer: Envelope<Bank[]>) => answer.data,
+      transformResponse: (answer: Camel<wire.BankListResponse>) => answer.data,
       providesTags: ['Bank'],
     }),
     getLoanTypes: build.query<LoanType[], void>({
       extraOptions: { errorFallback: 'Failed to load loan types.' },
       query: () => '/loans/types',
-      transformResponse: (answer: Envelope<{ loanTypes: LoanType[] }>) => answer.data.loanTypes ?? [],
+      transformResponse: (answer: Camel<wire.LoanTypeListResponse>) => answer.data.loanTypes,
       providesTags: ['LoanType'],
     }),
   }),

@@ -9,6 +9,7 @@ const row = (
   interest: number,
   extra: Partial<ScheduleRow> = {},
 ): ScheduleRow => ({
+  id: `l1:1:${n}`,
   paymentNumber: n,
   emiDate: '2025-01-01',
   principal,
@@ -16,6 +17,12 @@ const row = (
   gst: 0.1,
   emi: principal + interest + 0.1,
   remainingPrincipal: 0,
+  kind: 'emi',
+  charge: 0,
+  annualRate: null,
+  paidOn: null,
+  paidAmount: null,
+  transactionId: null,
   ...extra,
 });
 

@@ -1,26 +1,20 @@
-import { api, type Envelope } from '../api/baseApi';
+import type * as wire from '@kosh/contract';
+import type { Narrowed } from '@kosh/contract';
+import { api } from '../api/baseApi';
 import { idempotencyHeaders } from '../api/idempotency';
 import type { AppDispatch } from '../app/store';
 import { asOfParams, type OptionalAsOf } from '../history/asOf';
 
 /** Transaction answers are read in the server's own names (spec section 3). */
-export type TransactionType = 'C' | 'D';
+export type TransactionType = wire.WireTransaction['transaction_type'];
 
-export type Transaction = {
-  id: string;
-  notes: string;
-  transaction_type: TransactionType;
-  transaction_date: string;
-  amount: number;
-  created_at: string;
-};
+export type Transaction = wire.WireTransaction;
 
-export type TransactionFilters = {
-  search: string;
-  transaction_type: '' | TransactionType;
-  date_from: string;
-  date_to: string;
-};
+/** The list's filters as the screen holds them: empty text is no filter. */
+export type TransactionFilters = Narrowed<
+  wire.TransactionListQuery,
+  { search: string; transaction_type: '' | TransactionType; date_from: string; date_to: string }
+>;
 
 export const NO_FILTERS: TransactionFilters = {
   search: '',
@@ -29,30 +23,16 @@ export const NO_FILTERS: TransactionFilters = {
   date_to: '',
 };
 
-export type TransactionPagination = {
-  current_page: number;
-  total_pages: number;
-  total_items: number;
-  has_prev: boolean;
-  has_next: boolean;
-};
+export type TransactionList = wire.TransactionListResponse['data'];
 
-export type TransactionList = {
-  transactions: Transaction[];
-  pagination: TransactionPagination;
-  filters: Partial<TransactionFilters>;
-};
+export type TransactionPagination = TransactionList['pagination'];
 
-export type TransactionStats = {
-  total_transactions: number;
-  credit_amount: number;
-  debit_amount: number;
-  net_amount: number;
-};
+export type TransactionStats = wire.TransactionStatsResponse['data']['stats'];
 
-export type TransactionBody = Pick<Transaction, 'notes' | 'transaction_type' | 'transaction_date'> & {
-  amount: number;
-};
+export type TransactionBody = Narrowed<
+  wire.TransactionBody,
+  { notes: string; transaction_type: TransactionType; transaction_date: string; amount: number }
+>;
 
 /** The screen's list request: 10 a page, newest first (spec section 7). */
 export const TRANSACTION_PAGE_SIZE = 10;
@@ -79,7 +59,7 @@ export const transactionsApi = api.injectEndpoints({
     getTransactions: build.query<TransactionList, ListArgs>({
       extraOptions: { errorFallback: 'Failed to load transactions' },
       query: (args) => ({ url: '/transactions', params: listParams(args) }),
-      transformResponse: (answer: Envelope<TransactionList>) => answer.data,
+      transformResponse: (answer: wire.TransactionListResponse) => answer.data,
       providesTags: (result) => [
         { type: 'Transaction', id: 'LIST' },
         ...(result?.transactions ?? []).map((t) => ({ type: 'Transaction' as const, id: t.id })),
@@ -89,10 +69,13 @@ export const transactionsApi = api.injectEndpoints({
       extraOptions: { errorFallback: 'Failed to load transaction statistics' },
       query: (asOf) =>
         asOf ? { url: '/transactions/stats', params: asOfParams(asOf) } : '/transactions/stats',
-      transformResponse: (answer: Envelope<{ stats: TransactionStats }>) => answer.data.stats,
+      transformResponse: (answer: wire.TransactionStatsResponse) => answer.data.stats,
       providesTags: ['TransactionStats'],
     }),
-    createTransaction: build.mutation<Envelope<unknown>, { body: TransactionBody; idempotencyKey: string }>({
+    createTransaction: build.mutation<
+      wire.TransactionResponse,
+      { body: TransactionBody; idempotencyKey: string }
+    >({
       extraOptions: { errorFallback: 'Failed to create transaction' },
       query: ({ body, idempotencyKey }) => ({
         url: '/transactions',
@@ -102,12 +85,12 @@ export const transactionsApi = api.injectEndpoints({
       }),
       invalidatesTags: [...changes],
     }),
-    updateTransaction: build.mutation<Envelope<unknown>, { id: string; body: TransactionBody }>({
+    updateTransaction: build.mutation<wire.TransactionResponse, { id: string; body: TransactionBody }>({
       extraOptions: { errorFallback: 'Failed to update transaction' },
       query: ({ id, body }) => ({ url: `/transactions/${id}`, method: 'PUT', body }),
       invalidatesTags: (_r, _e, { id }) => [...changes, { type: 'Transaction', id }],
     }),
-    deleteTransaction: build.mutation<Envelope<unknown>, string>({
+    deleteTransaction: build.mutation<wire.MessageResponse, string>({
       extraOptions: { errorFallback: 'Failed to delete transaction' },
       query: (id) => ({ url: `/transactions/${id}`, method: 'DELETE' }),
       invalidatesTags: (_r, _e, id) => [...changes, { type: 'Transaction', id }],

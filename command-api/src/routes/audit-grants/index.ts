@@ -1,6 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import {
+  AuditGrantBody,
+  AuditGrantListResponse,
+  AuditGrantParams,
+  AuditGrantResponse,
+  AuditGrantRevokedResponse,
+  errorResponses,
+} from '@kosh/contract';
+import {
   AUDIT_MESSAGES,
   auditGrantDecider,
   auditGrantStreamId,
@@ -13,14 +21,6 @@ import { selectUserRow } from '@kosh/projections/users/projector';
 import type { FastifyInstance } from 'fastify';
 import { handleCommand, loadAggregate } from '../../commands/handle';
 import { parseInstant } from '../../history/read-at';
-import {
-  AuditGrantBody,
-  AuditGrantListResponse,
-  AuditGrantParams,
-  AuditGrantResponse,
-  AuditGrantRevokedResponse,
-} from '../../schemas/audit-grants';
-import { errorResponses } from '../../schemas/auth';
 import { auditGrantRateLimit } from '../auth/limits';
 import { userStreamId } from '../auth/secrets';
 

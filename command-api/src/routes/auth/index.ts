@@ -1,6 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import {
+  ChangePasswordBody,
+  EmailBody,
+  errorResponses,
+  LoginBody,
+  MessageResponse,
+  ProfileBody,
+  RegisterBody,
+  ResetPasswordBody,
+  SessionResponse,
+  TokenResponse,
+  toSnakeKey,
+  UserResponse,
+  VerifyEmailBody,
+  type WireUser,
+} from '@kosh/contract';
+import {
   BadRequestError,
   ConflictError,
   checkSignIn,
@@ -26,21 +42,6 @@ import {
 } from '@kosh/projections/users/queries';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type CommandContext, handleCommand, loadAggregate } from '../../commands/handle';
-import {
-  ChangePasswordBody,
-  EmailBody,
-  errorResponses,
-  LoginBody,
-  MessageResponse,
-  ProfileBody,
-  RegisterBody,
-  ResetPasswordBody,
-  SessionResponse,
-  TokenResponse,
-  UserResponse,
-  VerifyEmailBody,
-  type WireUser,
-} from '../../schemas/auth';
 import { authRateLimit, TOO_MANY_REQUESTS } from './limits';
 import { LoginLockout } from './lockout';
 import { hashPassword, verifyPassword } from './passwords';
@@ -61,12 +62,10 @@ const WAIT_FOR = ['users'] as const;
 /** The JSON picture upload carries up to 5 MB as base64 (~6.7 MB); room for a 6 MB try to get a 422. */
 const PICTURE_BODY_LIMIT = 12 * 1024 * 1024;
 
-const toWireField = (field: string) => field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-
 /** The domain names fields in camelCase; a 422 names the field the client sent (first_name). */
 function failOn(errors: FieldError[]): void {
   if (errors.length > 0) {
-    throw new ValidationError(errors.map((e) => ({ field: toWireField(e.field), message: e.message })));
+    throw new ValidationError(errors.map((e) => ({ field: toSnakeKey(e.field), message: e.message })));
   }
 }
 

@@ -1,5 +1,15 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import {
+  BankBody,
+  BankListQuery,
+  BankListResponse,
+  BankResponse,
+  CatalogParams,
+  errorResponses,
+  LoanTypeBody,
+  LoanTypeResponse,
+} from '@kosh/contract';
+import {
   bankStreamId,
   CATALOG_MESSAGES,
   catalogDecider,
@@ -13,16 +23,6 @@ import { evolveBankRow, evolveLoanTypeRow } from '@kosh/projections/catalog/proj
 import { getBank, getLoanType, listBanks, nextCatalogId } from '@kosh/projections/catalog/queries';
 import type { FastifyInstance } from 'fastify';
 import { handleCommand, READ_MODEL_LAG_HEADER } from '../../commands/handle';
-import { errorResponses } from '../../schemas/auth';
-import {
-  BankBody,
-  BankListQuery,
-  BankListResponse,
-  BankResponse,
-  CatalogParams,
-  LoanTypeBody,
-  LoanTypeResponse,
-} from '../../schemas/banks';
 import { parseBankListQuery } from '../loans/list-query';
 import { registerLoanTypeList } from './loan-type-list';
 import { toWireBank, toWireLoanType } from './wire';

@@ -1,8 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { errorResponses, LoanTypeListResponse } from '@kosh/contract';
 import { listLoanTypes } from '@kosh/projections/catalog/queries';
 import type { FastifyInstance } from 'fastify';
-import { errorResponses } from '../../schemas/auth';
-import { LoanTypeListResponse } from '../../schemas/banks';
 import { toWireLoanType } from './wire';
 
 /**

@@ -1,6 +1,18 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import {
+  ExportUnavailable,
+  errorResponses,
+  HistoryQuery,
+  HistoryResponse,
+  ItemHistoryQuery,
+  LoanParams,
+  PublicKeyResponse,
+  ScheduleDiffQuery,
+  ScheduleDiffResponse,
+  ScheduleVersionsResponse,
+} from '@kosh/contract';
+import {
   type FieldError,
   fromPaise,
   LOAN_NOT_FOUND,
@@ -23,18 +35,6 @@ import { exportSigningKeyOf } from '@kosh/workers/config';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { exportStream, publicKeyOf } from '../../history/export';
 import { capped, parseInstant } from '../../history/read-at';
-import { errorResponses } from '../../schemas/auth';
-import {
-  ExportUnavailable,
-  HistoryQuery,
-  HistoryResponse,
-  ItemHistoryQuery,
-  PublicKeyResponse,
-  ScheduleDiffQuery,
-  ScheduleDiffResponse,
-  ScheduleVersionsResponse,
-} from '../../schemas/history';
-import { LoanParams } from '../../schemas/loans';
 import { toWireRow } from '../loans/wire';
 
 export const HISTORY_MESSAGES = {

@@ -1,5 +1,13 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import {
+  AsOfQuery,
+  errorResponses,
+  LedgerQuery,
+  LedgerResponse,
+  PeriodsResponse,
+  type WireLedgerEntry,
+} from '@kosh/contract';
+import {
   type FieldError,
   fromPaise,
   monthName,
@@ -12,9 +20,7 @@ import {
 import type { Queryable } from '@kosh/event-store/db';
 import { type LedgerLine, ledgerEntries, ledgerPeriods } from '@kosh/projections/ledger/queries';
 import type { FastifyInstance } from 'fastify';
-import { AsOfQuery, readAt, readsLive } from '../../history/read-at';
-import { errorResponses } from '../../schemas/auth';
-import { LedgerQuery, LedgerResponse, PeriodsResponse, type WireLedgerEntry } from '../../schemas/ledger';
+import { readAt, readsLive } from '../../history/read-at';
 import { createAnswerCache } from '../answer-cache';
 
 export const LEDGER_QUERY_MESSAGES = {

@@ -1,5 +1,19 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import {
+  CertificateQuery,
+  CertificateResponse,
+  EmiOverrideBody,
+  EmiPaymentBody,
+  errorResponses,
+  ForeclosureBody,
+  LoanParams,
+  PaymentParams,
+  PrepaymentBody,
+  RateChangeBody,
+  ScheduleResponse,
+  WhatIfResponse,
+} from '@kosh/contract';
+import {
   type ActualScheduleRow,
   actualSchedule,
   comparePrepayment,
@@ -21,10 +35,7 @@ import { getSchedule, type ScheduleView } from '@kosh/projections/schedules/quer
 import { getTransaction } from '@kosh/projections/transactions/queries';
 import { getUser } from '@kosh/projections/users/queries';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { Type } from 'typebox';
 import { type HandleResult, loadAggregate } from '../../commands/handle';
-import { errorResponses } from '../../schemas/auth';
-import { LoanParams, ScheduleResponse } from '../../schemas/loans';
 import { CERTIFICATE_CSP, CERTIFICATE_NOTE, certificateHtml, certificatePdf } from './certificate-document';
 import {
   CHANGE_INPUT_MESSAGES,
@@ -60,72 +71,6 @@ export type LoanRouteKit = {
 
 const tags = ['Loan changes'];
 const security = [{ bearerAuth: [] }];
-
-const Loose = (description: string) => Type.Optional(Type.Unknown({ description }));
-
-const PrepaymentBody = Type.Object({
-  date: Loose('YYYY-MM-DD, not in the future'),
-  amount: Loose('Rupees of principal prepaid, less than the outstanding principal'),
-  charge: Loose('Prepayment charge in rupees (default 0)'),
-  choice: Loose('reduce-emi or reduce-tenure'),
-});
-const RateChangeBody = Type.Object({
-  date: Loose('YYYY-MM-DD: the rate applies from the next EMI'),
-  annual_rate_percent: Loose('New annual rate, 0.1 to 50'),
-  option: Loose(
-    'RBI reset options (circular of 18 August 2023): increase-emi, extend-tenure, combination (with new_emi) or switch-to-fixed',
-  ),
-  new_emi: Loose('Rupees, before GST; combination only'),
-});
-
-const Outcome = Type.Object({
-  emi: Type.Number({ description: 'Level EMI before GST after the prepayment, rupees' }),
-  number_of_emis: Type.Integer(),
-  closed_on: Type.String(),
-  interest: Type.Number(),
-  gst: Type.Number(),
-});
-const Saved = Type.Object({
-  interest_saved: Type.Number(),
-  gst_saved: Type.Number(),
-  months_saved: Type.Integer(),
-  balances: Type.Array(
-    Type.Object({ date: Type.String({ description: 'YYYY-MM-DD' }), remaining_principal: Type.Number() }),
-    { description: 'Outstanding principal after each row from the part-payment on (the what-if chart line)' },
-  ),
-});
-const WhatIfResponse = Type.Object({
-  success: Type.Literal(true),
-  data: Type.Object({
-    without_prepayment: Outcome,
-    reduce_emi: Type.Intersect([Outcome, Saved]),
-    reduce_tenure: Type.Intersect([Outcome, Saved]),
-  }),
-});
-const PaymentParams = Type.Object({ id: Type.String(), n: Type.String() });
-
-const CertificateResponse = Type.Object({
-  success: Type.Literal(true),
-  data: Type.Object({
-    certificate: Type.Object({
-      fy: Type.String(),
-      from: Type.String(),
-      to: Type.String(),
-      basis: Type.Union([Type.Literal('paid'), Type.Literal('schedule')]),
-      interest: Type.Number({ description: 'Section 24(b), pre-EMI interest apart' }),
-      principal: Type.Number({ description: 'Section 80C' }),
-      pre_emi_interest: Type.Number(),
-      gst: Type.Number(),
-      charges: Type.Number(),
-      emis_counted: Type.Integer(),
-      borrower: Type.String(),
-      account_number: Type.String(),
-      bank_name: Type.String(),
-      loan_type: Type.String(),
-      note: Type.String(),
-    }),
-  }),
-});
 
 const wireOutcome = (o: PrepaymentOutcome) => ({
   emi: fromPaise(o.emi),
@@ -272,10 +217,7 @@ export function loanChangeRoutes(fastify: FastifyInstance, kit: LoanRouteKit) {
         summary:
           'Close the loan on a date: outstanding principal, interest since the last EMI (actual/365) and a charge',
         params: LoanParams,
-        body: Type.Object({
-          date: Loose('YYYY-MM-DD, not in the future'),
-          charge: Loose('Rupees (default 0)'),
-        }),
+        body: ForeclosureBody,
         response: changeResponses,
       },
     },
@@ -334,7 +276,7 @@ export function loanChangeRoutes(fastify: FastifyInstance, kit: LoanRouteKit) {
         security,
         summary: 'The EMI the lender debits from a date (banks round differently); the tenure follows',
         params: LoanParams,
-        body: Type.Object({ date: Loose('YYYY-MM-DD'), emi: Loose('Rupees, before GST') }),
+        body: EmiOverrideBody,
         response: changeResponses,
       },
     },
@@ -364,11 +306,7 @@ export function loanChangeRoutes(fastify: FastifyInstance, kit: LoanRouteKit) {
         summary:
           'Mark EMI n paid (date, amount), or matched to a debit of the transaction book (then shown once in the ledger)',
         params: PaymentParams,
-        body: Type.Object({
-          paid_on: Loose('YYYY-MM-DD, not in the future (default: the debit’s date)'),
-          amount: Loose('Rupees (default: the debit’s amount, else the EMI)'),
-          transaction_id: Loose('Id of a debit in your transaction book'),
-        }),
+        body: EmiPaymentBody,
         response: { 201: ScheduleResponse, ...errorResponses(401, 404, 409, 422) },
       },
     },
@@ -439,10 +377,7 @@ export function loanChangeRoutes(fastify: FastifyInstance, kit: LoanRouteKit) {
         summary:
           'Interest and principal repaid in a financial year (April–March): JSON, or a printable page (format=html or Accept: text/html) or a PDF (format=pdf)',
         params: LoanParams,
-        querystring: Type.Object({
-          fy: Type.Optional(Type.String({ description: 'Financial year, e.g. 2025-26' })),
-          format: Type.Optional(Type.String({ description: 'json (default), html or pdf' })),
-        }),
+        querystring: CertificateQuery,
         response: { 200: CertificateResponse, ...errorResponses(401, 404, 422) },
       },
     },

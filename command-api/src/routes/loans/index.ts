@@ -1,6 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import {
+  AsOfQuery,
+  errorResponses,
+  LoanBody,
+  LoanDeletedResponse,
+  LoanListQuery,
+  LoanListResponse,
+  LoanParams,
+  LoanResponse,
+  LoanStatsResponse,
+  ScheduleResponse,
+} from '@kosh/contract';
+import {
   calendarDateOf,
   fromPaise,
   LOAN_MESSAGES,
@@ -37,18 +49,7 @@ import {
   parseIfMatch,
   READ_MODEL_LAG_HEADER,
 } from '../../commands/handle';
-import { AsOfQuery, readAt, readsLive } from '../../history/read-at';
-import { errorResponses } from '../../schemas/auth';
-import {
-  LoanBody,
-  LoanDeletedResponse,
-  LoanListQuery,
-  LoanListResponse,
-  LoanParams,
-  LoanResponse,
-  LoanStatsResponse,
-  ScheduleResponse,
-} from '../../schemas/loans';
+import { readAt, readsLive } from '../../history/read-at';
 import { createAnswerCache } from '../answer-cache';
 import { registerLoanTypeList } from '../banks/loan-type-list';
 import { loanChangeRoutes } from './changes';

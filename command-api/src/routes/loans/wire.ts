@@ -1,7 +1,13 @@
+import {
+  type LoanBody,
+  toSnakeKey,
+  type WireLoan,
+  type WireScheduleRow,
+  type WireScheduleSummary,
+} from '@kosh/contract';
 import { type FieldError, fromPaise, type LoanInput } from '@kosh/domain';
 import type { LoanView } from '@kosh/projections/loans/queries';
 import type { LoanStanding, ScheduleView, ScheduleViewRow } from '@kosh/projections/schedules/queries';
-import type { LoanBody, WireLoan, WireScheduleRow, WireScheduleSummary } from '../../schemas/loans';
 
 /** Wire (snake_case) body → the domain's camelCase loan input. */
 export function loanInputOf(body: LoanBody): LoanInput {
@@ -23,11 +29,9 @@ export function loanInputOf(body: LoanBody): LoanInput {
   };
 }
 
-const snakeCase = (field: string): string => field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-
 /** Domain field errors named by their wire (snake_case) names. */
 export function wireErrors(errors: readonly FieldError[]): FieldError[] {
-  return errors.map((error) => ({ field: snakeCase(error.field), message: error.message }));
+  return errors.map((error) => ({ field: toSnakeKey(error.field), message: error.message }));
 }
 
 /** `standing`: status on today, when the answer carries it; `apr` on the one-loan answer. */

@@ -1,6 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import {
+  AsOfQuery,
+  errorResponses,
+  TransactionBody,
+  TransactionDeletedResponse,
+  TransactionListQuery,
+  TransactionListResponse,
+  TransactionParams,
+  TransactionResponse,
+  TransactionStatsResponse,
+  type WireTransaction,
+} from '@kosh/contract';
+import {
   fromPaise,
   NotFoundError,
   parseTransaction,
@@ -27,18 +39,7 @@ import {
   parseIfMatch,
   READ_MODEL_LAG_HEADER,
 } from '../../commands/handle';
-import { AsOfQuery, readAt } from '../../history/read-at';
-import { errorResponses } from '../../schemas/auth';
-import {
-  TransactionBody,
-  TransactionDeletedResponse,
-  TransactionListQuery,
-  TransactionListResponse,
-  TransactionParams,
-  TransactionResponse,
-  TransactionStatsResponse,
-  type WireTransaction,
-} from '../../schemas/transactions';
+import { readAt } from '../../history/read-at';
 import { parseTransactionListQuery } from './list-query';
 
 /** The screens reading these: the transaction book (list, stats) and the ledger. */

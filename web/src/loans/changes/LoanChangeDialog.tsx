@@ -1,8 +1,8 @@
 import { Button, Dialog, DialogBody, DialogFooter, type IconName } from '@blueprintjs/core';
+import type { Camel, ScheduleResponse } from '@kosh/contract';
 import type { SubmissionErrors } from 'final-form';
 import { type ReactNode, useRef } from 'react';
 import { Form } from 'react-final-form';
-import type { Envelope } from '../../api/baseApi';
 import { useReturnFocus } from '../../app/useReturnFocus';
 import { FormErrorCallout, toSubmissionErrors } from '../../forms';
 import { useSubmissionKey } from '../../forms/useSubmissionKey';
@@ -10,7 +10,7 @@ import { toast } from '../../toaster';
 import '../loan-changes.css';
 
 /** What a change mutation resolves to. */
-export type ChangeResult = { data: Envelope<unknown> } | { error: unknown };
+export type ChangeResult = { data: Camel<ScheduleResponse> } | { error: unknown };
 
 export type LoanChangeDialogProps<V extends object> = {
   title: string;

@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { success } from './envelope';
 
 /**
  * Spec section 7 (Auth), wire names in snake_case. Body fields are optional at the schema level
@@ -11,12 +12,15 @@ const Email = Type.String({ maxLength: 254 });
 const Password = Type.String({ maxLength: 256 });
 const LinkToken = Type.String({ maxLength: 200 });
 
-export const RegisterBody = Type.Object({
+export const ProfileBody = Type.Object({
   first_name: Type.Optional(Name),
   last_name: Type.Optional(Name),
   email: Type.Optional(Email),
-  password: Type.Optional(Password),
 });
+export type ProfileBody = Static<typeof ProfileBody>;
+
+/** The profile's fields and the first password. */
+export const RegisterBody = Type.Object({ ...ProfileBody.properties, password: Type.Optional(Password) });
 export type RegisterBody = Static<typeof RegisterBody>;
 
 export const LoginBody = Type.Object({
@@ -44,13 +48,6 @@ export const ChangePasswordBody = Type.Object({
 });
 export type ChangePasswordBody = Static<typeof ChangePasswordBody>;
 
-export const ProfileBody = Type.Object({
-  first_name: Type.Optional(Name),
-  last_name: Type.Optional(Name),
-  email: Type.Optional(Email),
-});
-export type ProfileBody = Static<typeof ProfileBody>;
-
 /** The user object on the wire. `profile_picture` is the file name under /uploads/profile-pictures/. */
 export const WireUser = Type.Object({
   id: Type.String(),
@@ -63,22 +60,9 @@ export const WireUser = Type.Object({
 });
 export type WireUser = Static<typeof WireUser>;
 
-const success = <T extends ReturnType<typeof Type.Object> | ReturnType<typeof Type.Null>>(data: T) =>
-  Type.Object({ success: Type.Literal(true), message: Type.Optional(Type.String()), data });
-
 export const UserResponse = success(Type.Object({ user: WireUser }));
+export type UserResponse = Static<typeof UserResponse>;
 export const SessionResponse = success(Type.Object({ user: WireUser, token: Type.String() }));
+export type SessionResponse = Static<typeof SessionResponse>;
 export const TokenResponse = success(Type.Object({ token: Type.String() }));
-export const MessageResponse = success(Type.Null());
-
-export const ErrorResponse = Type.Object({
-  success: Type.Literal(false),
-  message: Type.String(),
-  errorCode: Type.String(),
-  errors: Type.Array(Type.Object({ field: Type.String(), message: Type.String() })),
-  timestamp: Type.String(),
-});
-
-/** Error answers a route may give, for the OpenAPI document. */
-export const errorResponses = (...statuses: (400 | 401 | 403 | 404 | 409 | 413 | 422 | 429)[]) =>
-  Object.fromEntries(statuses.map((status) => [status, ErrorResponse]));
+export type TokenResponse = Static<typeof TokenResponse>;

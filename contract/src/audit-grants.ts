@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { MessageOnlyResponse, success } from './envelope';
 
 /** Issue 14 (auditor access), wire names in snake_case. Fields optional so a missing one gets its own message. */
 export const AuditGrantBody = Type.Object({
@@ -18,6 +19,7 @@ export const AuditGrantBody = Type.Object({
 export type AuditGrantBody = Static<typeof AuditGrantBody>;
 
 export const AuditGrantParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
+export type AuditGrantParams = Static<typeof AuditGrantParams>;
 
 /** A grant as its owner sees it. */
 export const WireAuditGrant = Type.Object({
@@ -40,21 +42,18 @@ export const WireReceivedGrant = Type.Object({
   granted_at: Type.String(),
 });
 
-export const AuditGrantResponse = Type.Object({
-  success: Type.Literal(true),
-  message: Type.String(),
-  data: Type.Object({ grant: WireAuditGrant }),
-});
+export type WireAuditGrant = Static<typeof WireAuditGrant>;
+export type WireReceivedGrant = Static<typeof WireReceivedGrant>;
 
-export const AuditGrantListResponse = Type.Object({
-  success: Type.Literal(true),
-  data: Type.Object({
+export const AuditGrantResponse = success(Type.Object({ grant: WireAuditGrant }));
+export type AuditGrantResponse = Static<typeof AuditGrantResponse>;
+
+export const AuditGrantListResponse = success(
+  Type.Object({
     granted: Type.Array(WireAuditGrant, { description: 'Grants you gave, newest first' }),
     received: Type.Array(WireReceivedGrant, { description: 'Live grants to your address' }),
   }),
-});
+);
+export type AuditGrantListResponse = Static<typeof AuditGrantListResponse>;
 
-export const AuditGrantRevokedResponse = Type.Object({
-  success: Type.Literal(true),
-  message: Type.String(),
-});
+export const AuditGrantRevokedResponse = MessageOnlyResponse;

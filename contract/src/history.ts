@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
+import { success } from './envelope';
 import { WireScheduleRow } from './loans';
-
-const QueryText = (description: string) => Type.Optional(Type.String({ description }));
+import { QueryText } from './request';
 
 export const HistoryQuery = Type.Object({
   stream: QueryText('loan:{id}, transaction:{id} or profile (default: every stream of yours)'),
@@ -17,6 +17,7 @@ export const ItemHistoryQuery = Type.Object({
   cursor: QueryText('next_cursor of the previous page'),
   limit: QueryText('Entries per page, 1 to 100 (default 20)'),
 });
+export type ItemHistoryQuery = Static<typeof ItemHistoryQuery>;
 
 const Value = Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()]);
 
@@ -37,26 +38,29 @@ export const WireTimelineEntry = Type.Object({
   correlation_id: Type.String({ description: 'The request that recorded it (X-Request-Id)' }),
 });
 
-export const HistoryResponse = Type.Object({
-  success: Type.Literal(true),
-  data: Type.Object({
+export type WireTimelineEntry = Static<typeof WireTimelineEntry>;
+
+export const HistoryResponse = success(
+  Type.Object({
     entries: Type.Array(WireTimelineEntry),
     next_cursor: Type.Union([Type.String(), Type.Null()]),
   }),
-});
+);
+export type HistoryResponse = Static<typeof HistoryResponse>;
 
-export const PublicKeyResponse = Type.Object({
-  success: Type.Literal(true),
-  data: Type.Object({
+export const PublicKeyResponse = success(
+  Type.Object({
     algorithm: Type.Literal('Ed25519'),
     public_key: Type.String({ description: 'Base64 of the SubjectPublicKeyInfo (DER)' }),
     pem: Type.String(),
   }),
-});
+);
+export type PublicKeyResponse = Static<typeof PublicKeyResponse>;
 
 export const ExportUnavailable = Type.Object({ success: Type.Literal(false), message: Type.String() });
+export type ExportUnavailable = Static<typeof ExportUnavailable>;
 
-const WireVersion = Type.Object({
+export const WireVersion = Type.Object({
   version: Type.Integer(),
   generated_at: Type.String({ description: 'ISO-8601 UTC' }),
   reason: Type.Unsafe<'created' | 'updated' | 'regenerated'>({
@@ -69,22 +73,21 @@ const WireVersion = Type.Object({
   total_gst: Type.Number(),
   total_outflow: Type.Number({ description: 'Principal, interest and GST over the schedule' }),
 });
+export type WireVersion = Static<typeof WireVersion>;
 
-export const ScheduleVersionsResponse = Type.Object({
-  success: Type.Literal(true),
-  data: Type.Object({ versions: Type.Array(WireVersion) }),
-});
+export const ScheduleVersionsResponse = success(Type.Object({ versions: Type.Array(WireVersion) }));
+export type ScheduleVersionsResponse = Static<typeof ScheduleVersionsResponse>;
 
 export const ScheduleDiffQuery = Type.Object({
   from: Type.Optional(Type.String({ description: 'A schedule version of the loan' })),
   to: Type.Optional(Type.String({ description: 'A schedule version of the loan' })),
 });
+export type ScheduleDiffQuery = Static<typeof ScheduleDiffQuery>;
 
 const Figure = Type.Object({ from: Type.Number(), to: Type.Number(), difference: Type.Number() });
 
-export const ScheduleDiffResponse = Type.Object({
-  success: Type.Literal(true),
-  data: Type.Object({
+export const ScheduleDiffResponse = success(
+  Type.Object({
     from: WireVersion,
     to: WireVersion,
     changes: Type.Object({
@@ -102,4 +105,5 @@ export const ScheduleDiffResponse = Type.Object({
       }),
     ),
   }),
-});
+);
+export type ScheduleDiffResponse = Static<typeof ScheduleDiffResponse>;

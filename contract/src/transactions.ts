@@ -1,14 +1,13 @@
 import { type Static, Type } from 'typebox';
-import { AsOfParam } from '../history/read-at';
+import { MessageResponse, success } from './envelope';
+import { AsOfParam, IdParams, Loose, QueryText } from './request';
 
 /**
  * Spec sections 3 and 7 (Transactions), wire names in snake_case. Body and query fields are
  * loose at the schema level so that a bad value gets the spec's own per-field message
- * (domain/src/validation/transaction.ts, routes/transactions/list-query.ts), never a generic one.
+ * (domain/src/validation/transaction.ts, command-api/src/routes/transactions/list-query.ts),
+ * never a generic one.
  */
-const Loose = (description: string) =>
-  Type.Optional(Type.Union([Type.String(), Type.Number(), Type.Null()], { description }));
-
 export const TransactionBody = Type.Object({
   notes: Type.Optional(
     Type.Union([Type.String({ maxLength: 10_000 }), Type.Null()], { description: 'At most 255 characters' }),
@@ -18,8 +17,6 @@ export const TransactionBody = Type.Object({
   amount: Loose('Rupees, more than 0, at most 2 decimals, at most 9,999,999,999.99'),
 });
 export type TransactionBody = Static<typeof TransactionBody>;
-
-const QueryText = (description: string) => Type.Optional(Type.String({ description }));
 
 export const TransactionListQuery = Type.Object({
   page: QueryText('1-based page (default 1)'),
@@ -34,8 +31,7 @@ export const TransactionListQuery = Type.Object({
 });
 export type TransactionListQuery = Static<typeof TransactionListQuery>;
 
-export const TransactionParams = Type.Object({ id: Type.String() });
-export type TransactionParams = Static<typeof TransactionParams>;
+export const TransactionParams = IdParams;
 
 export const WireTransaction = Type.Object({
   id: Type.String(),
@@ -58,9 +54,7 @@ export const TransactionFilters = Type.Object({
   sort_by: Type.String(),
   sort_order: Type.String(),
 });
-
-const success = <T extends ReturnType<typeof Type.Object> | ReturnType<typeof Type.Null>>(data: T) =>
-  Type.Object({ success: Type.Literal(true), message: Type.Optional(Type.String()), data });
+export type TransactionFilters = Static<typeof TransactionFilters>;
 
 export const TransactionListResponse = success(
   Type.Object({
@@ -75,6 +69,7 @@ export const TransactionListResponse = success(
     filters: TransactionFilters,
   }),
 );
+export type TransactionListResponse = Static<typeof TransactionListResponse>;
 
 export const TransactionStatsResponse = success(
   Type.Object({
@@ -86,6 +81,8 @@ export const TransactionStatsResponse = success(
     }),
   }),
 );
+export type TransactionStatsResponse = Static<typeof TransactionStatsResponse>;
 
 export const TransactionResponse = success(Type.Object({ transaction: WireTransaction }));
-export const TransactionDeletedResponse = success(Type.Null());
+export type TransactionResponse = Static<typeof TransactionResponse>;
+export const TransactionDeletedResponse = MessageResponse;

@@ -1,9 +1,8 @@
 import { type Static, Type } from 'typebox';
+import { page, success } from './envelope';
+import { IdParams, Loose, QueryText } from './request';
 
 /** Spec sections 3 and 7 (Banks). Bodies are loose so bad values get their own messages. */
-const Loose = (description: string) =>
-  Type.Optional(Type.Union([Type.String(), Type.Number(), Type.Null()], { description }));
-
 export const BankBody = Type.Object({
   bank_name: Loose('Required, at most 100 characters'),
   branch_name: Loose('Optional, at most 100 characters'),
@@ -13,8 +12,6 @@ export type BankBody = Static<typeof BankBody>;
 export const LoanTypeBody = Type.Object({ type_name: Loose('Required, at most 100 characters') });
 export type LoanTypeBody = Static<typeof LoanTypeBody>;
 
-const QueryText = (description: string) => Type.Optional(Type.String({ description }));
-
 export const BankListQuery = Type.Object({
   page: QueryText('1-based page (default 1)'),
   limit: QueryText('1 to 100 (default 50)'),
@@ -23,8 +20,7 @@ export const BankListQuery = Type.Object({
 });
 export type BankListQuery = Static<typeof BankListQuery>;
 
-export const CatalogParams = Type.Object({ id: Type.String() });
-export type CatalogParams = Static<typeof CatalogParams>;
+export const CatalogParams = IdParams;
 
 export const WireBank = Type.Object({
   id: Type.Integer(),
@@ -41,21 +37,11 @@ export const WireLoanType = Type.Object({
 });
 export type WireLoanType = Static<typeof WireLoanType>;
 
-const success = <T extends ReturnType<typeof Type.Object>>(data: T) =>
-  Type.Object({ success: Type.Literal(true), message: Type.Optional(Type.String()), data });
-
-export const BankListResponse = Type.Object({
-  success: Type.Literal(true),
-  data: Type.Array(WireBank),
-  meta: Type.Object({
-    pagination: Type.Object({
-      page: Type.Integer(),
-      limit: Type.Integer(),
-      total_items: Type.Integer(),
-      total_pages: Type.Integer(),
-    }),
-  }),
-});
+export const BankListResponse = page(WireBank);
+export type BankListResponse = Static<typeof BankListResponse>;
 export const BankResponse = success(Type.Object({ bank: WireBank }));
+export type BankResponse = Static<typeof BankResponse>;
 export const LoanTypeListResponse = success(Type.Object({ loanTypes: Type.Array(WireLoanType) }));
+export type LoanTypeListResponse = Static<typeof LoanTypeListResponse>;
 export const LoanTypeResponse = success(Type.Object({ loanType: WireLoanType }));
+export type LoanTypeResponse = Static<typeof LoanTypeResponse>;

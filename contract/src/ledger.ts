@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
-import { AsOfParam } from '../history/read-at';
+import { success } from './envelope';
+import { AsOfParam } from './request';
 
 /** Spec section 3 (Ledger response, Available periods): these answers use camelCase names. */
 export const LedgerQuery = Type.Object({
@@ -21,9 +22,6 @@ export type WireLedgerEntry = Static<typeof WireLedgerEntry>;
 
 const Side = Type.Object({ transactions: Type.Array(WireLedgerEntry), total: Type.Number() });
 
-const success = <T extends ReturnType<typeof Type.Object>>(data: T) =>
-  Type.Object({ success: Type.Literal(true), message: Type.Optional(Type.String()), data });
-
 export const LedgerResponse = success(
   Type.Object({
     summary: Type.Object({
@@ -39,6 +37,7 @@ export const LedgerResponse = success(
     dateRange: Type.Object({ startDate: Type.String(), endDate: Type.String() }),
   }),
 );
+export type LedgerResponse = Static<typeof LedgerResponse>;
 
 export const PeriodsResponse = success(
   Type.Object({
@@ -54,3 +53,4 @@ export const PeriodsResponse = success(
     currentYear: Type.Integer(),
   }),
 );
+export type PeriodsResponse = Static<typeof PeriodsResponse>;

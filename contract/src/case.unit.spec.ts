@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { camelizeKeys, keepsServerNames, snakifyKeys, toCamelKey } from './case';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import { type Camel, type CamelBody, camelizeKeys, snakifyKeys, toCamelKey } from './case';
 
 describe('snake_case on the wire, camelCase in the app (spec section 3)', () => {
   it('camelises every key of an answer, nested and in lists, leaving values alone', () => {
@@ -25,12 +25,20 @@ describe('snake_case on the wire, camelCase in the app (spec section 3)', () => 
     expect(toCamelKey('is_interest_rate_yearly')).toBe('isInterestRateYearly');
   });
 
-  it('reads ledger and transaction answers in their own names', () => {
-    expect(keepsServerNames('/transactions')).toBe(true);
-    expect(keepsServerNames('/transactions/stats')).toBe(true);
-    expect(keepsServerNames('/ledger?month=3&year=2026')).toBe(true);
-    expect(keepsServerNames('/ledger/periods')).toBe(true);
-    expect(keepsServerNames('/loans')).toBe(false);
-    expect(keepsServerNames('/auth/profile')).toBe(false);
+  it('types an answer as camelizeKeys returns it', () => {
+    const wire = { total_items: 2, loans: [{ loan_type: { type_name: 'Home' }, short_detail: null }] };
+    const camel = camelizeKeys(wire) as Camel<typeof wire>;
+    expectTypeOf(camel).toEqualTypeOf<{
+      totalItems: number;
+      loans: { loanType: { typeName: string }; shortDetail: null }[];
+    }>();
+    expect(camel.loans[0]?.loanType.typeName).toBe('Home');
+  });
+
+  it('refuses a client body naming a field the wire does not have', () => {
+    type Wire = { bank_id?: unknown; account_number?: unknown };
+    expectTypeOf<CamelBody<Wire, { bankId: number }>>().toEqualTypeOf<{ bankId: number }>();
+    // @ts-expect-error: `bankName` is no field of the wire body.
+    expectTypeOf<CamelBody<Wire, { bankName: string }>>();
   });
 });

@@ -1,10 +1,12 @@
 import { type Static, Type } from 'typebox';
-import { AsOfParam } from '../history/read-at';
+import { MessageResponse, page, success } from './envelope';
+import { AsOfParam, IdParams, QueryText } from './request';
 
 /**
  * Spec sections 3 and 7 (Loans), wire names in snake_case. Body and query fields are loose at
  * the schema level so that a bad value gets the spec's own per-field message
- * (domain/src/validation/loan.ts, routes/loans/list-query.ts), never a generic one.
+ * (domain/src/validation/loan.ts, command-api/src/routes/loans/list-query.ts), never a generic one.
+ * Unlike other bodies', a loan's fields also take booleans: its flags (has_gst, …) may come as such.
  */
 const Loose = (description: string) =>
   Type.Optional(Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()], { description }));
@@ -27,8 +29,6 @@ export const LoanBody = Type.Object({
 });
 export type LoanBody = Static<typeof LoanBody>;
 
-const QueryText = (description: string) => Type.Optional(Type.String({ description }));
-
 export const LoanListQuery = Type.Object({
   page: QueryText('1-based page (default 1)'),
   limit: QueryText('5, 10 (default), 25 or 50'),
@@ -43,8 +43,7 @@ export const LoanListQuery = Type.Object({
 });
 export type LoanListQuery = Static<typeof LoanListQuery>;
 
-export const LoanParams = Type.Object({ id: Type.String() });
-export type LoanParams = Static<typeof LoanParams>;
+export const LoanParams = IdParams;
 
 export const WireLoan = Type.Object({
   id: Type.String(),
@@ -136,21 +135,8 @@ export const WireScheduleSummary = Type.Object({
 });
 export type WireScheduleSummary = Static<typeof WireScheduleSummary>;
 
-const success = <T extends ReturnType<typeof Type.Object> | ReturnType<typeof Type.Null>>(data: T) =>
-  Type.Object({ success: Type.Literal(true), message: Type.Optional(Type.String()), data });
-
-export const LoanListResponse = Type.Object({
-  success: Type.Literal(true),
-  data: Type.Array(WireLoan),
-  meta: Type.Object({
-    pagination: Type.Object({
-      page: Type.Integer(),
-      limit: Type.Integer(),
-      total_items: Type.Integer(),
-      total_pages: Type.Integer(),
-    }),
-  }),
-});
+export const LoanListResponse = page(WireLoan);
+export type LoanListResponse = Static<typeof LoanListResponse>;
 
 export const LoanStatsResponse = success(
   Type.Object({
@@ -162,9 +148,11 @@ export const LoanStatsResponse = success(
     overdue_emis: Type.Integer(),
   }),
 );
+export type LoanStatsResponse = Static<typeof LoanStatsResponse>;
 
 export const LoanResponse = success(Type.Object({ loan: WireLoan }));
-export const LoanDeletedResponse = success(Type.Null());
+export type LoanResponse = Static<typeof LoanResponse>;
+export const LoanDeletedResponse = MessageResponse;
 
 export const ScheduleResponse = success(
   Type.Object({
@@ -172,3 +160,4 @@ export const ScheduleResponse = success(
     summary: Type.Union([WireScheduleSummary, Type.Null()]),
   }),
 );
+export type ScheduleResponse = Static<typeof ScheduleResponse>;

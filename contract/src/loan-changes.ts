@@ -1,0 +1,99 @@
+import { type Static, Type } from 'typebox';
+import { success } from './envelope';
+
+/**
+ * Issue 15: a loan's life after it starts. Bodies take any value so that each bad one gets its
+ * own message (command-api/src/routes/loans/change-input.ts).
+ */
+const Loose = (description: string) => Type.Optional(Type.Unknown({ description }));
+
+export const PrepaymentBody = Type.Object({
+  date: Loose('YYYY-MM-DD, not in the future'),
+  amount: Loose('Rupees of principal prepaid, less than the outstanding principal'),
+  charge: Loose('Prepayment charge in rupees (default 0)'),
+  choice: Loose('reduce-emi or reduce-tenure'),
+});
+export type PrepaymentBody = Static<typeof PrepaymentBody>;
+
+export const ForeclosureBody = Type.Object({
+  date: Loose('YYYY-MM-DD, not in the future'),
+  charge: Loose('Rupees (default 0)'),
+});
+export type ForeclosureBody = Static<typeof ForeclosureBody>;
+
+export const RateChangeBody = Type.Object({
+  date: Loose('YYYY-MM-DD: the rate applies from the next EMI'),
+  annual_rate_percent: Loose('New annual rate, 0.1 to 50'),
+  option: Loose(
+    'RBI reset options (circular of 18 August 2023): increase-emi, extend-tenure, combination (with new_emi) or switch-to-fixed',
+  ),
+  new_emi: Loose('Rupees, before GST; combination only'),
+});
+export type RateChangeBody = Static<typeof RateChangeBody>;
+
+export const EmiOverrideBody = Type.Object({ date: Loose('YYYY-MM-DD'), emi: Loose('Rupees, before GST') });
+export type EmiOverrideBody = Static<typeof EmiOverrideBody>;
+
+export const EmiPaymentBody = Type.Object({
+  paid_on: Loose('YYYY-MM-DD, not in the future (default: the debit’s date)'),
+  amount: Loose('Rupees (default: the debit’s amount, else the EMI)'),
+  transaction_id: Loose('Id of a debit in your transaction book'),
+});
+export type EmiPaymentBody = Static<typeof EmiPaymentBody>;
+
+/** EMI `n` of a loan. */
+export const PaymentParams = Type.Object({ id: Type.String(), n: Type.String() });
+export type PaymentParams = Static<typeof PaymentParams>;
+
+const Outcome = Type.Object({
+  emi: Type.Number({ description: 'Level EMI before GST after the prepayment, rupees' }),
+  number_of_emis: Type.Integer(),
+  closed_on: Type.String(),
+  interest: Type.Number(),
+  gst: Type.Number(),
+});
+const Saved = Type.Object({
+  interest_saved: Type.Number(),
+  gst_saved: Type.Number(),
+  months_saved: Type.Integer(),
+  balances: Type.Array(
+    Type.Object({ date: Type.String({ description: 'YYYY-MM-DD' }), remaining_principal: Type.Number() }),
+    { description: 'Outstanding principal after each row from the part-payment on (the what-if chart line)' },
+  ),
+});
+export const WhatIfResponse = success(
+  Type.Object({
+    without_prepayment: Outcome,
+    reduce_emi: Type.Intersect([Outcome, Saved]),
+    reduce_tenure: Type.Intersect([Outcome, Saved]),
+  }),
+);
+export type WhatIfResponse = Static<typeof WhatIfResponse>;
+
+export const CertificateQuery = Type.Object({
+  fy: Type.Optional(Type.String({ description: 'Financial year, e.g. 2025-26' })),
+  format: Type.Optional(Type.String({ description: 'json (default), html or pdf' })),
+});
+export type CertificateQuery = Static<typeof CertificateQuery>;
+
+export const WireCertificate = Type.Object({
+  fy: Type.String(),
+  from: Type.String(),
+  to: Type.String(),
+  basis: Type.Union([Type.Literal('paid'), Type.Literal('schedule')]),
+  interest: Type.Number({ description: 'Section 24(b), pre-EMI interest apart' }),
+  principal: Type.Number({ description: 'Section 80C' }),
+  pre_emi_interest: Type.Number(),
+  gst: Type.Number(),
+  charges: Type.Number(),
+  emis_counted: Type.Integer(),
+  borrower: Type.String(),
+  account_number: Type.String(),
+  bank_name: Type.String(),
+  loan_type: Type.String(),
+  note: Type.String(),
+});
+export type WireCertificate = Static<typeof WireCertificate>;
+
+export const CertificateResponse = success(Type.Object({ certificate: WireCertificate }));
+export type CertificateResponse = Static<typeof CertificateResponse>;

@@ -1,0 +1,13 @@
+import { describe, expect, it } from 'vitest';
+import { keepsServerNames } from './serverNames';
+
+describe('snake_case on the wire, camelCase in the app (spec section 3)', () => {
+  it('reads ledger and transaction answers in their own names', () => {
+    expect(keepsServerNames('/transactions')).toBe(true);
+    expect(keepsServerNames('/transactions/stats')).toBe(true);
+    expect(keepsServerNames('/ledger?month=3&year=2026')).toBe(true);
+    expect(keepsServerNames('/ledger/periods')).toBe(true);
+    expect(keepsServerNames('/loans')).toBe(false);
+    expect(keepsServerNames('/auth/profile')).toBe(false);
+  });
+});
