@@ -1,4 +1,4 @@
-import { type FieldError, fromPaise, type LoanInput } from '@kosh/domain';
+import { fromPaise, type LoanInput } from '@kosh/domain';
 import type { LoanView } from '@kosh/projections/loans/queries';
 import type { LoanStanding, ScheduleView, ScheduleViewRow } from '@kosh/projections/schedules/queries';
 import type { LoanBody, WireLoan, WireScheduleRow, WireScheduleSummary } from '../../schemas/loans';
@@ -21,13 +21,6 @@ export function loanInputOf(body: LoanBody): LoanInput {
     hasGst: body.has_gst,
     gstPercentage: body.gst_percentage,
   };
-}
-
-const snakeCase = (field: string): string => field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-
-/** Domain field errors named by their wire (snake_case) names. */
-export function wireErrors(errors: readonly FieldError[]): FieldError[] {
-  return errors.map((error) => ({ field: snakeCase(error.field), message: error.message }));
 }
 
 /** `standing`: status on today, when the answer carries it; `apr` on the one-loan answer. */
