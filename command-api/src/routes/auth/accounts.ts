@@ -1,11 +1,12 @@
 import {
   emailReservationDecider,
+  type RegisteredUser,
   type UserCommand,
   type UserEvent,
   type UserState,
   userDecider,
 } from '@kosh/domain';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type CommandContext, handleCommand, loadAggregate } from '../../commands/handle';
 import { type CommandStream, commandContext } from '../../commands/route';
 import type { Platform } from '../../platform';
@@ -83,5 +84,24 @@ export function noteClaim(
   return runUserCommand(context, ownerId, {
     type: 'NoteEmailClaimAttempt',
     data: { email, via, now: nowOf(context) },
+  });
+}
+
+/**
+ * After the answer, which is the same whether or not an account has `email` (no enumeration):
+ * when one has, runs the command `commandFor` makes for it (none: nothing to do).
+ */
+export function afterAnswerForAccount(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  email: string,
+  commandFor: (user: RegisteredUser, now: Date) => UserCommand | null,
+): void {
+  const { platform } = request.server;
+  request.server.afterAnswer(request, reply, async () => {
+    const { userId, state } = await findUserByEmail(platform, email);
+    if (!userId || state.status !== 'registered') return;
+    const command = commandFor(state, platform.clock());
+    if (command) await runUserCommand(commandContext(request, { userId }), userId, command);
   });
 }

@@ -4,7 +4,6 @@ import {
   USER_MESSAGES,
   userDecider,
   validateChangePassword,
-  validateForgotPassword,
   validateResetPassword,
 } from '@kosh/domain';
 import { findUserIdByResetTokenHash } from '@kosh/projections/users/queries';
@@ -19,11 +18,11 @@ import {
   ResetPasswordBody,
   TokenResponse,
 } from '../../schemas/auth';
-import { findUserByEmail, ownUserStream, runUserCommand } from './accounts';
+import { afterAnswerForAccount, ownUserStream, runUserCommand } from './accounts';
 import { authRateLimit } from './limits';
 import { hashPassword, verifyPassword } from './passwords';
-import { issueLinkToken, normalizeEmail, RESET_LINK_TTL_MS, sha256Hex, userStreamId } from './secrets';
-import { failOn, registeredOrNotFound, str } from './wire';
+import { issueLinkToken, RESET_LINK_TTL_MS, sha256Hex, userStreamId } from './secrets';
+import { failOn, linkAddress, registeredOrNotFound, str } from './wire';
 
 /** Spec section 7 (Auth): changing a password, and resetting a forgotten one by mail. */
 export async function passwordRoutes(fastify: FastifyInstance) {
@@ -71,18 +70,13 @@ export async function passwordRoutes(fastify: FastifyInstance) {
       preHandler: authRateLimit(app, 'forgotPassword'),
     },
     async (request, reply) => {
-      const raw = str(request.body.email);
-      failOn(validateForgotPassword({ email: raw }));
-      const email = normalizeEmail(raw);
-      app.afterAnswer(request, reply, async () => {
-        const { userId, state } = await findUserByEmail(platform, email);
-        if (!userId || state.status !== 'registered') return;
-        const { issued } = issueLinkToken(platform.config.JWT_SECRET, platform.clock(), RESET_LINK_TTL_MS);
-        await runUserCommand(commandContext(request, { userId }), userId, {
-          type: 'RequestPasswordReset',
-          data: { reset: issued, now: platform.clock().toISOString() },
-        });
-      });
+      afterAnswerForAccount(request, reply, linkAddress(request.body.email), (_user, at) => ({
+        type: 'RequestPasswordReset',
+        data: {
+          reset: issueLinkToken(platform.config.JWT_SECRET, at, RESET_LINK_TTL_MS).issued,
+          now: at.toISOString(),
+        },
+      }));
       return {
         success: true as const,
         message: 'If an account exists for this email, a password reset link has been sent.',

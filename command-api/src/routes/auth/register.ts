@@ -1,13 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import {
-  BadRequestError,
-  ConflictError,
-  USER_MESSAGES,
-  userDecider,
-  validateForgotPassword,
-  validateRegister,
-} from '@kosh/domain';
+import { BadRequestError, ConflictError, USER_MESSAGES, userDecider, validateRegister } from '@kosh/domain';
 import { findUserIdByVerificationTokenHash } from '@kosh/projections/users/queries';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { loadAggregate } from '../../commands/handle';
@@ -20,11 +13,18 @@ import {
   SessionResponse,
   VerifyEmailBody,
 } from '../../schemas/auth';
-import { findUserByEmail, noteClaim, releaseEmail, reserveEmail, runUserCommand } from './accounts';
+import {
+  afterAnswerForAccount,
+  findUserByEmail,
+  noteClaim,
+  releaseEmail,
+  reserveEmail,
+  runUserCommand,
+} from './accounts';
 import { authRateLimit } from './limits';
 import { hashPassword } from './passwords';
 import { issueLinkToken, normalizeEmail, sha256Hex, userStreamId, VERIFICATION_LINK_TTL_MS } from './secrets';
-import { failOn, registeredOrNotFound, str, toWireUser } from './wire';
+import { failOn, linkAddress, registeredOrNotFound, str, toWireUser } from './wire';
 
 /**
  * The one answer to a registration, whether the address was free or taken (an account for it
@@ -168,18 +168,17 @@ export async function registrationRoutes(fastify: FastifyInstance) {
       preHandler: authRateLimit(app, 'resendVerification'),
     },
     async (request, reply) => {
-      const raw = str(request.body.email);
-      failOn(validateForgotPassword({ email: raw }));
-      const email = normalizeEmail(raw);
-      app.afterAnswer(request, reply, async () => {
-        const { userId, state } = await findUserByEmail(platform, email);
-        if (!userId || state.status !== 'registered' || state.emailVerified) return;
-        const { issued } = issueLinkToken(platform.config.JWT_SECRET, now(), VERIFICATION_LINK_TTL_MS);
-        await runUserCommand(commandContext(request, { userId }), userId, {
-          type: 'RequestEmailVerification',
-          data: { verification: issued, now: now().toISOString() },
-        });
-      });
+      afterAnswerForAccount(request, reply, linkAddress(request.body.email), (user, at) =>
+        user.emailVerified
+          ? null
+          : {
+              type: 'RequestEmailVerification',
+              data: {
+                verification: issueLinkToken(platform.config.JWT_SECRET, at, VERIFICATION_LINK_TTL_MS).issued,
+                now: at.toISOString(),
+              },
+            },
+      );
       return {
         success: true as const,
         message: 'If an unverified account exists for this email, a verification email has been sent.',

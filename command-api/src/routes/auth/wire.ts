@@ -1,4 +1,12 @@
-import { type FieldError, NotFoundError, USER_MESSAGES, type UserState, ValidationError } from '@kosh/domain';
+import {
+  type FieldError,
+  NotFoundError,
+  normalizeEmail,
+  USER_MESSAGES,
+  type UserState,
+  ValidationError,
+  validateForgotPassword,
+} from '@kosh/domain';
 import { wireFieldErrors } from '../../commands/route';
 import type { WireUser } from '../../schemas/auth';
 
@@ -8,6 +16,13 @@ export const str = (value: string | undefined) => value ?? '';
 /** A 422 naming the fields the client sent (first_name), when a rule failed. */
 export function failOn(errors: FieldError[]): void {
   if (errors.length > 0) throw new ValidationError(wireFieldErrors(errors));
+}
+
+/** The address a "mail me a link" request names: checked (422), then normalized. */
+export function linkAddress(value: string | undefined): string {
+  const email = str(value);
+  failOn(validateForgotPassword({ email }));
+  return normalizeEmail(email);
 }
 
 type UserView = {

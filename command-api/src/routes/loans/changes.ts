@@ -21,9 +21,9 @@ import { getSchedule, type ScheduleView } from '@kosh/projections/schedules/quer
 import { getTransaction } from '@kosh/projections/transactions/queries';
 import { getUser } from '@kosh/projections/users/queries';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Type } from 'typebox';
+import { type TSchema, Type } from 'typebox';
 import { loadAggregate } from '../../commands/handle';
-import { type CommandOutcome, type commandRoutes, wireFieldErrors } from '../../commands/route';
+import { type commandRoutes, wireFieldErrors } from '../../commands/route';
 import { errorResponses } from '../../schemas/auth';
 import { LoanParams, ScheduleResponse } from '../../schemas/loans';
 import { CERTIFICATE_CSP, CERTIFICATE_NOTE, certificateHtml, certificatePdf } from './certificate-document';
@@ -37,9 +37,8 @@ import {
   parsePrepaymentAmounts,
   parseRateChange,
 } from './change-input';
+import type { LoanOutcome } from './index';
 import type { toWireSchedule } from './wire';
-
-export type LoanOutcome = CommandOutcome<LoanState, LoanCommand, LoanStreamEvent>;
 
 /** An answer of a loan command route, from what the command did. */
 type LoanAnswer<Body> = (result: LoanOutcome, request: FastifyRequest, reply: FastifyReply) => Promise<Body>;
@@ -56,6 +55,9 @@ export type LoanRouteKit = {
   ): LoanAnswer<{ success: true; message: string; data: ReturnType<typeof toWireSchedule> }>;
   today(): string;
 };
+
+/** What every change command carries: the caller's loan, the caller, the time. */
+type ChangeIds = { loanId: string; userId: string; now: string };
 
 const tags = ['Loan changes'];
 const security = [{ bearerAuth: [] }];
@@ -169,25 +171,45 @@ export function loanChangeRoutes(fastify: FastifyInstance, kit: LoanRouteKit) {
 
   const changeResponses = { 201: ScheduleResponse, ...errorResponses(401, 404, 409, 422) };
 
-  kit.loanCommand({
-    method: 'POST',
+  /**
+   * A change of terms from a date, recorded as an event: the answer is the schedule version it
+   * made. Honours If-Match and Idempotency-Key.
+   */
+  function termsChange(route: {
+    url: string;
+    summary: string;
+    body: TSchema;
+    message: string;
+    command: (ids: ChangeIds, body: Record<string, unknown>) => LoanCommand;
+  }) {
+    kit.loanCommand({
+      method: 'POST',
+      url: route.url,
+      status: 201,
+      idempotent: true,
+      ifMatch: true,
+      schema: {
+        tags,
+        security,
+        summary: route.summary,
+        params: LoanParams,
+        body: route.body,
+        response: changeResponses,
+      },
+      command: async ({ userId, params, body }, now) => {
+        const loanId = await kit.ownLoanId(userId, params.id);
+        return route.command({ loanId, userId, now }, body as Record<string, unknown>);
+      },
+      answer: kit.answerSchedule(route.message),
+    });
+  }
+
+  termsChange({
     url: '/:id/prepayments',
-    status: 201,
-    idempotent: true,
-    ifMatch: true,
-    schema: {
-      tags,
-      security,
-      summary: 'Record a part-payment; the schedule from its date follows the choice (a new version)',
-      params: LoanParams,
-      body: PrepaymentBody,
-      response: changeResponses,
-    },
-    command: async ({ userId, params, body }, now) => {
-      const loanId = await kit.ownLoanId(userId, params.id);
-      return { type: 'RecordPrepayment', data: { loanId, userId, now, ...parsePrepayment(body) } };
-    },
-    answer: kit.answerSchedule('Prepayment recorded successfully'),
+    summary: 'Record a part-payment; the schedule from its date follows the choice (a new version)',
+    body: PrepaymentBody,
+    message: 'Prepayment recorded successfully',
+    command: (ids, body) => ({ type: 'RecordPrepayment', data: { ...ids, ...parsePrepayment(body) } }),
   });
 
   app.post(
@@ -232,72 +254,33 @@ export function loanChangeRoutes(fastify: FastifyInstance, kit: LoanRouteKit) {
     },
   );
 
-  kit.loanCommand({
-    method: 'POST',
+  termsChange({
     url: '/:id/foreclosure',
-    status: 201,
-    idempotent: true,
-    ifMatch: true,
-    schema: {
-      tags,
-      security,
-      summary:
-        'Close the loan on a date: outstanding principal, interest since the last EMI (actual/365) and a charge',
-      params: LoanParams,
-      body: Type.Object({
-        date: Loose('YYYY-MM-DD, not in the future'),
-        charge: Loose('Rupees (default 0)'),
-      }),
-      response: changeResponses,
-    },
-    command: async ({ userId, params, body }, now) => {
-      const loanId = await kit.ownLoanId(userId, params.id);
-      return { type: 'ForecloseLoan', data: { loanId, userId, now, ...parseForeclosure(body) } };
-    },
-    answer: kit.answerSchedule('Loan foreclosed successfully'),
+    summary:
+      'Close the loan on a date: outstanding principal, interest since the last EMI (actual/365) and a charge',
+    body: Type.Object({
+      date: Loose('YYYY-MM-DD, not in the future'),
+      charge: Loose('Rupees (default 0)'),
+    }),
+    message: 'Loan foreclosed successfully',
+    command: (ids, body) => ({ type: 'ForecloseLoan', data: { ...ids, ...parseForeclosure(body) } }),
   });
 
-  kit.loanCommand({
-    method: 'POST',
+  termsChange({
     url: '/:id/rate-changes',
-    status: 201,
-    idempotent: true,
-    ifMatch: true,
-    schema: {
-      tags,
-      security,
-      summary:
-        'A new annual rate from a date with the RBI reset option taken; an EMI that does not cover the interest is refused (422)',
-      params: LoanParams,
-      body: RateChangeBody,
-      response: changeResponses,
-    },
-    command: async ({ userId, params, body }, now) => {
-      const loanId = await kit.ownLoanId(userId, params.id);
-      return { type: 'ChangeLoanRate', data: { loanId, userId, now, ...parseRateChange(body) } };
-    },
-    answer: kit.answerSchedule('Interest rate changed successfully'),
+    summary:
+      'A new annual rate from a date with the RBI reset option taken; an EMI that does not cover the interest is refused (422)',
+    body: RateChangeBody,
+    message: 'Interest rate changed successfully',
+    command: (ids, body) => ({ type: 'ChangeLoanRate', data: { ...ids, ...parseRateChange(body) } }),
   });
 
-  kit.loanCommand({
-    method: 'POST',
+  termsChange({
     url: '/:id/emi-override',
-    status: 201,
-    idempotent: true,
-    ifMatch: true,
-    schema: {
-      tags,
-      security,
-      summary: 'The EMI the lender debits from a date (banks round differently); the tenure follows',
-      params: LoanParams,
-      body: Type.Object({ date: Loose('YYYY-MM-DD'), emi: Loose('Rupees, before GST') }),
-      response: changeResponses,
-    },
-    command: async ({ userId, params, body }, now) => {
-      const loanId = await kit.ownLoanId(userId, params.id);
-      return { type: 'OverrideEmi', data: { loanId, userId, now, ...parseEmiOverride(body) } };
-    },
-    answer: kit.answerSchedule('EMI updated successfully'),
+    summary: 'The EMI the lender debits from a date (banks round differently); the tenure follows',
+    body: Type.Object({ date: Loose('YYYY-MM-DD'), emi: Loose('Rupees, before GST') }),
+    message: 'EMI updated successfully',
+    command: (ids, body) => ({ type: 'OverrideEmi', data: { ...ids, ...parseEmiOverride(body) } }),
   });
 
   /** The debit an EMI payment is matched to: one of the caller's, not matched before; 422 else. */

@@ -5,6 +5,9 @@ import {
   fromPaise,
   LOAN_MESSAGES,
   LOAN_NOT_FOUND,
+  type LoanCommand,
+  type LoanState,
+  type LoanStreamEvent,
   type LoanValidationMode,
   loanApr,
   loanDecider,
@@ -21,7 +24,7 @@ import { evolveSchedule } from '@kosh/projections/schedules/projector';
 import { getSchedule, loanStandings, standingOf } from '@kosh/projections/schedules/queries';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { etagOf, loadAggregate } from '../../commands/handle';
-import { commandRoutes, readOrFold, wireFieldErrors } from '../../commands/route';
+import { type CommandOutcome, commandRoutes, readOrFold, wireFieldErrors } from '../../commands/route';
 import { AsOfQuery, readAt, readsLive } from '../../history/read-at';
 import { errorResponses } from '../../schemas/auth';
 import {
@@ -36,13 +39,16 @@ import {
 } from '../../schemas/loans';
 import { createAnswerCache } from '../answer-cache';
 import { registerLoanTypeList } from '../banks/loan-type-list';
-import { type LoanOutcome, loanChangeRoutes } from './changes';
+import { loanChangeRoutes } from './changes';
 import { parseLoanListQuery } from './list-query';
 import { loanInputOf, toWireLoan, toWireSchedule } from './wire';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const tags = ['Loans'];
+
+/** What a loan command did: the loan's new state and events, with the command (its loan id). */
+export type LoanOutcome = CommandOutcome<LoanState, LoanCommand, LoanStreamEvent>;
 
 /** The loan's APR, or undefined when the fee takes the whole principal (no rate to state). */
 function aprOf(loan: LoanView): number | undefined {
