@@ -11,6 +11,7 @@ export type CommandContext = {
   userId: string | null;
   /** Receives `X-Event-Position`. */
   reply?: FastifyReply;
+  /** The request's id (route.ts `commandContext`); commands outside a request get a fresh one. */
   correlationId?: string;
 };
 
@@ -36,7 +37,7 @@ export async function appendEvents(
   const { platform } = ctx;
   const recordedAt = platform.clock().toISOString();
   // The request's id (X-Request-Id or generated) follows the events into projection and mail logs.
-  const correlationId = ctx.correlationId ?? ctx.reply?.request.id ?? randomUUID();
+  const correlationId = ctx.correlationId ?? randomUUID();
   const toAppend: NewEvent[] = events.map((event, i) => ({
     id: options.eventIds?.[i] ?? randomUUID(),
     type: event.type,

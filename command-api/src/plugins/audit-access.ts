@@ -11,6 +11,7 @@ import { selectUserRow } from '@kosh/projections/users/projector';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { appendEvents, loadAggregate } from '../commands/handle';
+import { commandContext } from '../commands/route';
 
 /** The header an auditor names the account with (the owner's user id); absent: their own. */
 export const ACCOUNT_HEADER = 'x-kosh-account';
@@ -118,7 +119,8 @@ export const auditAccessPlugin = fp(
           if (error instanceof ForbiddenError) continue;
           throw error;
         }
-        await appendEvents({ platform, userId: ownerUserId }, auditReadsStreamId(candidate.grantId), events, {
+        const context = commandContext(request, { userId: ownerUserId });
+        await appendEvents(context, auditReadsStreamId(candidate.grantId), events, {
           expectedVersion: 'any',
         });
         request.audit = {

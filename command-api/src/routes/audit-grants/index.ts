@@ -19,12 +19,12 @@ import {
 import { type AuditGrantRow, selectAuditGrants } from '@kosh/projections/audit-grants/projector';
 import { selectUserRow } from '@kosh/projections/users/projector';
 import type { FastifyInstance } from 'fastify';
-import { handleCommand, loadAggregate } from '../../commands/handle';
+import { loadAggregate } from '../../commands/handle';
+import { commandRoutes } from '../../commands/route';
 import { parseInstant } from '../../history/read-at';
 import { auditGrantRateLimit } from '../auth/limits';
 import { userStreamId } from '../auth/secrets';
 
-const READ_MODELS = ['audit-grants'] as const;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const tags = ['Audit grants'];
 const security = [{ bearerAuth: [] }];
@@ -61,59 +61,55 @@ export async function auditGrantRoutes(fastify: FastifyInstance) {
   const { platform } = app;
   app.addHook('onRequest', app.authenticate);
 
-  app.post(
-    '/',
-    {
-      schema: {
-        tags,
-        security,
-        summary:
-          'Grant read-only access to whoever signs in with an address, until an instant; mails them a link',
-        body: AuditGrantBody,
-        response: { 201: AuditGrantResponse, ...errorResponses(401, 422, 429) },
-      },
-      preHandler: auditGrantRateLimit(app),
+  const grantCommand = commandRoutes(app, {
+    decider: auditGrantDecider,
+    streamId: (command) => auditGrantStreamId(command.data.grantId),
+    // The grant section lists it next, and reading under a grant looks it up there.
+    waitFor: ['audit-grants'],
+  });
+
+  grantCommand({
+    method: 'POST',
+    url: '/',
+    status: 201,
+    schema: {
+      tags,
+      security,
+      summary:
+        'Grant read-only access to whoever signs in with an address, until an instant; mails them a link',
+      body: AuditGrantBody,
+      response: { 201: AuditGrantResponse, ...errorResponses(401, 422, 429) },
     },
-    async (request, reply) => {
-      const { userId } = request;
+    options: { preHandler: auditGrantRateLimit(app) },
+    command: async ({ userId, body }, now) => {
       const { state: owner } = await loadAggregate(platform, userStreamId(userId), userDecider);
       if (owner.status !== 'registered') throw new NotFoundError(AUDIT_MESSAGES.grantNotFound);
-      const grantId = randomUUID();
-      const email = request.body.email ?? '';
-      const limit = instantOf(request.body.as_of_limit);
-      const now = platform.clock();
-      const result = await handleCommand(
-        { platform, userId, reply },
-        {
-          streamId: auditGrantStreamId(grantId),
-          decider: auditGrantDecider,
-          command: {
-            type: 'GrantAuditAccess',
-            data: {
-              grantId,
-              userId,
-              ownerName: `${owner.firstName} ${owner.lastName}`,
-              ownerEmail: owner.email,
-              email: normalizeEmail(email),
-              expiresAt: instantOf(request.body.expires_at),
-              asOfLimit: limit === '' ? null : limit,
-              now: now.toISOString(),
-            },
-          },
-          waitFor: READ_MODELS,
+      const limit = instantOf(body.as_of_limit);
+      return {
+        type: 'GrantAuditAccess',
+        data: {
+          grantId: randomUUID(),
+          userId,
+          ownerName: `${owner.firstName} ${owner.lastName}`,
+          ownerEmail: owner.email,
+          email: normalizeEmail(body.email ?? ''),
+          expiresAt: instantOf(body.expires_at),
+          asOfLimit: limit === '' ? null : limit,
+          now,
         },
-      );
-      if (result.state.status === 'none') throw new NotFoundError(AUDIT_MESSAGES.grantNotFound);
-      const s = result.state;
-      const row: AuditGrantRow = { ...s, revokedAt: null, version: result.nextVersion };
-      // The same answer whether or not the address has an account (no enumeration).
-      return reply.status(201).send({
-        success: true as const,
-        message: `Access granted. We sent a link to ${s.email}.`,
-        data: { grant: toWire(row, now) },
-      });
+      };
     },
-  );
+    answer: ({ state, nextVersion, command }) => {
+      if (state.status === 'none') throw new NotFoundError(AUDIT_MESSAGES.grantNotFound);
+      const row: AuditGrantRow = { ...state, revokedAt: null, version: nextVersion };
+      // The same answer whether or not the address has an account (no enumeration).
+      return {
+        success: true as const,
+        message: `Access granted. We sent a link to ${state.email}.`,
+        data: { grant: toWire(row, new Date(command.data.now)) },
+      };
+    },
+  });
 
   app.get(
     '/',
@@ -153,33 +149,20 @@ export async function auditGrantRoutes(fastify: FastifyInstance) {
     },
   );
 
-  app.delete(
-    '/:id',
-    {
-      schema: {
-        tags,
-        security,
-        summary: 'Revoke a grant you gave: the auditor loses access at once',
-        params: AuditGrantParams,
-        response: { 200: AuditGrantRevokedResponse, ...errorResponses(401, 404) },
-      },
+  grantCommand({
+    method: 'DELETE',
+    url: '/:id',
+    schema: {
+      tags,
+      security,
+      summary: 'Revoke a grant you gave: the auditor loses access at once',
+      params: AuditGrantParams,
+      response: { 200: AuditGrantRevokedResponse, ...errorResponses(401, 404) },
     },
-    async (request, reply) => {
-      const { id } = request.params;
-      if (!UUID.test(id)) throw new NotFoundError(AUDIT_MESSAGES.grantNotFound);
-      await handleCommand(
-        { platform, userId: request.userId, reply },
-        {
-          streamId: auditGrantStreamId(id),
-          decider: auditGrantDecider,
-          command: {
-            type: 'RevokeAuditAccess',
-            data: { grantId: id, userId: request.userId, now: platform.clock().toISOString() },
-          },
-          waitFor: READ_MODELS,
-        },
-      );
-      return { success: true as const, message: 'Access revoked' };
+    command: ({ userId, params }, now) => {
+      if (!UUID.test(params.id)) throw new NotFoundError(AUDIT_MESSAGES.grantNotFound);
+      return { type: 'RevokeAuditAccess', data: { grantId: params.id, userId, now } };
     },
-  );
+    answer: () => ({ success: true as const, message: 'Access revoked' }),
+  });
 }

@@ -10,6 +10,8 @@ import {
   LoanTypeResponse,
 } from '@kosh/contract';
 import {
+  type AddBank,
+  type AddLoanType,
   bankStreamId,
   CATALOG_MESSAGES,
   catalogDecider,
@@ -22,12 +24,11 @@ import {
 import { evolveBankRow, evolveLoanTypeRow } from '@kosh/projections/catalog/projector';
 import { getBank, getLoanType, listBanks, nextCatalogId } from '@kosh/projections/catalog/queries';
 import type { FastifyInstance } from 'fastify';
-import { handleCommand, READ_MODEL_LAG_HEADER } from '../../commands/handle';
+import { commandRoutes, readOrFold } from '../../commands/route';
 import { parseBankListQuery } from '../loans/list-query';
 import { registerLoanTypeList } from './loan-type-list';
 import { toWireBank, toWireLoanType } from './wire';
 
-const READ_MODELS = ['catalog'];
 const tags = ['Banks'];
 const security = [{ bearerAuth: [] }];
 
@@ -72,105 +73,99 @@ export async function bankRoutes(fastify: FastifyInstance) {
     },
   );
 
-  app.post(
-    '/',
-    {
-      config: { idempotent: true },
-      schema: {
-        tags,
-        security,
-        summary: 'Add a bank visible only to the caller',
-        body: BankBody,
-        response: { 201: BankResponse, ...errorResponses(401, 422) },
-      },
+  // A new entry shows next in the bank and loan type pickers.
+  const bankCommand = commandRoutes(app, {
+    decider: catalogDecider,
+    streamId: (command: AddBank) => bankStreamId(command.data.bankId),
+    waitFor: ['catalog'],
+  });
+  const loanTypeCommand = commandRoutes(app, {
+    decider: catalogDecider,
+    streamId: (command: AddLoanType) => loanTypeStreamId(command.data.loanTypeId),
+    waitFor: ['catalog'],
+  });
+
+  bankCommand({
+    method: 'POST',
+    url: '/',
+    status: 201,
+    idempotent: true,
+    schema: {
+      tags,
+      security,
+      summary: 'Add a bank visible only to the caller',
+      body: BankBody,
+      response: { 201: BankResponse, ...errorResponses(401, 422) },
     },
-    async (request, reply) => {
-      const { bank_name: bankName, branch_name: branchName } = request.body;
+    command: async ({ userId, body }, now) => {
+      const { bank_name: bankName, branch_name: branchName } = body;
       const errors = validateBank({ bankName, branchName });
       if (errors.length > 0) throw new ValidationError(errors);
-      const bankId = await nextCatalogId(platform.db, 'bank');
-      const result = await handleCommand(
-        { platform, userId: request.userId, reply },
-        {
-          streamId: bankStreamId(bankId),
-          decider: catalogDecider,
-          command: {
-            type: 'AddBank',
-            data: {
-              bankId,
-              bankName: String(bankName),
-              branchName: branchName == null ? null : String(branchName),
-              ownerUserId: request.userId,
-              now: platform.clock().toISOString(),
-            },
-          },
-          waitFor: READ_MODELS,
+      return {
+        type: 'AddBank',
+        data: {
+          bankId: await nextCatalogId(platform.db, 'bank'),
+          bankName: String(bankName),
+          branchName: branchName == null ? null : String(branchName),
+          ownerUserId: userId,
+          now,
         },
-      );
-      // The catalog lagging behind (bounded wait timed out): the projection's fold answers.
-      let bank = await getBank(platform.db, request.userId, bankId);
-      if (!bank) {
-        bank = result.history.reduce(evolveBankRow, null);
-        reply.header(READ_MODEL_LAG_HEADER, 'true');
-      }
-      if (!bank) throw new NotFoundError(CATALOG_MESSAGES.bankNotFound);
-      return reply.status(201).send({
-        success: true as const,
-        message: 'Bank added successfully',
-        data: { bank: toWireBank(bank) },
-      });
+      };
     },
-  );
+    answer: async ({ command, history }, { userId }, reply) => {
+      const bank = await readOrFold(reply, {
+        read: () => getBank(platform.db, userId, command.data.bankId),
+        // An entry is added once and never changes: found is current.
+        current: () => true,
+        fold: () => history.reduce(evolveBankRow, null),
+      });
+      if (!bank) throw new NotFoundError(CATALOG_MESSAGES.bankNotFound);
+      return { success: true as const, message: 'Bank added successfully', data: { bank: toWireBank(bank) } };
+    },
+  });
 
   registerLoanTypeList(app, '/loan-types', tags);
 
-  app.post(
-    '/loan-types',
-    {
-      config: { idempotent: true },
-      schema: {
-        tags,
-        security,
-        summary: 'Add a loan type visible only to the caller',
-        body: LoanTypeBody,
-        response: { 201: LoanTypeResponse, ...errorResponses(401, 422) },
-      },
+  loanTypeCommand({
+    method: 'POST',
+    url: '/loan-types',
+    status: 201,
+    idempotent: true,
+    schema: {
+      tags,
+      security,
+      summary: 'Add a loan type visible only to the caller',
+      body: LoanTypeBody,
+      response: { 201: LoanTypeResponse, ...errorResponses(401, 422) },
     },
-    async (request, reply) => {
-      const { type_name: typeName } = request.body;
+    command: async ({ userId, body }, now) => {
+      const { type_name: typeName } = body;
       const errors = validateLoanType({ typeName });
       if (errors.length > 0) throw new ValidationError(errors);
-      const loanTypeId = await nextCatalogId(platform.db, 'loan_type');
-      const result = await handleCommand(
-        { platform, userId: request.userId, reply },
-        {
-          streamId: loanTypeStreamId(loanTypeId),
-          decider: catalogDecider,
-          command: {
-            type: 'AddLoanType',
-            data: {
-              loanTypeId,
-              typeName: String(typeName),
-              ownerUserId: request.userId,
-              now: platform.clock().toISOString(),
-            },
-          },
-          waitFor: READ_MODELS,
+      return {
+        type: 'AddLoanType',
+        data: {
+          loanTypeId: await nextCatalogId(platform.db, 'loan_type'),
+          typeName: String(typeName),
+          ownerUserId: userId,
+          now,
         },
-      );
-      let loanType = await getLoanType(platform.db, request.userId, loanTypeId);
-      if (!loanType) {
-        loanType = result.history.reduce(evolveLoanTypeRow, null);
-        reply.header(READ_MODEL_LAG_HEADER, 'true');
-      }
+      };
+    },
+    answer: async ({ command, history }, { userId }, reply) => {
+      const loanType = await readOrFold(reply, {
+        read: () => getLoanType(platform.db, userId, command.data.loanTypeId),
+        current: () => true,
+        fold: () => history.reduce(evolveLoanTypeRow, null),
+      });
       if (!loanType) throw new NotFoundError(CATALOG_MESSAGES.loanTypeNotFound);
-      return reply.status(201).send({
+      return {
         success: true as const,
         message: 'Loan type added successfully',
         data: { loanType: toWireLoanType(loanType) },
-      });
+      };
     },
-  );
+  });
 
   app.get(
     '/loan-types/:id',

@@ -34,8 +34,10 @@ import type { LoanView } from '@kosh/projections/loans/queries';
 import { getSchedule, type ScheduleView } from '@kosh/projections/schedules/queries';
 import { getTransaction } from '@kosh/projections/transactions/queries';
 import { getUser } from '@kosh/projections/users/queries';
-import type { FastifyInstance, FastifyReply } from 'fastify';
-import { type HandleResult, loadAggregate } from '../../commands/handle';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { TSchema } from 'typebox';
+import { loadAggregate } from '../../commands/handle';
+import { type commandRoutes, wireFieldErrors } from '../../commands/route';
 import { CERTIFICATE_CSP, CERTIFICATE_NOTE, certificateHtml, certificatePdf } from './certificate-document';
 import {
   CHANGE_INPUT_MESSAGES,
@@ -47,30 +49,32 @@ import {
   parsePrepaymentAmounts,
   parseRateChange,
 } from './change-input';
-import { toWireSchedule, wireErrors } from './wire';
+import type { LoanOutcome } from './index';
+import type { toWireSchedule } from './wire';
+
+/** An answer of a loan command route, from what the command did. */
+type LoanAnswer<Body> = (result: LoanOutcome, request: FastifyRequest, reply: FastifyReply) => Promise<Body>;
 
 /** What the loan routes share with these. */
 export type LoanRouteKit = {
   ownLoan(userId: string, id: string): Promise<LoanView>;
   ownLoanId(userId: string, id: string): Promise<string>;
-  run(
-    userId: string,
-    loanId: string,
-    command: LoanCommand,
-    reply: FastifyReply,
-    ifMatch?: string,
-  ): Promise<HandleResult<LoanState, LoanStreamEvent>>;
-  scheduleAfter(
-    userId: string,
-    loanId: string,
-    result: HandleResult<LoanState, LoanStreamEvent>,
-    reply: FastifyReply,
-  ): Promise<ScheduleView | null>;
+  /** Declares a command route on the loan's stream. */
+  loanCommand: ReturnType<typeof commandRoutes<LoanState, LoanCommand, LoanStreamEvent>>;
+  /** The answer of a command that makes a new schedule version: that schedule. */
+  answerSchedule(
+    message: string,
+  ): LoanAnswer<{ success: true; message: string; data: ReturnType<typeof toWireSchedule> }>;
   today(): string;
 };
 
+/** What every change command carries: the caller's loan, the caller, the time. */
+type ChangeIds = { loanId: string; userId: string; now: string };
+
 const tags = ['Loan changes'];
 const security = [{ bearerAuth: [] }];
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const wireOutcome = (o: PrepaymentOutcome) => ({
   emi: fromPaise(o.emi),
@@ -85,7 +89,8 @@ async function wireNamed<T>(work: () => Promise<T> | T): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (error instanceof ValidationError) throw new ValidationError(wireErrors(error.errors), error.message);
+    if (error instanceof ValidationError)
+      throw new ValidationError(wireFieldErrors(error.errors), error.message);
     throw error;
   }
 }
@@ -115,51 +120,48 @@ export function loanChangeRoutes(fastify: FastifyInstance, kit: LoanRouteKit) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { platform } = app;
 
-  /** Records `command` and answers the schedule it made. */
-  async function change(
-    reply: FastifyReply,
-    userId: string,
-    loanId: string,
-    command: LoanCommand,
-    message: string,
-    ifMatch?: string,
-  ) {
-    const result = await wireNamed(() => kit.run(userId, loanId, command, reply, ifMatch));
-    const schedule = await kit.scheduleAfter(userId, loanId, result, reply);
-    return reply.status(201).send({ success: true as const, message, data: toWireSchedule(schedule) });
-  }
-
-  const changeRoute = { config: { idempotent: true } } as const;
   const changeResponses = { 201: ScheduleResponse, ...errorResponses(401, 404, 409, 422) };
 
-  app.post(
-    '/:id/prepayments',
-    {
-      ...changeRoute,
+  /**
+   * A change of terms from a date, recorded as an event: the answer is the schedule version it
+   * made. Honours If-Match and Idempotency-Key.
+   */
+  function termsChange(route: {
+    url: string;
+    summary: string;
+    body: TSchema;
+    message: string;
+    command: (ids: ChangeIds, body: Record<string, unknown>) => LoanCommand;
+  }) {
+    kit.loanCommand({
+      method: 'POST',
+      url: route.url,
+      status: 201,
+      idempotent: true,
+      ifMatch: true,
       schema: {
         tags,
         security,
-        summary: 'Record a part-payment; the schedule from its date follows the choice (a new version)',
+        summary: route.summary,
         params: LoanParams,
-        body: PrepaymentBody,
+        body: route.body,
         response: changeResponses,
       },
-    },
-    async (request, reply) => {
-      const { userId } = request;
-      const loanId = await kit.ownLoanId(userId, request.params.id);
-      const input = parsePrepayment(request.body);
-      const now = platform.clock().toISOString();
-      return change(
-        reply,
-        userId,
-        loanId,
-        { type: 'RecordPrepayment', data: { loanId, userId, now, ...input } },
-        'Prepayment recorded successfully',
-        request.headers['if-match'],
-      );
-    },
-  );
+      command: async ({ userId, params, body }, now) => {
+        const loanId = await kit.ownLoanId(userId, params.id);
+        return route.command({ loanId, userId, now }, body as Record<string, unknown>);
+      },
+      answer: kit.answerSchedule(route.message),
+    });
+  }
+
+  termsChange({
+    url: '/:id/prepayments',
+    summary: 'Record a part-payment; the schedule from its date follows the choice (a new version)',
+    body: PrepaymentBody,
+    message: 'Prepayment recorded successfully',
+    command: (ids, body) => ({ type: 'RecordPrepayment', data: { ...ids, ...parsePrepayment(body) } }),
+  });
 
   app.post(
     '/:id/prepayments/what-if',
@@ -207,137 +209,66 @@ export function loanChangeRoutes(fastify: FastifyInstance, kit: LoanRouteKit) {
     },
   );
 
-  app.post(
-    '/:id/foreclosure',
-    {
-      ...changeRoute,
-      schema: {
-        tags,
-        security,
-        summary:
-          'Close the loan on a date: outstanding principal, interest since the last EMI (actual/365) and a charge',
-        params: LoanParams,
-        body: ForeclosureBody,
-        response: changeResponses,
-      },
-    },
-    async (request, reply) => {
-      const { userId } = request;
-      const loanId = await kit.ownLoanId(userId, request.params.id);
-      const input = parseForeclosure(request.body);
-      const now = platform.clock().toISOString();
-      return change(
-        reply,
-        userId,
-        loanId,
-        { type: 'ForecloseLoan', data: { loanId, userId, now, ...input } },
-        'Loan foreclosed successfully',
-        request.headers['if-match'],
-      );
-    },
-  );
+  termsChange({
+    url: '/:id/foreclosure',
+    summary:
+      'Close the loan on a date: outstanding principal, interest since the last EMI (actual/365) and a charge',
+    body: ForeclosureBody,
+    message: 'Loan foreclosed successfully',
+    command: (ids, body) => ({ type: 'ForecloseLoan', data: { ...ids, ...parseForeclosure(body) } }),
+  });
 
-  app.post(
-    '/:id/rate-changes',
-    {
-      ...changeRoute,
-      schema: {
-        tags,
-        security,
-        summary:
-          'A new annual rate from a date with the RBI reset option taken; an EMI that does not cover the interest is refused (422)',
-        params: LoanParams,
-        body: RateChangeBody,
-        response: changeResponses,
-      },
-    },
-    async (request, reply) => {
-      const { userId } = request;
-      const loanId = await kit.ownLoanId(userId, request.params.id);
-      const input = parseRateChange(request.body);
-      const now = platform.clock().toISOString();
-      return change(
-        reply,
-        userId,
-        loanId,
-        { type: 'ChangeLoanRate', data: { loanId, userId, now, ...input } },
-        'Interest rate changed successfully',
-        request.headers['if-match'],
-      );
-    },
-  );
+  termsChange({
+    url: '/:id/rate-changes',
+    summary:
+      'A new annual rate from a date with the RBI reset option taken; an EMI that does not cover the interest is refused (422)',
+    body: RateChangeBody,
+    message: 'Interest rate changed successfully',
+    command: (ids, body) => ({ type: 'ChangeLoanRate', data: { ...ids, ...parseRateChange(body) } }),
+  });
 
-  app.post(
-    '/:id/emi-override',
-    {
-      ...changeRoute,
-      schema: {
-        tags,
-        security,
-        summary: 'The EMI the lender debits from a date (banks round differently); the tenure follows',
-        params: LoanParams,
-        body: EmiOverrideBody,
-        response: changeResponses,
-      },
-    },
-    async (request, reply) => {
-      const { userId } = request;
-      const loanId = await kit.ownLoanId(userId, request.params.id);
-      const input = parseEmiOverride(request.body);
-      const now = platform.clock().toISOString();
-      return change(
-        reply,
-        userId,
-        loanId,
-        { type: 'OverrideEmi', data: { loanId, userId, now, ...input } },
-        'EMI updated successfully',
-        request.headers['if-match'],
-      );
-    },
-  );
+  termsChange({
+    url: '/:id/emi-override',
+    summary: 'The EMI the lender debits from a date (banks round differently); the tenure follows',
+    body: EmiOverrideBody,
+    message: 'EMI updated successfully',
+    command: (ids, body) => ({ type: 'OverrideEmi', data: { ...ids, ...parseEmiOverride(body) } }),
+  });
 
-  app.post(
-    '/:id/emis/:n/payment',
-    {
-      ...changeRoute,
-      schema: {
-        tags,
-        security,
-        summary:
-          'Mark EMI n paid (date, amount), or matched to a debit of the transaction book (then shown once in the ledger)',
-        params: PaymentParams,
-        body: EmiPaymentBody,
-        response: { 201: ScheduleResponse, ...errorResponses(401, 404, 409, 422) },
-      },
+  /** The debit an EMI payment is matched to: one of the caller's, not matched before; 422 else. */
+  async function unmatchedDebit(userId: string, transactionId: unknown) {
+    const refuse = (message: string) => new ValidationError([{ field: 'transaction_id', message }]);
+    if (typeof transactionId !== 'string' || !UUID.test(transactionId))
+      throw refuse(CHANGE_INPUT_MESSAGES.transactionInvalid);
+    const found = await getTransaction(platform.db, userId, transactionId);
+    if (found?.transactionType !== 'D') throw refuse(CHANGE_INPUT_MESSAGES.transactionInvalid);
+    const { rows } = await platform.db.query(
+      'SELECT 1 FROM loan_paid_emis WHERE user_id = $1 AND transaction_id = $2 LIMIT 1',
+      [userId, found.id],
+    );
+    if (rows.length > 0) throw refuse(CHANGE_INPUT_MESSAGES.transactionMatched);
+    return { transactionId, paidOn: found.transactionDate, amount: found.amount };
+  }
+
+  kit.loanCommand({
+    method: 'POST',
+    url: '/:id/emis/:n/payment',
+    status: 201,
+    idempotent: true,
+    schema: {
+      tags,
+      security,
+      summary:
+        'Mark EMI n paid (date, amount), or matched to a debit of the transaction book (then shown once in the ledger)',
+      params: PaymentParams,
+      body: EmiPaymentBody,
+      response: changeResponses,
     },
-    async (request, reply) => {
-      const { userId } = request;
-      const loanId = await kit.ownLoanId(userId, request.params.id);
-      const paymentNumber = parsePaymentNumber(request.params.n);
-      const body = request.body as Record<string, unknown>;
-      const transactionId =
-        body.transaction_id === undefined || body.transaction_id === null ? null : body.transaction_id;
-      let debit: { paidOn: string; amount: number } | undefined;
-      if (transactionId !== null) {
-        const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-        const found =
-          typeof transactionId === 'string' && UUID.test(transactionId)
-            ? await getTransaction(platform.db, userId, transactionId)
-            : null;
-        if (found?.transactionType !== 'D')
-          throw new ValidationError([
-            { field: 'transaction_id', message: CHANGE_INPUT_MESSAGES.transactionInvalid },
-          ]);
-        const { rows } = await platform.db.query(
-          'SELECT 1 FROM loan_paid_emis WHERE user_id = $1 AND transaction_id = $2 LIMIT 1',
-          [userId, found.id],
-        );
-        if (rows.length > 0)
-          throw new ValidationError([
-            { field: 'transaction_id', message: CHANGE_INPUT_MESSAGES.transactionMatched },
-          ]);
-        debit = { paidOn: found.transactionDate, amount: found.amount };
-      }
+    command: async ({ userId, params, body }, now) => {
+      const loanId = await kit.ownLoanId(userId, params.id);
+      const paymentNumber = parsePaymentNumber(params.n);
+      const matched = body.transaction_id ?? null;
+      const debit = matched === null ? undefined : await unmatchedDebit(userId, matched);
       const { state } = await loadAggregate(platform, loanStreamId(loanId), loanDecider);
       if (state.status !== 'active') throw new NotFoundError(LOAN_NOT_FOUND);
       const scheduled = actualSchedule(scheduleTermsOf(state.details), state.changes).rows.find(
@@ -347,26 +278,11 @@ export function loanChangeRoutes(fastify: FastifyInstance, kit: LoanRouteKit) {
         paidOn: debit?.paidOn,
         amount: debit?.amount ?? scheduled?.amount ?? 0,
       });
-      const now = platform.clock().toISOString();
-      return change(
-        reply,
-        userId,
-        loanId,
-        {
-          type: 'MarkEmiPaid',
-          data: {
-            loanId,
-            userId,
-            now,
-            paymentNumber,
-            ...input,
-            transactionId: typeof transactionId === 'string' ? transactionId : null,
-          },
-        },
-        'EMI marked paid',
-      );
+      const transactionId = debit?.transactionId ?? null;
+      return { type: 'MarkEmiPaid', data: { loanId, userId, now, paymentNumber, ...input, transactionId } };
     },
-  );
+    answer: kit.answerSchedule('EMI marked paid'),
+  });
 
   app.get(
     '/:id/certificate',

@@ -32,36 +32,24 @@ import type { Queryable } from '@kosh/event-store/db';
 import { getBank, getLoanType } from '@kosh/projections/catalog/queries';
 import { evolveLoanRow } from '@kosh/projections/loans/projector';
 import { getLoan, getLoanStats, type LoanView, listLoans } from '@kosh/projections/loans/queries';
-import { allProjections } from '@kosh/projections/registry';
 import { evolveSchedule } from '@kosh/projections/schedules/projector';
-import {
-  getSchedule,
-  loanStandings,
-  type ScheduleView,
-  standingOf,
-} from '@kosh/projections/schedules/queries';
-import type { FastifyInstance, FastifyReply } from 'fastify';
-import {
-  etagOf,
-  type HandleResult,
-  handleCommand,
-  loadAggregate,
-  parseIfMatch,
-  READ_MODEL_LAG_HEADER,
-} from '../../commands/handle';
+import { getSchedule, loanStandings, standingOf } from '@kosh/projections/schedules/queries';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { etagOf, loadAggregate } from '../../commands/handle';
+import { type CommandOutcome, commandRoutes, readOrFold, wireFieldErrors } from '../../commands/route';
 import { readAt, readsLive } from '../../history/read-at';
 import { createAnswerCache } from '../answer-cache';
 import { registerLoanTypeList } from '../banks/loan-type-list';
 import { loanChangeRoutes } from './changes';
 import { parseLoanListQuery } from './list-query';
-import { loanInputOf, toWireLoan, toWireSchedule, wireErrors } from './wire';
-
-/** Every read model that folds loan events (loan list, schedules, the ledger's EMI debits). */
-const READ_MODELS = allProjections.filter((p) => p.handles.includes('ScheduleGenerated')).map((p) => p.name);
+import { loanInputOf, toWireLoan, toWireSchedule } from './wire';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const tags = ['Loans'];
+
+/** What a loan command did: the loan's new state and events, with the command (its loan id). */
+export type LoanOutcome = CommandOutcome<LoanState, LoanCommand, LoanStreamEvent>;
 
 /** The loan's APR, or undefined when the fee takes the whole principal (no rate to state). */
 function aprOf(loan: LoanView): number | undefined {
@@ -104,7 +92,7 @@ export async function loanRoutes(fastify: FastifyInstance) {
   /** The spec's rules, then: the bank and loan type must be ones the caller can see. */
   async function loanFields(userId: string, body: LoanBody, mode: LoanValidationMode) {
     const parsed = parseLoan(loanInputOf(body), mode, today());
-    if (!parsed.ok) throw new ValidationError(wireErrors(parsed.errors));
+    if (!parsed.ok) throw new ValidationError(wireFieldErrors(parsed.errors));
     const [bank, loanType] = await Promise.all([
       getBank(platform.db, userId, parsed.value.bankId),
       getLoanType(platform.db, userId, parsed.value.loanTypeId),
@@ -117,85 +105,66 @@ export async function loanRoutes(fastify: FastifyInstance) {
     return parsed.value;
   }
 
-  async function run(
-    userId: string,
-    loanId: string,
-    command: LoanCommand,
-    reply: FastifyReply,
-    ifMatch?: string,
-  ) {
-    return handleCommand(
-      { platform, userId, reply },
-      {
-        streamId: loanStreamId(loanId),
-        decider: loanDecider,
-        command,
-        expectedVersion: parseIfMatch(ifMatch),
-        waitFor: READ_MODELS,
+  const loanCommand = commandRoutes(app, {
+    decider: loanDecider,
+    streamId: (command) => loanStreamId(command.data.loanId),
+    // The loan list and stats, the schedule and the ledger's EMI debits show a change next; the
+    // as-of views of them replay the history read model.
+    waitFor: ['loans', 'schedules', 'ledger', 'history'],
+  });
+
+  /** The loan as the list shows it, from the read model or (lagging) the projection's fold. */
+  async function loanAfter(userId: string, result: LoanOutcome, reply: FastifyReply): Promise<LoanView> {
+    const { state } = result;
+    if (state.status === 'none') throw new NotFoundError(LOAN_NOT_FOUND);
+    const loan = await readOrFold(reply, {
+      read: () => getLoan(platform.db, userId, state.loanId),
+      current: (projected) => projected.version >= result.nextVersion,
+      fold: async () => {
+        const row = result.history.reduce(evolveLoanRow, null);
+        if (!row) return null;
+        const [bank, loanType] = await Promise.all([
+          getBank(platform.db, userId, row.bankId),
+          getLoanType(platform.db, userId, row.loanTypeId),
+        ]);
+        return {
+          ...row,
+          bank: { bankName: bank?.bankName ?? '', branchName: bank?.branchName ?? null },
+          loanType: { typeName: loanType?.typeName ?? '' },
+        };
       },
-    );
-  }
-
-  /** The stream's events, which the loan and schedule read models fold. */
-  const projectedHistory = (result: HandleResult<LoanState, LoanStreamEvent>) => result.history;
-
-  /**
-   * The loan as the list shows it; when the list lags behind the command (bounded wait timed
-   * out), the same fold the projection runs, over the stream's events, answers instead.
-   */
-  async function loanAfter(
-    userId: string,
-    result: HandleResult<LoanState, LoanStreamEvent>,
-    reply: FastifyReply,
-  ): Promise<LoanView> {
-    if (result.state.status === 'none') throw new NotFoundError(LOAN_NOT_FOUND);
-    // The events are stored: a read model out of reach is answered like one lagging behind.
-    const projected = await getLoan(platform.db, userId, result.state.loanId).catch(() => null);
-    if (projected && projected.version >= result.nextVersion) return projected;
-    const row = projectedHistory(result).reduce(evolveLoanRow, null);
-    if (!row) throw new NotFoundError(LOAN_NOT_FOUND);
-    reply.header(READ_MODEL_LAG_HEADER, 'true');
-    const [bank, loanType] = await Promise.all([
-      getBank(platform.db, userId, row.bankId),
-      getLoanType(platform.db, userId, row.loanTypeId),
-    ]);
-    return {
-      ...row,
-      bank: { bankName: bank?.bankName ?? '', branchName: bank?.branchName ?? null },
-      loanType: { typeName: loanType?.typeName ?? '' },
-    };
+    });
+    if (!loan) throw new NotFoundError(LOAN_NOT_FOUND);
+    return loan;
   }
 
   /** The current schedule, from the read model or (lagging) from the stream's events. */
-  async function scheduleAfter(
-    userId: string,
-    loanId: string,
-    result: HandleResult<LoanState, LoanStreamEvent>,
-    reply: FastifyReply,
-  ): Promise<ScheduleView | null> {
-    const folded = projectedHistory(result).reduce(evolveSchedule, null);
-    const projected = await getSchedule(platform.db, userId, loanId);
-    if (projected && (!folded || projected.version >= folded.version)) return projected;
-    if (folded) reply.header(READ_MODEL_LAG_HEADER, 'true');
-    return folded;
+  async function scheduleAfter(userId: string, result: LoanOutcome, reply: FastifyReply) {
+    const folded = result.history.reduce(evolveSchedule, null);
+    return readOrFold(reply, {
+      read: () => getSchedule(platform.db, userId, result.command.data.loanId),
+      current: (projected) => !folded || projected.version >= folded.version,
+      fold: () => folded,
+    });
   }
 
-  async function answerWithLoan(
-    reply: FastifyReply,
-    userId: string,
-    result: HandleResult<LoanState, LoanStreamEvent>,
-    status: number,
-    message: string,
-  ) {
-    const loan = await loanAfter(userId, result, reply);
-    // The same fields as GET /api/loans/{id} answers afterwards (status, overdue EMIs, APR).
-    const schedule = await scheduleAfter(userId, loan.id, result, reply);
-    const standing = schedule ? standingOf(schedule, today()) : undefined;
-    return reply
-      .status(status)
-      .header('ETag', etagOf(loan.version))
-      .send({ success: true as const, message, data: { loan: toWireLoan(loan, standing, aprOf(loan)) } });
-  }
+  /** The answer of a command that changes the loan: the same fields GET /api/loans/{id} answers. */
+  const answerLoan =
+    (message: string) => async (result: LoanOutcome, request: FastifyRequest, reply: FastifyReply) => {
+      const loan = await loanAfter(request.userId, result, reply);
+      const schedule = await scheduleAfter(request.userId, result, reply);
+      const standing = schedule ? standingOf(schedule, today()) : undefined;
+      reply.header('ETag', etagOf(loan.version));
+      return { success: true as const, message, data: { loan: toWireLoan(loan, standing, aprOf(loan)) } };
+    };
+
+  /** The answer of a command that makes a new schedule version: that schedule. */
+  const answerSchedule =
+    (message: string) => async (result: LoanOutcome, request: FastifyRequest, reply: FastifyReply) => ({
+      success: true as const,
+      message,
+      data: toWireSchedule(await scheduleAfter(request.userId, result, reply)),
+    });
 
   app.get(
     '/',
@@ -264,7 +233,7 @@ export async function loanRoutes(fastify: FastifyInstance) {
   );
 
   registerLoanTypeList(app, '/types', tags);
-  loanChangeRoutes(app, { ownLoan, ownLoanId, run, scheduleAfter, today });
+  loanChangeRoutes(app, { ownLoan, ownLoanId, loanCommand, answerSchedule, today });
 
   app.get(
     '/:id',
@@ -291,85 +260,62 @@ export async function loanRoutes(fastify: FastifyInstance) {
       }),
   );
 
-  app.post(
-    '/',
-    {
-      config: { idempotent: true },
-      schema: {
-        tags,
-        security,
-        summary: 'Create a loan and its repayment schedule (version 1)',
-        body: LoanBody,
-        response: { 201: LoanResponse, ...errorResponses(401, 422) },
-      },
+  loanCommand({
+    method: 'POST',
+    url: '/',
+    status: 201,
+    idempotent: true,
+    schema: {
+      tags,
+      security,
+      summary: 'Create a loan and its repayment schedule (version 1)',
+      body: LoanBody,
+      response: { 201: LoanResponse, ...errorResponses(401, 422) },
     },
-    async (request, reply) => {
-      const fields = await loanFields(request.userId, request.body, 'create');
-      const loanId = randomUUID();
-      const now = platform.clock().toISOString();
-      const result = await run(
-        request.userId,
-        loanId,
-        { type: 'CreateLoan', data: { loanId, userId: request.userId, fields, now } },
-        reply,
-      );
-      return answerWithLoan(reply, request.userId, result, 201, 'Loan created successfully');
+    command: async ({ userId, body }, now) => {
+      const fields = await loanFields(userId, body, 'create');
+      return { type: 'CreateLoan', data: { loanId: randomUUID(), userId, fields, now } };
     },
-  );
+    answer: answerLoan('Loan created successfully'),
+  });
 
-  app.put(
-    '/:id',
-    {
-      schema: {
-        tags,
-        security,
-        summary: 'Edit a loan; new terms make a new schedule version. Honours If-Match (409 when stale)',
-        params: LoanParams,
-        body: LoanBody,
-        response: { 200: LoanResponse, ...errorResponses(401, 404, 409, 422) },
-      },
+  loanCommand({
+    method: 'PUT',
+    url: '/:id',
+    ifMatch: true,
+    schema: {
+      tags,
+      security,
+      summary: 'Edit a loan; new terms make a new schedule version. Honours If-Match (409 when stale)',
+      params: LoanParams,
+      body: LoanBody,
+      response: { 200: LoanResponse, ...errorResponses(401, 404, 409, 422) },
     },
-    async (request, reply) => {
-      const { userId } = request;
-      const loanId = await ownLoanId(userId, request.params.id);
-      const fields = await loanFields(userId, request.body, 'edit');
-      const now = platform.clock().toISOString();
-      const result = await run(
-        userId,
-        loanId,
-        { type: 'UpdateLoan', data: { loanId, userId, fields, now } },
-        reply,
-        request.headers['if-match'],
-      );
-      return answerWithLoan(reply, userId, result, 200, 'Loan updated successfully');
+    command: async ({ userId, params, body }, now) => {
+      const loanId = await ownLoanId(userId, params.id);
+      const fields = await loanFields(userId, body, 'edit');
+      return { type: 'UpdateLoan', data: { loanId, userId, fields, now } };
     },
-  );
+    answer: answerLoan('Loan updated successfully'),
+  });
 
-  app.delete(
-    '/:id',
-    {
-      schema: {
-        tags,
-        security,
-        summary: 'Delete a loan (its EMIs leave the ledger). Honours If-Match (409 when stale)',
-        params: LoanParams,
-        response: { 200: LoanDeletedResponse, ...errorResponses(401, 404, 409) },
-      },
+  loanCommand({
+    method: 'DELETE',
+    url: '/:id',
+    ifMatch: true,
+    schema: {
+      tags,
+      security,
+      summary: 'Delete a loan (its EMIs leave the ledger). Honours If-Match (409 when stale)',
+      params: LoanParams,
+      response: { 200: LoanDeletedResponse, ...errorResponses(401, 404, 409) },
     },
-    async (request, reply) => {
-      const { userId } = request;
-      const loanId = await ownLoanId(userId, request.params.id);
-      const now = platform.clock().toISOString();
-      await run(
-        userId,
-        loanId,
-        { type: 'DeleteLoan', data: { loanId, userId, now } },
-        reply,
-        request.headers['if-match'],
-      );
-      return { success: true as const, message: 'Loan deleted successfully', data: null };
-    },
-  );
+    command: async ({ userId, params }, now) => ({
+      type: 'DeleteLoan',
+      data: { loanId: await ownLoanId(userId, params.id), userId, now },
+    }),
+    answer: () => ({ success: true as const, message: 'Loan deleted successfully', data: null }),
+  });
 
   app.get(
     '/:id/amortization',
@@ -405,35 +351,22 @@ export async function loanRoutes(fastify: FastifyInstance) {
     },
   );
 
-  app.post(
-    '/:id/amortization/regenerate',
-    {
-      config: { idempotent: true },
-      schema: {
-        tags,
-        security,
-        summary: 'Generate the next schedule version from the current terms',
-        params: LoanParams,
-        response: { 200: ScheduleResponse, ...errorResponses(401, 404, 409) },
-      },
+  loanCommand({
+    method: 'POST',
+    url: '/:id/amortization/regenerate',
+    idempotent: true,
+    ifMatch: true,
+    schema: {
+      tags,
+      security,
+      summary: 'Generate the next schedule version from the current terms',
+      params: LoanParams,
+      response: { 200: ScheduleResponse, ...errorResponses(401, 404, 409) },
     },
-    async (request, reply) => {
-      const { userId } = request;
-      const loanId = await ownLoanId(userId, request.params.id);
-      const now = platform.clock().toISOString();
-      const result = await run(
-        userId,
-        loanId,
-        { type: 'RegenerateSchedule', data: { loanId, userId, now } },
-        reply,
-        request.headers['if-match'],
-      );
-      const schedule = await scheduleAfter(userId, loanId, result, reply);
-      return {
-        success: true as const,
-        message: 'Amortization schedule generated successfully',
-        data: toWireSchedule(schedule),
-      };
-    },
-  );
+    command: async ({ userId, params }, now) => ({
+      type: 'RegenerateSchedule',
+      data: { loanId: await ownLoanId(userId, params.id), userId, now },
+    }),
+    answer: answerSchedule('Amortization schedule generated successfully'),
+  });
 }

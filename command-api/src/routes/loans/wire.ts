@@ -1,11 +1,5 @@
-import {
-  type LoanBody,
-  toSnakeKey,
-  type WireLoan,
-  type WireScheduleRow,
-  type WireScheduleSummary,
-} from '@kosh/contract';
-import { type FieldError, fromPaise, type LoanInput } from '@kosh/domain';
+import type { LoanBody, WireLoan, WireScheduleRow, WireScheduleSummary } from '@kosh/contract';
+import { fromPaise, type LoanInput } from '@kosh/domain';
 import type { LoanView } from '@kosh/projections/loans/queries';
 import type { LoanStanding, ScheduleView, ScheduleViewRow } from '@kosh/projections/schedules/queries';
 
@@ -27,11 +21,6 @@ export function loanInputOf(body: LoanBody): LoanInput {
     hasGst: body.has_gst,
     gstPercentage: body.gst_percentage,
   };
-}
-
-/** Domain field errors named by their wire (snake_case) names. */
-export function wireErrors(errors: readonly FieldError[]): FieldError[] {
-  return errors.map((error) => ({ field: toSnakeKey(error.field), message: error.message }));
 }
 
 /** `standing`: status on today, when the answer carries it; `apr` on the one-loan answer. */

@@ -20,7 +20,11 @@ import {
   transactionStreamId,
   ValidationError,
 } from '@kosh/domain';
-import { TRANSACTION_NOT_FOUND, transactionDecider } from '@kosh/domain/transaction/decide';
+import {
+  TRANSACTION_NOT_FOUND,
+  type TransactionCommand,
+  transactionDecider,
+} from '@kosh/domain/transaction/decide';
 import type { TransactionEvent } from '@kosh/domain/transaction/events';
 import type { TransactionState } from '@kosh/domain/transaction/state';
 import { evolveTransactionRow } from '@kosh/projections/transactions/projector';
@@ -31,19 +35,10 @@ import {
   type TransactionRow,
 } from '@kosh/projections/transactions/queries';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import {
-  etagOf,
-  type HandleResult,
-  handleCommand,
-  loadAggregate,
-  parseIfMatch,
-  READ_MODEL_LAG_HEADER,
-} from '../../commands/handle';
+import { etagOf, loadAggregate } from '../../commands/handle';
+import { type CommandOutcome, commandRoutes, readOrFold } from '../../commands/route';
 import { readAt } from '../../history/read-at';
 import { parseTransactionListQuery } from './list-query';
-
-/** The screens reading these: the transaction book (list, stats) and the ledger. */
-const READ_MODELS = ['transactions', 'ledger'] as const;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -93,35 +88,32 @@ export async function transactionRoutes(fastify: FastifyInstance) {
     return parsed.value;
   }
 
-  /**
-   * After the command: the row as the list shows it. Should the read model still lag (the
-   * bounded read-your-writes wait timed out), the projection's own fold over the stream's events
-   * answers instead, and the answer says so.
-   */
-  async function answerWith(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    result: HandleResult<TransactionState, TransactionEvent>,
-    status: number,
-    message: string,
-  ) {
-    const { state } = result;
-    if (state.status !== 'recorded') throw new NotFoundError(TRANSACTION_NOT_FOUND);
-    // The events are stored: a read model out of reach is answered like one lagging behind.
-    const projected = await getTransaction(platform.db, request.userId, state.transactionId).catch(
-      () => null,
-    );
-    let row = projected;
-    if (!row || row.version < result.nextVersion) {
-      row = result.history.reduce(evolveTransactionRow, null);
+  const transactionCommand = commandRoutes(app, {
+    decider: transactionDecider,
+    streamId: (command) => transactionStreamId(command.data.transactionId),
+    // The transaction book (list, stats) and the ledger show a change next.
+    waitFor: ['transactions', 'ledger'],
+  });
+
+  /** The answer of a command that keeps the transaction: the row as the list shows it. */
+  const answerTransaction =
+    (message: string) =>
+    async (
+      result: CommandOutcome<TransactionState, TransactionCommand, TransactionEvent>,
+      request: FastifyRequest,
+      reply: FastifyReply,
+    ) => {
+      const { state } = result;
+      if (state.status !== 'recorded') throw new NotFoundError(TRANSACTION_NOT_FOUND);
+      const row = await readOrFold(reply, {
+        read: () => getTransaction(platform.db, request.userId, state.transactionId),
+        current: (projected) => projected.version >= result.nextVersion,
+        fold: () => result.history.reduce(evolveTransactionRow, null),
+      });
       if (!row) throw new NotFoundError(TRANSACTION_NOT_FOUND);
-      reply.header(READ_MODEL_LAG_HEADER, 'true');
-    }
-    return reply
-      .status(status)
-      .header('ETag', etagOf(row.version))
-      .send({ success: true as const, message, data: { transaction: toWire(row) } });
-  }
+      reply.header('ETag', etagOf(row.version));
+      return { success: true as const, message, data: { transaction: toWire(row) } };
+    };
 
   app.get(
     '/',
@@ -211,103 +203,59 @@ export async function transactionRoutes(fastify: FastifyInstance) {
     },
   );
 
-  app.post(
-    '/',
-    {
-      config: { idempotent: true },
-      schema: {
-        tags,
-        security,
-        summary: 'Record a credit or a debit',
-        body: TransactionBody,
-        response: { 201: TransactionResponse, ...errorResponses(401, 422) },
-      },
+  transactionCommand({
+    method: 'POST',
+    url: '/',
+    status: 201,
+    idempotent: true,
+    schema: {
+      tags,
+      security,
+      summary: 'Record a credit or a debit',
+      body: TransactionBody,
+      response: { 201: TransactionResponse, ...errorResponses(401, 422) },
     },
-    async (request, reply) => {
-      const value = fields(request.body);
-      const transactionId = randomUUID();
-      const result = await handleCommand(
-        { platform, userId: request.userId, reply },
-        {
-          streamId: transactionStreamId(transactionId),
-          decider: transactionDecider,
-          command: {
-            type: 'RecordTransaction',
-            data: { ...value, transactionId, userId: request.userId, now: platform.clock().toISOString() },
-          },
-          waitFor: READ_MODELS,
-        },
-      );
-      return answerWith(request, reply, result, 201, 'Transaction created successfully!');
-    },
-  );
+    command: ({ userId, body }, now) => ({
+      type: 'RecordTransaction',
+      data: { ...fields(body), transactionId: randomUUID(), userId, now },
+    }),
+    answer: answerTransaction('Transaction created successfully!'),
+  });
 
-  app.put(
-    '/:id',
-    {
-      schema: {
-        tags,
-        security,
-        summary: 'Change a transaction (If-Match: the version from GET, else 409 when stale)',
-        params: TransactionParams,
-        body: TransactionBody,
-        response: { 200: TransactionResponse, ...errorResponses(401, 404, 409, 422) },
-      },
+  transactionCommand({
+    method: 'PUT',
+    url: '/:id',
+    ifMatch: true,
+    schema: {
+      tags,
+      security,
+      summary: 'Change a transaction (If-Match: the version from GET, else 409 when stale)',
+      params: TransactionParams,
+      body: TransactionBody,
+      response: { 200: TransactionResponse, ...errorResponses(401, 404, 409, 422) },
     },
-    async (request, reply) => {
-      const { id } = request.params;
-      await assertOwnTransaction(request.userId, id);
-      const value = fields(request.body);
-      const result = await handleCommand(
-        { platform, userId: request.userId, reply },
-        {
-          streamId: transactionStreamId(id),
-          decider: transactionDecider,
-          command: {
-            type: 'UpdateTransaction',
-            data: {
-              ...value,
-              transactionId: id,
-              userId: request.userId,
-              now: platform.clock().toISOString(),
-            },
-          },
-          expectedVersion: parseIfMatch(request.headers['if-match']),
-          waitFor: READ_MODELS,
-        },
-      );
-      return answerWith(request, reply, result, 200, 'Transaction updated successfully!');
+    command: async ({ userId, params, body }, now) => {
+      await assertOwnTransaction(userId, params.id);
+      return { type: 'UpdateTransaction', data: { ...fields(body), transactionId: params.id, userId, now } };
     },
-  );
+    answer: answerTransaction('Transaction updated successfully!'),
+  });
 
-  app.delete(
-    '/:id',
-    {
-      schema: {
-        tags,
-        security,
-        summary: 'Delete a transaction (If-Match honoured)',
-        params: TransactionParams,
-        response: { 200: TransactionDeletedResponse, ...errorResponses(401, 404, 409) },
-      },
+  transactionCommand({
+    method: 'DELETE',
+    url: '/:id',
+    ifMatch: true,
+    schema: {
+      tags,
+      security,
+      summary: 'Delete a transaction (If-Match honoured)',
+      params: TransactionParams,
+      response: { 200: TransactionDeletedResponse, ...errorResponses(401, 404, 409) },
     },
-    async (request, reply) => {
-      const { id } = request.params;
-      await assertOwnTransaction(request.userId, id);
-      await handleCommand(
-        { platform, userId: request.userId, reply },
-        {
-          streamId: transactionStreamId(id),
-          decider: transactionDecider,
-          command: {
-            type: 'DeleteTransaction',
-            data: { transactionId: id, userId: request.userId, now: platform.clock().toISOString() },
-          },
-          expectedVersion: parseIfMatch(request.headers['if-match']),
-          waitFor: READ_MODELS,
-        },
-      );
-      return { success: true as const, message: 'Transaction deleted successfully!', data: null };
+    command: async ({ userId, params }, now) => {
+      await assertOwnTransaction(userId, params.id);
+      return { type: 'DeleteTransaction', data: { transactionId: params.id, userId, now } };
     },
-  );
+    answer: () => ({ success: true as const, message: 'Transaction deleted successfully!', data: null }),
+  });
 }

@@ -1,0 +1,189 @@
+import { randomUUID } from 'node:crypto';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import {
+  EmailBody,
+  errorResponses,
+  MessageResponse,
+  RegisterBody,
+  SessionResponse,
+  VerifyEmailBody,
+} from '@kosh/contract';
+import { BadRequestError, ConflictError, USER_MESSAGES, userDecider, validateRegister } from '@kosh/domain';
+import { findUserIdByVerificationTokenHash } from '@kosh/projections/users/queries';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { loadAggregate } from '../../commands/handle';
+import { commandContext } from '../../commands/route';
+import {
+  afterAnswerForAccount,
+  findUserByEmail,
+  noteClaim,
+  releaseEmail,
+  reserveEmail,
+  runUserCommand,
+} from './accounts';
+import { authRateLimit } from './limits';
+import { hashPassword } from './passwords';
+import { issueLinkToken, normalizeEmail, sha256Hex, userStreamId, VERIFICATION_LINK_TTL_MS } from './secrets';
+import { failOn, linkAddress, registeredOrNotFound, str, toWireUser } from './wire';
+
+/**
+ * The one answer to a registration, whether the address was free or taken (an account for it
+ * exists): telling the two apart would let anyone probe who has an account. The spec's success
+ * shape is kept (201, success, the message to check the mailbox); `data` carries no user, as
+ * there may be none to show.
+ */
+const REGISTERED = {
+  success: true as const,
+  message: 'Registration successful. Please check your email to verify your account.',
+  data: null,
+};
+
+const isTaken = (error: unknown) => error instanceof ConflictError && error.errorCode === 'EMAIL_TAKEN';
+
+/** Spec section 7 (Auth): a new account, and proving its e-mail address. */
+export async function registrationRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { platform } = app;
+  const now = () => platform.clock();
+
+  /** Registration proper, after the answer: a new account, or a mail to the address's owner. */
+  async function registerOrTellOwner(
+    request: FastifyRequest,
+    input: { firstName: string; lastName: string; email: string; passwordHash: string },
+  ) {
+    const { email } = input;
+    const holder = await findUserByEmail(platform, email);
+    if (holder.userId) {
+      await noteClaim(request, holder.userId, email, 'register');
+      return;
+    }
+    const userId = randomUUID();
+    const context = commandContext(request, { userId });
+    try {
+      await reserveEmail(context, email, userId);
+    } catch (error) {
+      // Reserved a moment ago by a registration still completing: the address is theirs.
+      if (isTaken(error)) return;
+      throw error;
+    }
+    const { issued } = issueLinkToken(platform.config.JWT_SECRET, now(), VERIFICATION_LINK_TTL_MS);
+    try {
+      await runUserCommand(context, userId, {
+        type: 'RegisterUser',
+        data: { userId, ...input, verification: issued, now: now().toISOString() },
+      });
+    } catch (error) {
+      await releaseEmail(context, email, userId);
+      throw error;
+    }
+  }
+
+  app.post(
+    '/register',
+    {
+      schema: {
+        tags: ['auth'],
+        summary:
+          'Create an account; a verification mail follows. Does not sign in. The same answer for a taken address, whose owner is told by mail instead.',
+        body: RegisterBody,
+        response: { 201: MessageResponse, ...errorResponses(422, 429) },
+      },
+      preHandler: authRateLimit(app, 'register'),
+    },
+    async (request, reply) => {
+      const body = request.body;
+      const input = {
+        firstName: str(body.first_name).trim(),
+        lastName: str(body.last_name).trim(),
+        email: str(body.email),
+        password: str(body.password),
+      };
+      failOn(validateRegister(input));
+      // Hashed before the answer whatever the address: the cost a client pays per registration.
+      const passwordHash = await hashPassword(input.password);
+      const { firstName, lastName } = input;
+      const email = normalizeEmail(input.email);
+      app.afterAnswer(request, reply, () =>
+        registerOrTellOwner(request, { firstName, lastName, email, passwordHash }),
+      );
+      return reply.status(201).send(REGISTERED);
+    },
+  );
+
+  app.post(
+    '/verify-email',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Verify the e-mail address with the mailed single-use token; signs in.',
+        body: VerifyEmailBody,
+        response: { 200: SessionResponse, ...errorResponses(400, 429) },
+      },
+      preHandler: authRateLimit(app, 'verifyEmail'),
+    },
+    async (request, reply) => {
+      const token = str(request.body.token);
+      const tokenHash = sha256Hex(token);
+      const userId = token ? await findUserIdByVerificationTokenHash(platform.db, tokenHash) : null;
+      if (!userId)
+        throw new BadRequestError(USER_MESSAGES.invalidVerificationLink, 'INVALID_VERIFICATION_TOKEN');
+      const context = commandContext(request, { reply, userId });
+      const { state: before } = await loadAggregate(platform, userStreamId(userId), userDecider);
+      // A link confirming a new address: the address is reserved before the account moves to it.
+      const link = before.status === 'registered' ? before.verification : null;
+      const currentEmail = before.status === 'registered' ? before.email : null;
+      const movesTo = link?.tokenHash === tokenHash && link.email !== currentEmail ? link.email : null;
+      if (movesTo) await reserveEmail(context, movesTo, userId);
+      let result: Awaited<ReturnType<typeof runUserCommand>>;
+      try {
+        result = await runUserCommand(context, userId, {
+          type: 'VerifyEmail',
+          data: { tokenHash, now: now().toISOString() },
+        });
+      } catch (error) {
+        if (movesTo) await releaseEmail(context, movesTo, userId);
+        throw error;
+      }
+      for (const event of result.events) {
+        if (event.type === 'EmailChanged') await releaseEmail(context, event.data.previousEmail, userId);
+      }
+      const { state } = result;
+      return {
+        success: true as const,
+        message: 'Email verified successfully',
+        data: { user: toWireUser(registeredOrNotFound(state)), token: app.issueToken(userId) },
+      };
+    },
+  );
+
+  app.post(
+    '/resend-verification',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Mail a new verification link. Same answer whether or not the address has an account.',
+        body: EmailBody,
+        response: { 200: MessageResponse, ...errorResponses(422, 429) },
+      },
+      preHandler: authRateLimit(app, 'resendVerification'),
+    },
+    async (request, reply) => {
+      afterAnswerForAccount(request, reply, linkAddress(request.body.email), (user, at) =>
+        user.emailVerified
+          ? null
+          : {
+              type: 'RequestEmailVerification',
+              data: {
+                verification: issueLinkToken(platform.config.JWT_SECRET, at, VERIFICATION_LINK_TTL_MS).issued,
+                now: at.toISOString(),
+              },
+            },
+      );
+      return {
+        success: true as const,
+        message: 'If an unverified account exists for this email, a verification email has been sent.',
+        data: null,
+      };
+    },
+  );
+}
