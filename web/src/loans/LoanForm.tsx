@@ -4,7 +4,7 @@ import type { SubmissionErrors } from 'final-form';
 import { type FocusEvent, useMemo } from 'react';
 import { Form, FormSpy } from 'react-final-form';
 import { useLocation } from 'wouter';
-import '../dashboard/money-screens.css';
+import '../ui/money-screens.css';
 import { formatDate, todayIso } from '../format';
 import {
   FormErrorCallout,
