@@ -17,7 +17,7 @@ import {
 } from '../forms';
 import { LoanPreview } from './LoanPreview';
 import { bankLabel } from './loanDisplay';
-import { endDateOf, type LoanFormValues, loanFormValidator } from './loanForm';
+import { endDateOf, type LoanFormValues, loanFormValidator } from './loanFormValues';
 import { useGetBanksQuery, useGetLoanTypesQuery } from './loansApi';
 
 type Props = {
