@@ -13,13 +13,13 @@ type Props = {
 
 /** The results caption, the page size and the previous/next buttons; hidden when nothing matched. */
 export function LoanPagination({ pagination, limit, onPage, onLimit }: Props) {
-  const { page, totalItems, totalPages } = pagination;
-  if (totalItems === 0) return null;
+  if (pagination.totalItems === 0) return null;
   return (
     <nav className="kosh-pagination" aria-label="Loan pages">
       <span className="kosh-muted">
-        Showing {(page - 1) * pagination.limit + 1} to {Math.min(page * pagination.limit, totalItems)} of{' '}
-        {totalItems} results
+        Showing {(pagination.page - 1) * pagination.limit + 1} to{' '}
+        {Math.min(pagination.page * pagination.limit, pagination.totalItems)} of {pagination.totalItems}{' '}
+        results
       </span>
       <div className="kosh-actions">
         <HTMLSelect
@@ -32,15 +32,15 @@ export function LoanPagination({ pagination, limit, onPage, onLimit }: Props) {
           <Button
             icon="chevron-left"
             aria-label="Previous page"
-            disabled={page <= 1}
-            onClick={() => onPage(page - 1)}
+            disabled={pagination.page <= 1}
+            onClick={() => onPage(pagination.page - 1)}
           />
-          <Button disabled text={`${page} / ${Math.max(totalPages, 1)}`} />
+          <Button disabled text={`${pagination.page} / ${Math.max(pagination.totalPages, 1)}`} />
           <Button
             icon="chevron-right"
             aria-label="Next page"
-            disabled={page >= totalPages}
-            onClick={() => onPage(page + 1)}
+            disabled={pagination.page >= pagination.totalPages}
+            onClick={() => onPage(pagination.page + 1)}
           />
         </ButtonGroup>
       </div>
