@@ -3,10 +3,10 @@ import type { FormApi } from 'final-form';
 import { useState } from 'react';
 import { Form } from 'react-final-form';
 import { Link } from 'wouter';
-import { TableScroll } from '../dashboard/TableScroll';
 import { todayIso } from '../format';
 import { FormErrorCallout, InputGroupField, SubmitButton, toSubmissionErrors } from '../forms';
 import { toast } from '../toaster';
+import { TableScroll } from '../ui/TableScroll';
 import {
   type GivenGrant,
   type GrantStatus,
@@ -15,7 +15,7 @@ import {
   useRevokeAuditAccessMutation,
 } from './auditApi';
 import { formatGrantDate } from './auditMode';
-import '../dashboard/money-screens.css';
+import '../ui/money-screens.css';
 import './audit.css';
 
 /** `auditorEmail`, not `email`: the profile form above has a field of that name (and its id). */

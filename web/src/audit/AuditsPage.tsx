@@ -1,10 +1,10 @@
 import { Button, Card, HTMLTable, NonIdealState, Spinner } from '@blueprintjs/core';
 import { PageHeader } from '../app/layout/PageHeader';
-import { TableScroll } from '../dashboard/TableScroll';
+import { TableScroll } from '../ui/TableScroll';
 import { useGetAuditGrantsQuery } from './auditApi';
 import { formatGrantDate, useAuditAccount } from './auditMode';
 import { useAuditNavigation } from './useAuditNavigation';
-import '../dashboard/money-screens.css';
+import '../ui/money-screens.css';
 
 /** /audits (issue 14): the accounts shared with this user, read-only; the grant mail links here. */
 export function AuditsPage() {

@@ -7,7 +7,7 @@ import { useReadOnly } from '../audit/auditMode';
 import { SharedWithYouNotice } from '../audit/SharedWithYouNotice';
 import { formatMoney } from '../format';
 import { useGetLoanStatsQuery } from '../loans/loansApi';
-import { StatCard, StatGrid } from './StatCard';
+import { StatCard, StatGrid } from '../ui/StatCard';
 
 const DashboardCharts = lazy(async () => ({ default: (await import('./DashboardCharts')).DashboardCharts }));
 

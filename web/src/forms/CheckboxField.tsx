@@ -1,19 +1,10 @@
 import { Checkbox, type CheckboxProps } from '@blueprintjs/core';
-import { useField } from 'react-final-form';
+import { useCheckedField } from './useCheckedField';
 
 type Props = Omit<CheckboxProps, 'name' | 'checked' | 'onChange'> & { name: string };
 
 /** react-final-form adapter for Blueprint's Checkbox (a boolean field). */
 export function CheckboxField({ name, ...checkbox }: Props) {
-  const { input } = useField<boolean>(name, { type: 'checkbox' });
-  return (
-    <Checkbox
-      {...checkbox}
-      name={input.name}
-      checked={!!input.checked}
-      onChange={input.onChange}
-      onBlur={input.onBlur}
-      onFocus={input.onFocus}
-    />
-  );
+  const field = useCheckedField(name);
+  return <Checkbox {...checkbox} {...field} />;
 }

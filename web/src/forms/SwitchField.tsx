@@ -1,19 +1,10 @@
 import { Switch, type SwitchProps } from '@blueprintjs/core';
-import { useField } from 'react-final-form';
+import { useCheckedField } from './useCheckedField';
 
 type Props = Omit<SwitchProps, 'name' | 'checked' | 'onChange'> & { name: string };
 
 /** react-final-form adapter for Blueprint's Switch (a boolean field). */
 export function SwitchField({ name, ...toggle }: Props) {
-  const { input } = useField<boolean>(name, { type: 'checkbox' });
-  return (
-    <Switch
-      {...toggle}
-      name={input.name}
-      checked={!!input.checked}
-      onChange={input.onChange}
-      onBlur={input.onBlur}
-      onFocus={input.onFocus}
-    />
-  );
+  const field = useCheckedField(name);
+  return <Switch {...toggle} {...field} />;
 }

@@ -1,7 +1,7 @@
 import { Button, Card, FormGroup, HTMLSelect, InputGroup } from '@blueprintjs/core';
 import { type FormEvent, useState } from 'react';
 import { PageHeader } from '../app/layout/PageHeader';
-import '../dashboard/money-screens.css';
+import '../ui/money-screens.css';
 import { useGetLoansQuery } from '../loans/loansApi';
 import './history.css';
 import { NO_TIMELINE_FILTERS, type TimelineFilters, useGetTimelineQuery } from './historyApi';

@@ -10,10 +10,10 @@ import {
   Tag,
 } from '@blueprintjs/core';
 import { useState } from 'react';
-import { TableScroll } from '../dashboard/TableScroll';
 import { formatDate, formatDateTime, formatMoney } from '../format';
 import type { ScheduleRow } from '../loans/loansApi';
 import { ScheduleTableHead } from '../loans/ScheduleTableHead';
+import { TableScroll } from '../ui/TableScroll';
 import './history.css';
 import {
   type Figure,

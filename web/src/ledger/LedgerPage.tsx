@@ -12,9 +12,9 @@ import {
 import { useState } from 'react';
 import { isApiError } from '../api/apiError';
 import { PageHeader } from '../app/layout/PageHeader';
-import { StatCard, StatGrid } from '../dashboard/StatCard';
 import { formatDate, formatMoney, MONTH_NAMES } from '../format';
 import { asOfArg, useAsOfMode } from '../history/asOf';
+import { StatCard, StatGrid } from '../ui/StatCard';
 import '../history/history.css';
 import { LedgerTable } from './LedgerTable';
 import {

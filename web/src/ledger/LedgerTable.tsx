@@ -1,6 +1,6 @@
 import { HTMLTable, Tag } from '@blueprintjs/core';
-import { TableScroll } from '../dashboard/TableScroll';
 import { formatDate, formatMoney } from '../format';
+import { TableScroll } from '../ui/TableScroll';
 import type { LedgerSide } from './ledgerApi';
 
 type Props = { title: string; side: LedgerSide; kind: 'credit' | 'debit'; empty: string };

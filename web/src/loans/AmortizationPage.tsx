@@ -2,12 +2,12 @@ import { Button, Card, Classes, HTMLTable, Intent, NonIdealState, Spinner } from
 import { type MouseEvent, memo, useCallback, useMemo, useState } from 'react';
 import { useLocation, useParams } from 'wouter';
 import { PageHeader } from '../app/layout/PageHeader';
-import { StatCard, StatGrid } from '../dashboard/StatCard';
-import { TableScroll } from '../dashboard/TableScroll';
 import { formatDate, formatMoney, todayIso } from '../format';
 import { useAsOfMode, withAsOf } from '../history/asOf';
 import { ScheduleVersions } from '../history/ScheduleVersions';
 import { toast } from '../toaster';
+import { StatCard, StatGrid } from '../ui/StatCard';
+import { TableScroll } from '../ui/TableScroll';
 import { MarkPaidDialog } from './changes/MarkPaidDialog';
 import { LoanUnavailable } from './LoanUnavailable';
 import { bankLabel, EMI_LABELS } from './loanDisplay';

@@ -9,7 +9,7 @@ import { defaultFinancialYear, financialYearDates, financialYearsOf } from './fi
 import { LoanUnavailable } from './LoanUnavailable';
 import { bankLabel } from './loanDisplay';
 import { useGetCertificateQuery, useGetLoanQuery } from './loansApi';
-import '../dashboard/money-screens.css';
+import '../ui/money-screens.css';
 import './loan-changes.css';
 
 type Format = 'html' | 'pdf';

@@ -6,7 +6,7 @@ import { toSubmissionErrors } from '../forms';
 import { useSubmissionKey } from '../forms/useSubmissionKey';
 import { toast } from '../toaster';
 import { LoanForm } from './LoanForm';
-import { LOAN_FIELDS, type LoanFormValues, NEW_LOAN, toLoanBody } from './loanForm';
+import { LOAN_FIELDS, type LoanFormValues, NEW_LOAN, toLoanBody } from './loanFormValues';
 import { useCreateLoanMutation } from './loansApi';
 
 /** /loans/create, 'Create New Loan' (spec section 2). */

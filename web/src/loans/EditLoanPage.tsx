@@ -8,7 +8,7 @@ import { toSubmissionErrors } from '../forms';
 import { toast } from '../toaster';
 import { LoanForm } from './LoanForm';
 import { LoanUnavailable } from './LoanUnavailable';
-import { LOAN_FIELDS, type LoanFormValues, toLoanBody, valuesOf } from './loanForm';
+import { LOAN_FIELDS, type LoanFormValues, toLoanBody, valuesOf } from './loanFormValues';
 import { useGetLoanQuery, useUpdateLoanMutation } from './loansApi';
 
 /** /loans/{id}/edit, 'Edit Loan': the same form prefilled (spec section 2). */

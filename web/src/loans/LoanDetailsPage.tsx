@@ -3,7 +3,7 @@ import { fromPaise, toPaise } from '@kosh/domain';
 import { lazy, type ReactNode, Suspense, useState } from 'react';
 import { useLocation, useParams } from 'wouter';
 import { PageHeader } from '../app/layout/PageHeader';
-import '../dashboard/money-screens.css';
+import '../ui/money-screens.css';
 import './loan-changes.css';
 import { formatDate, formatDateTime, formatMoney, todayIso } from '../format';
 import { useAsOfMode, withAsOf } from '../history/asOf';

@@ -4,7 +4,7 @@ import type { SubmissionErrors } from 'final-form';
 import { type FocusEvent, useMemo } from 'react';
 import { Form, FormSpy } from 'react-final-form';
 import { useLocation } from 'wouter';
-import '../dashboard/money-screens.css';
+import '../ui/money-screens.css';
 import { formatDate, todayIso } from '../format';
 import {
   FormErrorCallout,
@@ -17,7 +17,7 @@ import {
 } from '../forms';
 import { LoanPreview } from './LoanPreview';
 import { bankLabel } from './loanDisplay';
-import { endDateOf, type LoanFormValues, loanFormValidator } from './loanForm';
+import { endDateOf, type LoanFormValues, loanFormValidator } from './loanFormValues';
 import { useGetBanksQuery, useGetLoanTypesQuery } from './loansApi';
 
 type Props = {

@@ -3,7 +3,7 @@ import { calculateLoan } from '@kosh/domain';
 import { FormSpy } from 'react-final-form';
 import { formatMoney } from '../format';
 import { EMI_LABELS } from './loanDisplay';
-import type { LoanFormValues } from './loanForm';
+import type { LoanFormValues } from './loanFormValues';
 
 /** Live figures from the domain calculator (spec section 5) as the user types. */
 export function LoanPreview() {

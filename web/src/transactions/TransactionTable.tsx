@@ -1,6 +1,6 @@
 import { Button, HTMLTable, Spinner, Tag } from '@blueprintjs/core';
-import { TableScroll } from '../dashboard/TableScroll';
 import { formatDate, formatDateTime, formatMoney } from '../format';
+import { TableScroll } from '../ui/TableScroll';
 import type { Transaction } from './transactionsApi';
 
 type Props = {

@@ -1,9 +1,9 @@
 import { Button, Callout, Card, Intent } from '@blueprintjs/core';
 import { useState } from 'react';
 import { PageHeader } from '../app/layout/PageHeader';
-import { StatCard, StatGrid } from '../dashboard/StatCard';
 import { formatMoney } from '../format';
 import { asOfArg, useAsOfMode } from '../history/asOf';
+import { StatCard, StatGrid } from '../ui/StatCard';
 import '../history/history.css';
 import { HistoryDrawer } from '../history/HistoryDrawer';
 import { DeleteTransactionDialog } from './DeleteTransactionDialog';

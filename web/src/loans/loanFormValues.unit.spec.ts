@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { endDateOf, loanFormValidator, NEW_LOAN, toLoanBody } from './loanForm';
+import { endDateOf, loanFormValidator, NEW_LOAN, toLoanBody } from './loanFormValues';
 
 const filled = {
   ...NEW_LOAN,
