@@ -1,0 +1,48 @@
+import { bankStreamId, catalogDecider, loanTypeStreamId } from '@kosh/domain';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { now, userId } from '../runner/testing/fixtures';
+import { type ReadModelSpec, readModelSpec, recordedStream } from '../runner/testing/read-model-spec';
+import { catalogProjection } from './projector';
+
+const BANKS = 'SELECT id, user_id, bank_name, branch_name FROM catalog_banks ORDER BY id';
+const LOAN_TYPES = 'SELECT id, user_id, type_name FROM catalog_loan_types ORDER BY id';
+
+const entries = () => [
+  ...recordedStream(catalogDecider, bankStreamId(1), null).decide({
+    type: 'AddBank',
+    data: { bankId: 1, bankName: 'HDFC Bank', branchName: null, ownerUserId: null, now },
+  }),
+  ...recordedStream(catalogDecider, bankStreamId(101), userId).decide({
+    type: 'AddBank',
+    data: { bankId: 101, bankName: 'Kotak', branchName: 'Baner', ownerUserId: userId, now },
+  }),
+  ...recordedStream(catalogDecider, loanTypeStreamId(2), null).decide({
+    type: 'AddLoanType',
+    data: { loanTypeId: 2, typeName: 'Home Loan', ownerUserId: null, now },
+  }),
+];
+
+describe('catalog read model in PostgreSQL', () => {
+  let spec: ReadModelSpec;
+  beforeAll(async () => {
+    spec = await readModelSpec(catalogProjection);
+  });
+  afterAll(() => spec?.drop());
+  beforeEach(() => spec.reset());
+
+  it('holds each lender and loan type added, the seeded ones owned by nobody', async () => {
+    await spec.apply(entries());
+    expect(await spec.rows(BANKS)).toEqual([
+      { id: 1, user_id: null, bank_name: 'HDFC Bank', branch_name: null },
+      { id: 101, user_id: userId, bank_name: 'Kotak', branch_name: 'Baner' },
+    ]);
+    expect(await spec.rows(LOAN_TYPES)).toEqual([{ id: 2, user_id: null, type_name: 'Home Loan' }]);
+  });
+
+  it('lands an event delivered twice once', async () => {
+    const { once, again, doubled } = await spec.deliveredTwice(entries());
+    expect(again).toEqual(once);
+    expect(doubled).toEqual(once);
+    expect(once.map((digest) => digest.split(':')[0])).toEqual(['2', '1']);
+  });
+});

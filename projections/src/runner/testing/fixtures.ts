@@ -1,0 +1,25 @@
+import type { LoanFields } from '@kosh/domain';
+
+/** Ids and terms the read models' SQL specs share. */
+export const userId = '6f1c2d7e-0000-4000-8000-000000000001';
+export const otherUserId = '6f1c2d7e-0000-4000-8000-000000000002';
+export const loanId = '0b7d8f4e-0000-4000-8000-00000000000a';
+export const now = '2026-01-10T10:00:00.000Z';
+export const later = '2026-02-01T09:00:00.000Z';
+
+/** A 2-year loan started in January 2025: 24 EMIs, the first on 2025-02-15. */
+export const loanFields: LoanFields = {
+  bankId: 1,
+  loanTypeId: 2,
+  accountNumber: 'HL00012345',
+  shortDetail: 'Flat in Pune',
+  principalAmount: 12000000,
+  interestRate: 9,
+  isInterestRateYearly: true,
+  duration: 2,
+  isDurationYearly: true,
+  startDate: '2025-01-15',
+  processingFee: 100000,
+  hasGst: false,
+  gstPercentage: 0,
+};
