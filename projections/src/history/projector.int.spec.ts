@@ -1,0 +1,83 @@
+import { bankStreamId, catalogDecider, transactionStreamId, userDecider } from '@kosh/domain';
+import { transactionDecider } from '@kosh/domain/transaction/decide';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { now, userId } from '../runner/testing/fixtures';
+import { type ReadModelSpec, readModelSpec, recordedStream } from '../runner/testing/read-model-spec';
+import { historyProjection } from './projector';
+
+const ROWS = 'SELECT user_id, stream_id, stream_version, type, data FROM history_events ORDER BY position';
+
+const transactionId = '1e7d8f4e-0000-4000-8000-000000000001';
+const events = () => [
+  ...recordedStream(catalogDecider, bankStreamId(1), null).decide({
+    type: 'AddBank',
+    data: { bankId: 1, bankName: 'HDFC Bank', branchName: null, ownerUserId: null, now },
+  }),
+  ...recordedStream(userDecider, `user-${userId}`, null).decide({
+    type: 'RegisterUser',
+    data: {
+      userId,
+      firstName: 'Asha',
+      lastName: 'Rao',
+      email: 'asha@example.in',
+      passwordHash: 'argon2-hash',
+      verification: { tokenHash: 'hash-1', sealedToken: 'sealed-1', expiresAt: '2026-01-11T10:00:00.000Z' },
+      now,
+    },
+  }),
+  ...recordedStream(transactionDecider, transactionStreamId(transactionId), userId).decide({
+    type: 'RecordTransaction',
+    data: {
+      transactionId,
+      userId,
+      notes: 'Rent',
+      transactionType: 'D',
+      transactionDate: '2026-01-05',
+      amount: 2500000,
+      now,
+    },
+  }),
+];
+
+describe('history read model in PostgreSQL', () => {
+  let spec: ReadModelSpec;
+  beforeAll(async () => {
+    spec = await readModelSpec(historyProjection);
+  });
+  afterAll(() => spec?.drop());
+  beforeEach(() => spec.reset());
+
+  it("keeps each user's own events without their secrets, and not the seeded catalog", async () => {
+    await spec.apply(events());
+    expect(await spec.rows(ROWS)).toEqual([
+      {
+        user_id: userId,
+        stream_id: `user-${userId}`,
+        stream_version: 1,
+        type: 'UserRegistered',
+        data: { userId, firstName: 'Asha', lastName: 'Rao', email: 'asha@example.in', registeredAt: now },
+      },
+      {
+        user_id: userId,
+        stream_id: `user-${userId}`,
+        stream_version: 2,
+        type: 'EmailVerificationRequested',
+        data: { userId, email: 'asha@example.in', expiresAt: '2026-01-11T10:00:00.000Z', requestedAt: now },
+      },
+      {
+        user_id: userId,
+        stream_id: transactionStreamId(transactionId),
+        stream_version: 1,
+        type: 'TransactionRecorded',
+        data: expect.objectContaining({ transactionId, notes: 'Rent', amount: 2500000 }),
+      },
+    ]);
+  });
+
+  it('lands an event delivered twice once', async () => {
+    const { once, again, doubled } = await spec.deliveredTwice(events());
+    expect(again).toEqual(once);
+    expect(doubled).toEqual(once);
+    expect(once[0]).toMatch(/^3:/);
+  });
+});
