@@ -1,4 +1,4 @@
-import type { LoanFields } from '@kosh/domain';
+import type { LoanFields, RegisterUser } from '@kosh/domain';
 
 /** Ids and terms the read models' SQL specs share. */
 export const userId = '6f1c2d7e-0000-4000-8000-000000000001';
@@ -22,4 +22,18 @@ export const loanFields: LoanFields = {
   processingFee: 100000,
   hasGst: false,
   gstPercentage: 0,
+};
+
+/** Asha signs up: her verification link's token hash is 'hash-1'. */
+export const registerUser: RegisterUser = {
+  type: 'RegisterUser',
+  data: {
+    userId,
+    firstName: 'Asha',
+    lastName: 'Rao',
+    email: 'asha@example.in',
+    passwordHash: 'argon2-hash',
+    verification: { tokenHash: 'hash-1', sealedToken: 'sealed-1', expiresAt: '2026-01-11T10:00:00.000Z' },
+    now,
+  },
 };

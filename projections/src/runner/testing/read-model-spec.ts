@@ -5,7 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Command, Decider, DomainEvent, RecordedEvent } from '@kosh/domain';
 import { migrate } from '@kosh/event-store/migrations';
-import { createTestDatabase } from '@kosh/event-store/testing/test-database';
+import { createTestDatabase, type TestDatabase } from '@kosh/event-store/testing/test-database';
+import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import type { ReadModel } from '../define';
 import { tableDigest } from './test-projections';
 
@@ -14,45 +15,51 @@ export type ReadModelSpec = {
   apply(events: readonly RecordedEvent[]): Promise<void>;
   rows<T>(sql: string, params?: unknown[]): Promise<T[]>;
   /**
-   * Digests of the read model's tables after the events once, after the same batch delivered
-   * again, and (from empty tables) after a batch holding every event twice in a row.
+   * Expects the tables to hold the same rows after the events delivered twice (the batch again,
+   * and, from empty tables, one batch holding every event twice in a row) as after them once.
+   * Returns the row count of each table.
    */
-  deliveredTwice(
-    events: readonly RecordedEvent[],
-  ): Promise<{ once: string[]; again: string[]; doubled: string[] }>;
-  /** Empties the read model's tables. */
-  reset(): Promise<void>;
-  drop(): Promise<void>;
+  landsOnce(events: readonly RecordedEvent[]): Promise<number[]>;
 };
 
-export async function readModelSpec(projection: ReadModel): Promise<ReadModelSpec> {
-  const database = await createTestDatabase();
-  const { db } = database;
-  await migrate(db, [projection.migrations]);
-  const apply = (events: readonly RecordedEvent[]) => db.transaction((tx) => projection.apply(tx, events));
-  // Whole rows in a fixed order: any difference of any column changes the digest.
-  const snapshot = () => Promise.all(projection.tables.map((table) => tableDigest(db, table, 't::text')));
-  const reset = async () => {
-    await db.query(`TRUNCATE ${projection.tables.join(', ')}`);
+/**
+ * Declares the spec's database in the current `describe`: created before its tests with only
+ * this read model's migrations, its tables emptied before each test, dropped after.
+ */
+export function readModelSpec(projection: ReadModel): ReadModelSpec {
+  let database: TestDatabase | undefined;
+  const db = () => {
+    if (!database) throw new Error('readModelSpec: the database is made in beforeAll');
+    return database.db;
   };
+  const apply = (events: readonly RecordedEvent[]) => db().transaction((tx) => projection.apply(tx, events));
+  // Whole rows in a fixed order: any difference of any column changes the digest.
+  const snapshot = () => Promise.all(projection.tables.map((table) => tableDigest(db(), table, 't::text')));
+  const reset = async () => {
+    await db().query(`TRUNCATE ${projection.tables.join(', ')}`);
+  };
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    await migrate(database.db, [projection.migrations]);
+  });
+  beforeEach(reset);
+  afterAll(() => database?.drop());
   return {
     apply,
     async rows<T>(sql: string, params: unknown[] = []) {
-      return (await db.query<T & object>(sql, params)).rows;
+      return (await db().query<T & object>(sql, params)).rows;
     },
-    async deliveredTwice(events) {
+    async landsOnce(events) {
       await reset();
       await apply(events);
       const once = await snapshot();
       await apply(events);
-      const again = await snapshot();
+      expect(await snapshot(), 'the batch delivered again').toEqual(once);
       await reset();
       await apply(events.flatMap((event) => [event, event]));
-      const doubled = await snapshot();
-      return { once, again, doubled };
+      expect(await snapshot(), 'each event twice in one batch').toEqual(once);
+      return once.map((digest) => Number(digest.split(':')[0]));
     },
-    reset,
-    drop: () => database.drop(),
   };
 }
 
