@@ -1,6 +1,6 @@
-import { bankStreamId, catalogDecider, loanTypeStreamId } from '@kosh/domain';
+import { bankStreamId, catalogDecider } from '@kosh/domain';
 import { describe, expect, it } from 'vitest';
-import { now, userId } from '../runner/testing/fixtures';
+import { now, seededCatalog, userId } from '../runner/testing/fixtures';
 import { readModelSpec, recordedStream } from '../runner/testing/read-model-spec';
 import { catalogProjection } from './projector';
 
@@ -8,17 +8,10 @@ const BANKS = 'SELECT id, user_id, bank_name, branch_name FROM catalog_banks ORD
 const LOAN_TYPES = 'SELECT id, user_id, type_name FROM catalog_loan_types ORDER BY id';
 
 const entries = () => [
-  ...recordedStream(catalogDecider, bankStreamId(1), null).decide({
-    type: 'AddBank',
-    data: { bankId: 1, bankName: 'HDFC Bank', branchName: null, ownerUserId: null, now },
-  }),
+  ...seededCatalog(),
   ...recordedStream(catalogDecider, bankStreamId(101), userId).decide({
     type: 'AddBank',
     data: { bankId: 101, bankName: 'Kotak', branchName: 'Baner', ownerUserId: userId, now },
-  }),
-  ...recordedStream(catalogDecider, loanTypeStreamId(2), null).decide({
-    type: 'AddLoanType',
-    data: { loanTypeId: 2, typeName: 'Home Loan', ownerUserId: null, now },
   }),
 ];
 

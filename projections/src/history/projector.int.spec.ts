@@ -1,18 +1,14 @@
-import { bankStreamId, catalogDecider, transactionStreamId, userDecider } from '@kosh/domain';
+import { transactionStreamId, userDecider } from '@kosh/domain';
 import { transactionDecider } from '@kosh/domain/transaction/decide';
 import { describe, expect, it } from 'vitest';
-import { now, registerUser, userId } from '../runner/testing/fixtures';
+import { now, registerUser, seededCatalog, transactionId, userId } from '../runner/testing/fixtures';
 import { readModelSpec, recordedStream } from '../runner/testing/read-model-spec';
 import { historyProjection } from './projector';
 
 const ROWS = 'SELECT user_id, stream_id, stream_version, type, data FROM history_events ORDER BY position';
 
-const transactionId = '1e7d8f4e-0000-4000-8000-000000000001';
 const events = () => [
-  ...recordedStream(catalogDecider, bankStreamId(1), null).decide({
-    type: 'AddBank',
-    data: { bankId: 1, bankName: 'HDFC Bank', branchName: null, ownerUserId: null, now },
-  }),
+  ...seededCatalog(),
   ...recordedStream(userDecider, `user-${userId}`, null).decide(registerUser),
   ...recordedStream(transactionDecider, transactionStreamId(transactionId), userId).decide({
     type: 'RecordTransaction',

@@ -1,16 +1,21 @@
 import {
-  bankStreamId,
-  catalogDecider,
   type LoanStreamEvent,
   loanDecider,
   loanStreamId,
-  loanTypeStreamId,
   type RecordedEvent,
   transactionStreamId,
 } from '@kosh/domain';
 import { transactionDecider } from '@kosh/domain/transaction/decide';
 import { describe, expect, it } from 'vitest';
-import { later, loanFields, loanId, now, userId } from '../runner/testing/fixtures';
+import {
+  later,
+  loanFields,
+  loanId,
+  now,
+  seededCatalog,
+  transactionId,
+  userId,
+} from '../runner/testing/fixtures';
 import { readModelSpec, recordedStream } from '../runner/testing/read-model-spec';
 import { ledgerProjection } from './projector';
 
@@ -18,17 +23,6 @@ const FEBRUARY = `SELECT entry_id, to_char(entry_date, 'YYYY-MM-DD') AS date, si
   matched_to FROM ledger_entries WHERE entry_date BETWEEN '2025-02-01' AND '2025-02-28' ORDER BY kind, entry_id`;
 const PERIODS = `SELECT year, month, transaction_count, emi_count FROM ledger_periods ORDER BY year, month LIMIT 2`;
 
-const transactionId = '1e7d8f4e-0000-4000-8000-000000000001';
-const catalog = () => [
-  ...recordedStream(catalogDecider, bankStreamId(1), null).decide({
-    type: 'AddBank',
-    data: { bankId: 1, bankName: 'HDFC Bank', branchName: null, ownerUserId: null, now },
-  }),
-  ...recordedStream(catalogDecider, loanTypeStreamId(2), null).decide({
-    type: 'AddLoanType',
-    data: { loanTypeId: 2, typeName: 'Home Loan', ownerUserId: null, now },
-  }),
-];
 const paidDebit = (amount: number) =>
   recordedStream(transactionDecider, transactionStreamId(transactionId), userId).decide({
     type: 'RecordTransaction',
@@ -62,7 +56,7 @@ describe('ledger read model in PostgreSQL', () => {
     const stream = loan();
     const created = stream.decide(create);
     const emi = firstEmiOf(created);
-    await spec.apply([...catalog(), ...created, ...paidDebit(emi)]);
+    await spec.apply([...seededCatalog(), ...created, ...paidDebit(emi)]);
     expect(await spec.rows(PERIODS)).toEqual([
       { year: 2025, month: 2, transaction_count: 1, emi_count: 1 },
       { year: 2025, month: 3, transaction_count: 0, emi_count: 1 },
@@ -102,7 +96,7 @@ describe('ledger read model in PostgreSQL', () => {
     const stream = loan();
     const created = stream.decide(create);
     const emi = firstEmiOf(created);
-    const events = [...catalog(), ...created, ...paidDebit(emi), ...stream.decide(markPaid(emi))];
+    const events = [...seededCatalog(), ...created, ...paidDebit(emi), ...stream.decide(markPaid(emi))];
     const counts = await spec.landsOnce(events);
     expect(counts).toEqual([25, 1, 2, 24]);
   });

@@ -1,9 +1,17 @@
-import type { LoanFields, RegisterUser } from '@kosh/domain';
+import {
+  bankStreamId,
+  catalogDecider,
+  type LoanFields,
+  loanTypeStreamId,
+  type RegisterUser,
+} from '@kosh/domain';
+import { recordedStream } from './read-model-spec';
 
 /** Ids and terms the read models' SQL specs share. */
 export const userId = '6f1c2d7e-0000-4000-8000-000000000001';
 export const otherUserId = '6f1c2d7e-0000-4000-8000-000000000002';
 export const loanId = '0b7d8f4e-0000-4000-8000-00000000000a';
+export const transactionId = '1e7d8f4e-0000-4000-8000-000000000001';
 export const now = '2026-01-10T10:00:00.000Z';
 export const later = '2026-02-01T09:00:00.000Z';
 
@@ -37,3 +45,15 @@ export const registerUser: RegisterUser = {
     now,
   },
 };
+
+/** The seeded catalog's events (owned by nobody): lender 1 HDFC Bank, loan type 2 Home Loan. */
+export const seededCatalog = () => [
+  ...recordedStream(catalogDecider, bankStreamId(1), null).decide({
+    type: 'AddBank',
+    data: { bankId: 1, bankName: 'HDFC Bank', branchName: null, ownerUserId: null, now },
+  }),
+  ...recordedStream(catalogDecider, loanTypeStreamId(2), null).decide({
+    type: 'AddLoanType',
+    data: { loanTypeId: 2, typeName: 'Home Loan', ownerUserId: null, now },
+  }),
+];
