@@ -5,7 +5,7 @@ import { catalogProjection } from './catalog/projector';
 import { historyProjection } from './history/projector';
 import { ledgerProjection } from './ledger/projector';
 import { loansProjection } from './loans/projector';
-import type { Projection } from './runner/types';
+import type { ReadModel } from './runner/define';
 import { schedulesProjection } from './schedules/projector';
 import { transactionsProjection } from './transactions/projector';
 import { usersProjection } from './users/projector';
@@ -17,10 +17,10 @@ export const runnerMigrations: MigrationSource = {
 };
 
 /**
- * Every read model. Add yours with one line here and one in `migrationSources` below.
- * Order does not matter: each projection has its own checkpoint.
+ * Every read model; each brings its own migrations. Add yours with one line here.
+ * Order does not matter: each projection has its own checkpoint and its own tables.
  */
-export const allProjections: Projection[] = [
+export const allProjections: readonly ReadModel[] = [
   transactionsProjection,
   ledgerProjection,
   usersProjection,
@@ -34,12 +34,5 @@ export const allProjections: Projection[] = [
 /** Migrations of the runner and of every read model, applied after the event store's. */
 export const migrationSources: MigrationSource[] = [
   runnerMigrations,
-  { scope: 'users', dir: fileURLToPath(new URL('./users/migrations', import.meta.url)) },
-  { scope: 'transactions', dir: fileURLToPath(new URL('./transactions/migrations', import.meta.url)) },
-  { scope: 'ledger', dir: fileURLToPath(new URL('./ledger/migrations', import.meta.url)) },
-  { scope: 'catalog', dir: fileURLToPath(new URL('./catalog/migrations', import.meta.url)) },
-  { scope: 'loans', dir: fileURLToPath(new URL('./loans/migrations', import.meta.url)) },
-  { scope: 'schedules', dir: fileURLToPath(new URL('./schedules/migrations', import.meta.url)) },
-  { scope: 'history', dir: fileURLToPath(new URL('./history/migrations', import.meta.url)) },
-  { scope: 'audit-grants', dir: fileURLToPath(new URL('./audit-grants/migrations', import.meta.url)) },
+  ...allProjections.map((p) => p.migrations),
 ];

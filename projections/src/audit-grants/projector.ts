@@ -7,7 +7,7 @@ import {
   type RecordedEvent,
 } from '@kosh/domain';
 import type { Queryable } from '@kosh/event-store/db';
-import type { Projection } from '../runner/types';
+import { rowProjection, splitChanges } from '../runner/row-projection';
 
 /** One row of `audit_grants`: the domain's grant (revoked when `revokedAt` is set) and its version. */
 export type AuditGrantRow = Omit<AuditGrant, 'status'> & Readonly<{ version: number }>;
@@ -95,26 +95,21 @@ async function saveRow(tx: Queryable, row: AuditGrantRow): Promise<void> {
   );
 }
 
-const handled = new Set<string>(GRANT_EVENT_TYPES);
+async function loadRows(tx: Queryable, grantIds: readonly string[]): Promise<Map<string, AuditGrantRow>> {
+  const rows = await selectAuditGrants(tx, 'grant_id = ANY($1)', [grantIds]);
+  return new Map(rows.map((row) => [row.grantId, row]));
+}
 
-/** Folds each grant's events of the batch into its row: one read and one write per grant. */
-export const auditGrantsProjection: Projection = {
+/** Folds each grant's events of the batch into its row: one read per batch, one write per grant. */
+export const auditGrantsProjection = rowProjection({
   name: 'audit-grants',
   handles: GRANT_EVENT_TYPES,
   tables: ['audit_grants'],
-  async apply(tx, events) {
-    const byGrant = new Map<string, (GrantEvent & Versioned)[]>();
-    for (const event of events) {
-      if (!handled.has(event.type)) continue;
-      const auditEvent = event as unknown as GrantEvent & Versioned;
-      const list = byGrant.get(auditEvent.data.grantId) ?? [];
-      list.push(auditEvent);
-      byGrant.set(auditEvent.data.grantId, list);
-    }
-    for (const [grantId, grantEvents] of byGrant) {
-      const [before = null] = await selectAuditGrants(tx, 'grant_id = $1', [grantId]);
-      const after = grantEvents.reduce(evolveAuditGrantRow, before);
-      if (after && after !== before) await saveRow(tx, after);
-    }
+  migrations: new URL('./migrations', import.meta.url),
+  keyOf: (event) => event.data.grantId,
+  evolve: evolveAuditGrantRow,
+  load: loadRows,
+  async write(tx, changes) {
+    for (const row of splitChanges(changes).saved) await saveRow(tx, row);
   },
-};
+});

@@ -1,6 +1,5 @@
-import { type CatalogEvent, catalogEventTypes, type RecordedEvent } from '@kosh/domain';
-import type { Queryable } from '@kosh/event-store/db';
-import type { Projection } from '../runner/types';
+import { type CatalogEvent, catalogEventTypes } from '@kosh/domain';
+import { defineProjection } from '../runner/define';
 
 export type BankRow = Readonly<{
   id: number;
@@ -36,14 +35,14 @@ export function evolveLoanTypeRow(row: LoanTypeRow | null, event: CatalogEvent):
 }
 
 /** Inserts each new entry once (a redelivered event hits ON CONFLICT DO NOTHING). */
-export const catalogProjection: Projection = {
+export const catalogProjection = defineProjection({
   name: 'catalog',
   handles: catalogEventTypes,
   tables: ['catalog_banks', 'catalog_loan_types'],
-  async apply(tx: Queryable, events: readonly RecordedEvent[]) {
-    const catalogEvents = events as unknown as CatalogEvent[];
-    const banks = catalogEvents.map((e) => evolveBankRow(null, e)).filter((r): r is BankRow => r !== null);
-    const loanTypes = catalogEvents
+  migrations: new URL('./migrations', import.meta.url),
+  async apply(tx, events) {
+    const banks = events.map((e) => evolveBankRow(null, e)).filter((r): r is BankRow => r !== null);
+    const loanTypes = events
       .map((e) => evolveLoanTypeRow(null, e))
       .filter((r): r is LoanTypeRow => r !== null);
     if (banks.length > 0) {
@@ -67,4 +66,4 @@ export const catalogProjection: Projection = {
       );
     }
   },
-};
+});

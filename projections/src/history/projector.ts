@@ -7,7 +7,7 @@ import {
   TRANSACTION_EVENT_TYPES,
   USER_EVENT_TYPES,
 } from '@kosh/domain';
-import type { Projection } from '../runner/types';
+import { defineProjection } from '../runner/define';
 
 /** Every event type of a user-owned stream. */
 export const HISTORY_EVENT_TYPES: readonly string[] = [
@@ -72,10 +72,11 @@ export function historyRecordOf(event: RecordedEvent): HistoryRecord | null {
 }
 
 /** Each user's own events, secrets removed: one write per batch, a redelivery changes nothing. */
-export const historyProjection: Projection = {
+export const historyProjection = defineProjection({
   name: 'history',
   handles: HISTORY_EVENT_TYPES,
   tables: ['history_events'],
+  migrations: new URL('./migrations', import.meta.url),
   async apply(tx, events) {
     const records = events.map(historyRecordOf).filter((r): r is HistoryRecord => r !== null);
     if (records.length === 0) return;
@@ -90,4 +91,4 @@ export const historyProjection: Projection = {
       [JSON.stringify(records)],
     );
   },
-};
+});

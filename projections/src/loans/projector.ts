@@ -9,7 +9,7 @@ import {
   toPaise,
 } from '@kosh/domain';
 import type { Queryable } from '@kosh/event-store/db';
-import type { Projection } from '../runner/types';
+import { foldRows, rowProjection, splitChanges } from '../runner/row-projection';
 
 /** One row of `loans`. Money in paise; instants ISO-8601 UTC. */
 export type LoanRow = LoanDetails &
@@ -154,6 +154,8 @@ async function saveRows(tx: Queryable, rows: readonly LoanRow[]): Promise<void> 
   );
 }
 
+const loanIdOf = (event: VersionedLoanEvent) => event.data.loanId;
+
 /**
  * Folds a batch over the rows it touches: returns the rows whose fold changed (null = remove).
  * An event delivered twice is a no-op (its stream version is not above the row's).
@@ -162,31 +164,21 @@ export function foldLoanBatch(
   before: ReadonlyMap<string, LoanRow>,
   events: readonly VersionedLoanEvent[],
 ): Map<string, LoanRow | null> {
-  const current = new Map<string, LoanRow | null>();
-  for (const event of events) {
-    const id = event.data.loanId;
-    const row = current.has(id) ? (current.get(id) ?? null) : (before.get(id) ?? null);
-    current.set(id, evolveLoanRow(row, event));
-  }
-  const changed = new Map<string, LoanRow | null>();
-  for (const [id, after] of current) if (after !== (before.get(id) ?? null)) changed.set(id, after);
-  return changed;
+  return new Map(foldRows(before, events, loanIdOf, evolveLoanRow).map(({ key, after }) => [key, after]));
 }
 
 /** The loan list: one read and at most two writes per batch. */
-export const loansProjection: Projection = {
+export const loansProjection = rowProjection({
   name: 'loans',
   handles: loanStreamEventTypes,
   tables: ['loans'],
-  async apply(tx, events) {
-    const loanEvents = events as unknown as VersionedLoanEvent[];
-    const ids = [...new Set(loanEvents.map((e) => e.data.loanId))];
-    const changed = foldLoanBatch(await loadRows(tx, ids), loanEvents);
-    const removed = [...changed].filter(([, row]) => row === null).map(([id]) => id);
+  migrations: new URL('./migrations', import.meta.url),
+  keyOf: loanIdOf,
+  evolve: evolveLoanRow,
+  load: loadRows,
+  async write(tx, changes) {
+    const { removed, saved } = splitChanges(changes);
     if (removed.length > 0) await tx.query('DELETE FROM loans WHERE id = ANY($1::uuid[])', [removed]);
-    await saveRows(
-      tx,
-      [...changed.values()].filter((row): row is LoanRow => row !== null),
-    );
+    await saveRows(tx, saved);
   },
-};
+});

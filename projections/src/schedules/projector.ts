@@ -10,7 +10,7 @@ import {
   toDecimalString,
 } from '@kosh/domain';
 import type { Queryable } from '@kosh/event-store/db';
-import type { Projection } from '../runner/types';
+import { rowProjection } from '../runner/row-projection';
 
 /**
  * A schedule row as read: an EMI (`emi` = principal + interest + gst), or in a revised schedule a
@@ -253,33 +253,26 @@ async function savePaid(tx: Queryable, paid: readonly (PaidEmi & { loanId: strin
 }
 
 /** Current schedules: per batch one read, then replace the schedules whose version moved on. */
-export const schedulesProjection: Projection = {
+export const schedulesProjection = rowProjection({
   name: 'schedules',
   handles: loanStreamEventTypes,
   tables: ['loan_schedules', 'loan_schedule_rows', 'loan_paid_emis'],
-  async apply(tx, events) {
-    const loanEvents = events as unknown as LoanStreamEvent[];
-    const ids = [...new Set(loanEvents.map((e) => e.data.loanId))];
-    const before = await loadHeaders(tx, ids);
-    const current = new Map<string, ScheduleView | null>();
-    for (const event of loanEvents) {
-      const id = event.data.loanId;
-      const schedule = current.has(id) ? (current.get(id) ?? null) : (before.get(id) ?? null);
-      current.set(id, evolveSchedule(schedule, event));
-    }
+  migrations: new URL('./migrations', import.meta.url),
+  keyOf: (event) => event.data.loanId,
+  evolve: evolveSchedule,
+  load: loadHeaders,
+  async write(tx, changes) {
     const removed: string[] = [];
     const saved: ScheduleView[] = [];
     const paid: (PaidEmi & { loanId: string; userId: string })[] = [];
-    for (const [id, after] of current) {
-      const old = before.get(id) ?? null;
-      if (after === old) continue;
+    for (const { key, before, after } of changes) {
       if (after === null) {
-        removed.push(id);
+        removed.push(key);
         continue;
       }
-      if (after.version !== old?.version) saved.push(after);
+      if (after.version !== before?.version) saved.push(after);
       // Loaded headers carry no paid EMIs: the fold's list holds this batch's (a redelivery is a no-op).
-      for (const emi of after.paid) paid.push({ ...emi, loanId: id, userId: after.userId });
+      for (const emi of after.paid) paid.push({ ...emi, loanId: key, userId: after.userId });
     }
     if (removed.length > 0) {
       await tx.query('DELETE FROM loan_schedule_rows WHERE loan_id = ANY($1::uuid[])', [removed]);
@@ -289,4 +282,4 @@ export const schedulesProjection: Projection = {
     await saveSchedules(tx, saved);
     await savePaid(tx, paid);
   },
-};
+});

@@ -9,7 +9,7 @@ import {
   toPaise,
 } from '@kosh/domain';
 import type { Queryable } from '@kosh/event-store/db';
-import type { Projection } from '../runner/types';
+import { foldRows, type RowChange, rowProjection, splitChanges } from '../runner/row-projection';
 
 /** One row of `transactions`. Money in paise; instants ISO-8601 UTC. */
 export type TransactionRow = Readonly<{
@@ -99,36 +99,36 @@ export function addStats(a: TransactionStats, b: TransactionStats, sign: 1 | -1 
   };
 }
 
-/**
- * The batch's effect: the rows whose fold changed (null = remove) and each owner's change of
- * totals, computed as "totals of the rows after minus totals of the rows before", so an event
- * delivered twice (a no-op for its row) changes no total either.
- */
-export function foldBatch(
-  before: ReadonlyMap<string, TransactionRow>,
-  events: readonly VersionedTransactionEvent[],
-): { changed: Map<string, TransactionRow | null>; statsDelta: Map<string, TransactionStats> } {
-  const current = new Map<string, TransactionRow | null>();
-  for (const event of events) {
-    const id = event.data.transactionId;
-    const row = current.has(id) ? (current.get(id) ?? null) : (before.get(id) ?? null);
-    current.set(id, evolveTransactionRow(row, event));
-  }
-  const changed = new Map<string, TransactionRow | null>();
+/** Each owner's change of totals: the totals of the rows after minus those of the rows before. */
+export function statsDeltaOf(changes: readonly RowChange<TransactionRow>[]): Map<string, TransactionStats> {
   const statsDelta = new Map<string, TransactionStats>();
-  for (const [id, after] of current) {
-    const old = before.get(id) ?? null;
-    if (after === old) continue;
-    changed.set(id, after);
+  for (const { before, after } of changes) {
     for (const [row, sign] of [
-      [old, -1],
+      [before, -1],
       [after, 1],
     ] as const) {
       if (!row) continue;
       statsDelta.set(row.userId, addStats(statsDelta.get(row.userId) ?? EMPTY_STATS, statsOf(row), sign));
     }
   }
-  return { changed, statsDelta };
+  return statsDelta;
+}
+
+const transactionIdOf = (event: VersionedTransactionEvent) => event.data.transactionId;
+
+/**
+ * The batch's effect: the rows whose fold changed (null = remove) and each owner's change of
+ * totals, so an event delivered twice (a no-op for its row) changes no total either.
+ */
+export function foldBatch(
+  before: ReadonlyMap<string, TransactionRow>,
+  events: readonly VersionedTransactionEvent[],
+): { changed: Map<string, TransactionRow | null>; statsDelta: Map<string, TransactionStats> } {
+  const changes = foldRows(before, events, transactionIdOf, evolveTransactionRow);
+  return {
+    changed: new Map(changes.map(({ key, after }) => [key, after])),
+    statsDelta: statsDeltaOf(changes),
+  };
 }
 
 export const TRANSACTION_COLUMNS = `id::text AS id, user_id, notes, transaction_type,
@@ -215,22 +215,19 @@ async function addToStats(tx: Queryable, deltas: ReadonlyMap<string, Transaction
   );
 }
 
-const handled = new Set<string>(TRANSACTION_EVENT_TYPES);
-
 /** The transaction list and each user's totals: one read and at most three writes per batch. */
-export const transactionsProjection: Projection = {
+export const transactionsProjection = rowProjection({
   name: 'transactions',
   handles: TRANSACTION_EVENT_TYPES,
   tables: ['transactions', 'transaction_stats'],
-  async apply(tx, events) {
-    const txnEvents = events.filter((e) => handled.has(e.type)) as unknown as VersionedTransactionEvent[];
-    const ids = [...new Set(txnEvents.map((e) => e.data.transactionId))];
-    const before = await loadRows(tx, ids);
-    const { changed, statsDelta } = foldBatch(before, txnEvents);
-    const removed = [...changed].filter(([, row]) => row === null).map(([id]) => id);
-    const saved = [...changed.values()].filter((row): row is TransactionRow => row !== null);
+  migrations: new URL('./migrations', import.meta.url),
+  keyOf: transactionIdOf,
+  evolve: evolveTransactionRow,
+  load: loadRows,
+  async write(tx, changes) {
+    const { removed, saved } = splitChanges(changes);
     if (removed.length > 0) await tx.query('DELETE FROM transactions WHERE id = ANY($1::uuid[])', [removed]);
     await saveRows(tx, saved);
-    await addToStats(tx, statsDelta);
+    await addToStats(tx, statsDeltaOf(changes));
   },
-};
+});

@@ -1,6 +1,6 @@
 import { assertNever, type RecordedEvent, USER_EVENT_TYPES, type UserEvent } from '@kosh/domain';
 import type { Queryable } from '@kosh/event-store/db';
-import type { Projection } from '../runner/types';
+import { rowProjection, splitChanges } from '../runner/row-projection';
 
 /** One row of `users`. Instants are ISO-8601 UTC strings. */
 export type UserRow = Readonly<{
@@ -170,26 +170,23 @@ async function saveUserRow(tx: Queryable, row: UserRow): Promise<void> {
   );
 }
 
-const handled = new Set<string>(USER_EVENT_TYPES);
+async function loadUserRows(tx: Queryable, userIds: readonly string[]): Promise<Map<string, UserRow>> {
+  const { rows } = await tx.query<DbUserRow>(`SELECT ${COLUMNS} FROM users WHERE user_id = ANY($1)`, [
+    userIds,
+  ]);
+  return new Map(rows.map((r) => [r.user_id, fromDb(r)]));
+}
 
-/** Folds each user's events of the batch into their row: one read and one write per user. */
-export const usersProjection: Projection = {
+/** Folds each user's events of the batch into their row: one read per batch, one write per user. */
+export const usersProjection = rowProjection({
   name: 'users',
   handles: USER_EVENT_TYPES,
   tables: ['users'],
-  async apply(tx, events) {
-    const byUser = new Map<string, (UserEvent & Versioned)[]>();
-    for (const event of events) {
-      if (!handled.has(event.type)) continue;
-      const userEvent = event as unknown as UserEvent & Versioned;
-      const list = byUser.get(userEvent.data.userId) ?? [];
-      list.push(userEvent);
-      byUser.set(userEvent.data.userId, list);
-    }
-    for (const [userId, userEvents] of byUser) {
-      const before = await selectUserRow(tx, userId);
-      const after = userEvents.reduce(evolveUserRow, before);
-      if (after && after !== before) await saveUserRow(tx, after);
-    }
+  migrations: new URL('./migrations', import.meta.url),
+  keyOf: (event) => event.data.userId,
+  evolve: evolveUserRow,
+  load: loadUserRows,
+  async write(tx, changes) {
+    for (const row of splitChanges(changes).saved) await saveUserRow(tx, row);
   },
-};
+});

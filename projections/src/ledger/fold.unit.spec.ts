@@ -6,7 +6,7 @@ import {
   type LedgerEvent,
   type LedgerLoan,
   periodDelta,
-} from './projector';
+} from './fold';
 
 const userId = 'user-a';
 const loanId = 'loan-1';

@@ -1,0 +1,188 @@
+/**
+ * Live catch-up: each batch (up to `batchSize` events after the checkpoint) is applied in one
+ * transaction together with a compare-and-set of the checkpoint, under
+ * `pg_try_advisory_xact_lock`, so at most one runner applies a projection's batch at a time
+ * and a batch lands once even when jobs or processes overlap. A batch that keeps failing is
+ * retried with backoff, then applied event by event up to the one to dead-letter.
+ */
+import type { RecordedEvent } from '@kosh/domain';
+import type { Queryable } from '@kosh/event-store/db';
+import { LIVE_LOCK, type RunnerContext, sleep } from './context';
+import { isTransientError, recordDeadLetter } from './dead-letters';
+import type { CatchUpResult, RunOnceResult, RunOnceStatus } from './runner';
+
+/** How long a catch-up keeps retrying for a committed event that readAll still hides. */
+const HIDDEN_EVENT_WAIT_MS = 5000;
+
+export type CatchUpOptions = { batchSize: number; maxAttempts: number; retryBackoffMs: number };
+
+async function tryLock(tx: Queryable, namespace: number, name: string): Promise<boolean> {
+  const { rows } = await tx.query<{ locked: boolean }>(
+    'SELECT pg_try_advisory_xact_lock($1::int, hashtext($2)) AS locked',
+    [namespace, name],
+  );
+  return rows[0]?.locked === true;
+}
+
+export function createCatchUp(
+  ctx: RunnerContext,
+  { batchSize, maxAttempts, retryBackoffMs }: CatchUpOptions,
+) {
+  const { db, eventStore, logger, watcher } = ctx;
+
+  /**
+   * One batch in one transaction: the projection's writes plus a compare-and-set of its
+   * checkpoint from `expected` to the last event's position. Events are read before the
+   * transaction opens: on PGlite the store's read would otherwise wait for this transaction.
+   */
+  async function applyBatch(
+    name: string,
+    expected: string,
+    events: readonly RecordedEvent[],
+  ): Promise<Exclude<RunOnceStatus, 'idle'>> {
+    const { projection, handles } = ctx.get(name);
+    const last = events[events.length - 1];
+    if (!last) throw new Error('applyBatch needs events');
+    const handled = events.filter((event) => handles.has(event.type));
+    const status = await db.transaction(async (tx) => {
+      if (!(await tryLock(tx, LIVE_LOCK, name))) return 'busy' as const;
+      const { rows } = await tx.query<{ position: string; status: string }>(
+        'SELECT position, status FROM projection_checkpoints WHERE name = $1 FOR UPDATE',
+        [name],
+      );
+      const row = rows[0];
+      if (!row) throw new Error(`Checkpoint of ${name} vanished`);
+      if (row.status === 'stopped') return 'stopped' as const;
+      if (row.position !== expected) return 'moved' as const;
+      if (handled.length > 0) await projection.apply(tx, handled);
+      await tx.query('UPDATE projection_checkpoints SET position = $2, updated_at = now() WHERE name = $1', [
+        name,
+        last.position,
+      ]);
+      return 'applied' as const;
+    });
+    if (status === 'applied') watcher.advanced(name, last.position);
+    return status;
+  }
+
+  async function runOnce(name: string): Promise<RunOnceResult> {
+    ctx.get(name);
+    const checkpoint = await ctx.readCheckpoint(name);
+    if (checkpoint.status === 'stopped')
+      return { status: 'stopped', events: 0, position: checkpoint.position };
+    const events = await ctx.readAfter(checkpoint.position, batchSize);
+    const last = events[events.length - 1];
+    if (!last) return { status: 'idle', events: 0, position: checkpoint.position };
+    const status = await applyBatch(name, checkpoint.position, events);
+    return status === 'applied'
+      ? { status, events: events.length, position: last.position }
+      : { status, events: 0, position: checkpoint.position };
+  }
+
+  /**
+   * After a batch failed `maxAttempts` times: apply it one event at a time so the events
+   * before the failing one land, and the dead letter names the event that fails.
+   */
+  async function isolateFailure(name: string): Promise<RunOnceResult> {
+    const checkpoint = await ctx.readCheckpoint(name);
+    if (checkpoint.status === 'stopped')
+      return { status: 'stopped', events: 0, position: checkpoint.position };
+    const events = await ctx.readAfter(checkpoint.position, batchSize);
+    let position = checkpoint.position;
+    let applied = 0;
+    for (const event of events) {
+      try {
+        const status = await applyBatch(name, position, [event]);
+        if (status !== 'applied') return { status, events: applied, position };
+      } catch (error) {
+        if (isTransientError(error)) throw error;
+        await recordDeadLetter(ctx, name, position, event, error);
+        return { status: 'stopped', events: applied, position };
+      }
+      applied++;
+      position = event.position;
+    }
+    return { status: applied > 0 ? 'applied' : 'idle', events: applied, position };
+  }
+
+  async function runWithRetries(name: string): Promise<RunOnceResult> {
+    for (let attempt = 1; attempt < maxAttempts; attempt++) {
+      try {
+        return await runOnce(name);
+      } catch (error) {
+        if (isTransientError(error)) throw error;
+        logger.warn({ projection: name, attempt, err: error }, 'projection batch failed; retrying');
+        await sleep(retryBackoffMs * 2 ** (attempt - 1));
+      }
+    }
+    return isolateFailure(name);
+  }
+
+  const inflight = new Map<string, { again: boolean; promise: Promise<CatchUpResult> }>();
+
+  // The newest position this process heard committed (its own appends and NOTIFY from others).
+  // readAll hides a committed event while an older transaction is still open, even one of
+  // another projection's batches; a catch-up that stops short of it would leave it to the
+  // safety-net tick, seconds later, and a read-your-writes wait would time out.
+  let latestCommitted = '';
+  let unsubscribe: (() => void) | null = null;
+  function followCommits(): void {
+    if (unsubscribe) return;
+    unsubscribe = eventStore.subscribe((position) => {
+      if (position && position > latestCommitted) latestCommitted = position;
+    });
+  }
+
+  async function catchUpLoop(name: string, state: { again: boolean }): Promise<CatchUpResult> {
+    let events = 0;
+    let busyWaits = 0;
+    let hiddenSince = 0;
+    for (;;) {
+      state.again = false;
+      const result = await runWithRetries(name);
+      events += result.events;
+      if (result.status === 'stopped') return { events, position: result.position, stopped: true };
+      if (result.status === 'applied' || result.status === 'moved') continue;
+      if (result.status === 'busy') {
+        // Another process is applying; keep checking until it has caught up, so an event
+        // that arrived meanwhile is never left waiting for the safety-net tick.
+        busyWaits++;
+        if (busyWaits > 200) return { events, position: result.position, stopped: false };
+        await sleep(Math.min(25 * busyWaits, 250));
+        continue;
+      }
+      if (state.again) continue;
+      if (latestCommitted > result.position) {
+        hiddenSince ||= Date.now();
+        if (Date.now() - hiddenSince < HIDDEN_EVENT_WAIT_MS) {
+          await sleep(10);
+          continue;
+        }
+      }
+      return { events, position: result.position, stopped: false };
+    }
+  }
+
+  function catchUp(name: string): Promise<CatchUpResult> {
+    ctx.get(name);
+    followCommits();
+    const running = inflight.get(name);
+    if (running) {
+      running.again = true;
+      return running.promise;
+    }
+    const state = { again: false } as { again: boolean; promise: Promise<CatchUpResult> };
+    state.promise = catchUpLoop(name, state).finally(() => inflight.delete(name));
+    inflight.set(name, state);
+    return state.promise;
+  }
+
+  return {
+    runOnce,
+    catchUp,
+    /** Stops following the store's commit notifications. */
+    close() {
+      unsubscribe?.();
+    },
+  };
+}

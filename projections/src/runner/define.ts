@@ -1,0 +1,65 @@
+import { fileURLToPath } from 'node:url';
+import type {
+  AuditEvent,
+  CatalogEvent,
+  EmailReservationEvent,
+  LoanStreamEvent,
+  RecordedEvent,
+  TransactionEvent,
+  UserEvent,
+} from '@kosh/domain';
+import type { Queryable } from '@kosh/event-store/db';
+import type { MigrationSource } from '@kosh/event-store/migrations';
+import type { Projection } from './types';
+
+/** Every event the log holds. */
+export type LogEvent =
+  | UserEvent
+  | EmailReservationEvent
+  | LoanStreamEvent
+  | TransactionEvent
+  | CatalogEvent
+  | AuditEvent;
+
+/** The recorded events of the given types. */
+export type EventOfType<T extends string> = RecordedEvent<Extract<LogEvent, { type: T }>>;
+
+/** A product read model: a projection that also brings the migrations of its tables. */
+export interface ReadModel extends Projection {
+  /** Its migrations folder, recorded under the projection's name. */
+  readonly migrations: MigrationSource;
+}
+
+export type ProjectionDefinition<T extends string, E extends RecordedEvent> = {
+  name: string;
+  /** Event types it reads; `apply` sees only these, typed. */
+  handles: readonly T[];
+  /** Tables it owns (rebuilt and swapped together). */
+  tables: readonly string[];
+  /** Its migrations folder: `new URL('./migrations', import.meta.url)`. */
+  migrations: URL;
+  /** Applies a batch inside the runner's transaction. Must be idempotent per event. */
+  apply(tx: Queryable, events: readonly NoInfer<E>[]): Promise<void>;
+};
+
+/**
+ * A read model whose `apply` gets only the events it handles, typed by their `type`: whoever
+ * calls it (the runner, the as-of replay, a test) may pass the whole log.
+ */
+export function defineProjection<const T extends string, E extends RecordedEvent = EventOfType<T>>(
+  definition: ProjectionDefinition<T, E>,
+): ReadModel {
+  const handled = new Set<string>(definition.handles);
+  // The store records an event under its own type, so the type names the event's shape.
+  const isHandled = (event: RecordedEvent): event is E => handled.has(event.type);
+  return {
+    name: definition.name,
+    handles: definition.handles,
+    tables: definition.tables,
+    migrations: { scope: definition.name, dir: fileURLToPath(definition.migrations) },
+    async apply(tx, events) {
+      const mine = events.filter(isHandled);
+      if (mine.length > 0) await definition.apply(tx, mine);
+    },
+  };
+}
