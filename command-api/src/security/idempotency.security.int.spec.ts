@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { seedCatalog } from '@kosh/projections/catalog/seed';
+import { seedCatalog } from '@kosh/command-api/commands/seed-catalog';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IDEMPOTENCY_MESSAGES } from '../plugins/idempotency';
 import { createTestApp, type TestApp } from '../testing/test-app';

@@ -7,6 +7,7 @@ import {
   NotFoundError,
   normalizeEmail,
   userDecider,
+  userStreamId,
 } from '@kosh/domain';
 import { type AuditGrantRow, selectAuditGrants } from '@kosh/projections/audit-grants/projector';
 import { selectUserRow } from '@kosh/projections/users/projector';
@@ -22,7 +23,6 @@ import {
 } from '../../schemas/audit-grants';
 import { errorResponses } from '../../schemas/auth';
 import { auditGrantRateLimit } from '../auth/limits';
-import { userStreamId } from '../auth/secrets';
 
 const READ_MODELS = ['audit-grants'] as const;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

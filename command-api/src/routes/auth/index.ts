@@ -5,12 +5,14 @@ import {
   ConflictError,
   checkSignIn,
   emailReservationDecider,
+  emailStreamId,
   type FieldError,
   NotFoundError,
   USER_MESSAGES,
   type UserCommand,
   type UserState,
   userDecider,
+  userStreamId,
   ValidationError,
   validateChangePassword,
   validateForgotPassword,
@@ -46,12 +48,10 @@ import { LoginLockout } from './lockout';
 import { hashPassword, verifyPassword } from './passwords';
 import { deletePicture, pictureTooLargeError, readUploadedPicture, storePicture } from './pictures';
 import {
-  emailStreamId,
   issueLinkToken,
   normalizeEmail,
   RESET_LINK_TTL_MS,
   sha256Hex,
-  userStreamId,
   VERIFICATION_LINK_TTL_MS,
 } from './secrets';
 
@@ -153,7 +153,7 @@ export async function authRoutes(fastify: FastifyInstance) {
 
   /** Reserves `email` for `userId`; a taken address is a 409 (uniqueness lives in this stream). */
   async function reserveEmail(context: CommandContext, email: string, userId: string) {
-    const streamId = emailStreamId(email);
+    const streamId = emailStreamId(email, sha256Hex);
     const { state } = await loadAggregate(platform(), streamId, emailReservationDecider);
     const holderUsesAddress = state.heldBy === userId || (await usesAddress(state.heldBy, email));
     return handleCommand(context, {
@@ -165,7 +165,7 @@ export async function authRoutes(fastify: FastifyInstance) {
 
   const releaseEmail = (context: CommandContext, email: string, userId: string) =>
     handleCommand(context, {
-      streamId: emailStreamId(email),
+      streamId: emailStreamId(email, sha256Hex),
       decider: emailReservationDecider,
       command: { type: 'ReleaseEmail', data: { email, userId, now: now().toISOString() } },
     });
@@ -174,7 +174,7 @@ export async function authRoutes(fastify: FastifyInstance) {
   async function findUserByEmail(email: string): Promise<{ userId: string | null; state: UserState }> {
     const { state: reservation } = await loadAggregate(
       platform(),
-      emailStreamId(email),
+      emailStreamId(email, sha256Hex),
       emailReservationDecider,
     );
     const unknown = { userId: null, state: userDecider.initialState() };
@@ -212,7 +212,7 @@ export async function authRoutes(fastify: FastifyInstance) {
       if (isTaken(error)) return;
       throw error;
     }
-    const { issued } = issueLinkToken(platform().config.JWT_SECRET, now(), VERIFICATION_LINK_TTL_MS);
+    const { issued } = issueLinkToken(platform().sealToken, now(), VERIFICATION_LINK_TTL_MS);
     try {
       await runUserCommand(context, userId, {
         type: 'RegisterUser',
@@ -320,7 +320,7 @@ export async function authRoutes(fastify: FastifyInstance) {
       app.afterAnswer(request, reply, async () => {
         const { userId, state } = await findUserByEmail(email);
         if (!userId || state.status !== 'registered' || state.emailVerified) return;
-        const { issued } = issueLinkToken(platform().config.JWT_SECRET, now(), VERIFICATION_LINK_TTL_MS);
+        const { issued } = issueLinkToken(platform().sealToken, now(), VERIFICATION_LINK_TTL_MS);
         await runUserCommand(ctx(request, undefined, userId), userId, {
           type: 'RequestEmailVerification',
           data: { verification: issued, now: now().toISOString() },
@@ -426,7 +426,7 @@ export async function authRoutes(fastify: FastifyInstance) {
             await noteClaim(request, holder, email, 'profile');
             return;
           }
-          const { issued } = issueLinkToken(platform().config.JWT_SECRET, now(), VERIFICATION_LINK_TTL_MS);
+          const { issued } = issueLinkToken(platform().sealToken, now(), VERIFICATION_LINK_TTL_MS);
           await runUserCommand(ctx(request, undefined, userId), userId, {
             type: 'RequestEmailChange',
             data: { email, verification: issued, now: now().toISOString() },
@@ -497,7 +497,7 @@ export async function authRoutes(fastify: FastifyInstance) {
       app.afterAnswer(request, reply, async () => {
         const { userId, state } = await findUserByEmail(email);
         if (!userId || state.status !== 'registered') return;
-        const { issued } = issueLinkToken(platform().config.JWT_SECRET, now(), RESET_LINK_TTL_MS);
+        const { issued } = issueLinkToken(platform().sealToken, now(), RESET_LINK_TTL_MS);
         await runUserCommand(ctx(request, undefined, userId), userId, {
           type: 'RequestPasswordReset',
           data: { reset: issued, now: now().toISOString() },

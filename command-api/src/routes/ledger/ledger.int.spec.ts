@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { seedCatalog } from '@kosh/command-api/commands/seed-catalog';
 import {
   type LoanCommand,
   type LoanFields,
@@ -6,7 +7,6 @@ import {
   loanStreamId,
   type ScheduleGenerated,
 } from '@kosh/domain';
-import { seedCatalog } from '@kosh/projections/catalog/seed';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handleCommand } from '../../commands/handle';
 import { createTestApp, type TestApp } from '../../testing/test-app';

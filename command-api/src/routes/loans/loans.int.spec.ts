@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { seedCatalog } from '@kosh/command-api/commands/seed-catalog';
 import { balanceOn, generateSchedule, LOAN_MESSAGES as M, toPaise } from '@kosh/domain';
-import { seedCatalog } from '@kosh/projections/catalog/seed';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 import { LOAN_QUERY_MESSAGES } from './list-query';
