@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { seedCatalog } from '@kosh/command-api/commands/seed-catalog';
 import {
   type LoanCommand,
   type LoanFields,
@@ -9,6 +8,7 @@ import {
 } from '@kosh/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handleCommand } from '../../commands/handle';
+import { seedCatalog } from '../../commands/seed-catalog';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 
 /** "Now" is 20 March 2025 (India), one second later at each call. */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { seedCatalog } from '@kosh/command-api/commands/seed-catalog';
 import { balanceOn, generateSchedule, LOAN_MESSAGES as M, toPaise } from '@kosh/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedCatalog } from '../../commands/seed-catalog';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 import { LOAN_QUERY_MESSAGES } from './list-query';
 
