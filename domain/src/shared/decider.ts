@@ -1,8 +1,4 @@
-import type { EventStore } from '@kosh/event-store';
 import type { Command, DomainEvent } from './messages';
-
-/** Deliberate layer violation: the domain must not know the event store. */
-export type DeciderStore = EventStore;
 
 /** A pure aggregate: state is the fold of its events; `decide` turns a command into new events. */
 export type Decider<State, C extends Command, E extends DomainEvent> = {
