@@ -10,6 +10,7 @@ COPY event-store/package.json event-store/
 COPY projections/package.json projections/
 COPY command-api/package.json command-api/
 COPY workers/package.json workers/
+COPY platform/package.json platform/
 COPY web/package.json web/
 COPY e2e/package.json e2e/
 COPY bench/package.json bench/
@@ -27,6 +28,7 @@ COPY event-store/package.json event-store/
 COPY projections/package.json projections/
 COPY command-api/package.json command-api/
 COPY workers/package.json workers/
+COPY platform/package.json platform/
 COPY web/package.json web/
 COPY e2e/package.json e2e/
 COPY bench/package.json bench/
@@ -40,5 +42,5 @@ USER node
 EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=5s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-# The API; the worker process runs workers/src/main.ts in the same image.
-CMD ["node", "--import", "tsx", "command-api/src/server.ts"]
+# The API; the worker process runs platform/src/worker.ts in the same image.
+CMD ["node", "--import", "tsx", "platform/src/server.ts"]

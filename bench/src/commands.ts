@@ -5,8 +5,8 @@
  * BENCH_SECONDS (default 20). Prints p50/p99 per kind and over all, and answers that had to be
  * built from the aggregate because a read model lagged. Not a test: figures only.
  */
-import { type Outcome, p, startLoad } from '@kosh/command-api/faults/load';
-import { startStack } from '@kosh/command-api/faults/stack';
+import { type Outcome, p, startLoad } from '@kosh/platform/faults/load';
+import { startStack } from '@kosh/platform/faults/stack';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? '20');
 const writers = Number(process.env.BENCH_WRITERS ?? '20');

@@ -18,7 +18,7 @@ import { randomInt, randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createTestApp, type TestApp } from '@kosh/command-api/testing/test-app';
-import { listOutbox } from '@kosh/workers/mail/mailer';
+import { listOutbox } from '@kosh/platform/dev-mailbox';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 
 const TRIES = Number(process.env.BENCH_TRIES ?? 60);

@@ -12,9 +12,9 @@
 import { randomUUID } from 'node:crypto';
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
+import { seedCatalog } from '@kosh/command-api/commands/seed-catalog';
 import { createTestApp } from '@kosh/command-api/testing/test-app';
 import { type DomainEvent, loanDecider, loanStreamId, transactionStreamId } from '@kosh/domain';
-import { seedCatalog } from '@kosh/projections/catalog/seed';
 import { random } from './support/random';
 
 const TRANSACTIONS = Number(process.env.BENCH_TRANSACTIONS ?? 100_000);

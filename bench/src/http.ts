@@ -7,7 +7,7 @@
  *
  *   hello     — Fastify answering a fixed ~2 KB JSON document (the HTTP floor)
  *   thin raw  — Fastify + `pg`, one indexed query for the same first page of transactions
- *   Kosh      — `command-api/src/server.ts` as production runs it (NODE_ENV=production, PostgreSQL,
+ *   Kosh      — `platform/src/server.ts` as production runs it (NODE_ENV=production, PostgreSQL,
  *               BullMQ on Redis, info-level logs to a pipe), rate limits off
  *
  * Per route and connection count it prints req/s, p50, p99, the ratio of req/s to thin raw at
@@ -26,14 +26,14 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { loadavg } from 'node:os';
 import path from 'node:path';
-import { buildApp } from '@kosh/command-api/app';
+import { seedCatalog } from '@kosh/command-api/commands/seed-catalog';
 import { repoRoot } from '@kosh/command-api/platform';
 import { signUp } from '@kosh/command-api/testing/test-app';
 import { createTestDatabase } from '@kosh/event-store/testing/test-database';
-import { seedCatalog } from '@kosh/projections/catalog/seed';
+import { loadConfig } from '@kosh/platform/config';
+import { buildHttpApp } from '@kosh/platform/http-app';
+import { createPlatform } from '@kosh/platform/runtime';
 import { allProjections } from '@kosh/projections/registry';
-import { loadConfig } from '@kosh/workers/config';
-import { createPlatform } from '@kosh/workers/runtime';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { book, LOAN_DURATIONS } from './support/book';
@@ -139,7 +139,7 @@ async function main() {
     for (const { name } of allProjections) await platform.runner.catchUp(name);
     await signUp(platform, userId);
     console.log(`seeded and projected in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-    const app = await buildApp(platform);
+    const app = await buildHttpApp(platform);
     await app.ready();
     const token = app.issueToken(userId, { rememberMe: true });
     await app.close();
@@ -154,7 +154,7 @@ async function main() {
     const month = busiest[0];
     if (!month) throw new Error('no ledger month');
 
-    const kosh = await start('kosh', ['command-api/src/server.ts'], {
+    const kosh = await start('kosh', ['platform/src/server.ts'], {
       NODE_ENV: 'production',
       DATABASE_URL: database.url,
       REDIS_URL: process.env.REDIS_URL || 'redis://127.0.0.1:6379',

@@ -13,10 +13,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
+import { seedCatalog } from '@kosh/command-api/commands/seed-catalog';
 import { createTestApp, type TestApp } from '@kosh/command-api/testing/test-app';
 import { type DomainEvent, generateSchedule, type LoanFields, loanDecider, loanStreamId } from '@kosh/domain';
 import type { NewEvent } from '@kosh/event-store/port';
-import { seedCatalog } from '@kosh/projections/catalog/seed';
 import { allProjections } from '@kosh/projections/registry';
 import { random } from './support/random';
 

@@ -14,8 +14,8 @@
 import { randomUUID } from 'node:crypto';
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
+import { seedCatalog } from '@kosh/command-api/commands/seed-catalog';
 import { createTestApp, type TestApp } from '@kosh/command-api/testing/test-app';
-import { seedCatalog } from '@kosh/projections/catalog/seed';
 import { allProjections } from '@kosh/projections/registry';
 import { createProjectionRunner } from '@kosh/projections/runner/runner';
 import type { Projection } from '@kosh/projections/runner/types';

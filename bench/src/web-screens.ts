@@ -20,7 +20,7 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { buildApp } from '@kosh/command-api/app';
+import { seedCatalog } from '@kosh/command-api/commands/seed-catalog';
 import {
   type DomainEvent,
   type LoanFields,
@@ -31,10 +31,10 @@ import {
 } from '@kosh/domain';
 import type { NewEvent } from '@kosh/event-store/port';
 import { createTestDatabase } from '@kosh/event-store/testing/test-database';
-import { seedCatalog } from '@kosh/projections/catalog/seed';
+import { loadConfig } from '@kosh/platform/config';
+import { buildHttpApp } from '@kosh/platform/http-app';
+import { createPlatform } from '@kosh/platform/runtime';
 import { allProjections } from '@kosh/projections/registry';
-import { loadConfig } from '@kosh/workers/config';
-import { createPlatform } from '@kosh/workers/runtime';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { random } from './support/random';
 
@@ -138,7 +138,7 @@ async function setUp(): Promise<Setup> {
     RATE_LIMIT_ENABLED: 'false',
   });
   const platform = await createPlatform(config, { db: database.db });
-  const app = await buildApp(platform, { webDist });
+  const app = await buildHttpApp(platform, { webDist });
   await app.ready();
   const now = new Date();
 

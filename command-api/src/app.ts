@@ -21,7 +21,6 @@ import { clientErrorHandler, frameworkErrors, inputGuardPlugin } from './plugins
 import { metricsPlugin } from './plugins/metrics';
 import { securityHeadersPlugin } from './plugins/security-headers';
 import { staticPlugin } from './plugins/static';
-import { devMailboxRoutes } from './routes/dev-mailbox';
 import { apiRoutes } from './routes/index';
 
 declare module 'fastify' {
@@ -40,7 +39,10 @@ export type AppOptions = {
   webDist?: string;
 };
 
-/** Builds the whole HTTP app on a platform. Tests call this and use `app.inject`; server.ts listens. */
+/**
+ * Builds the whole HTTP app on a platform. Tests call this and use `app.inject`; @kosh/platform
+ * adds what only its process has (the dev mailbox) and listens.
+ */
 export async function buildApp(platform: Platform, options: AppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     ...(options.logger
@@ -95,7 +97,6 @@ export async function buildApp(platform: Platform, options: AppOptions = {}): Pr
   await app.register(healthRoutes);
   await app.register(metricsPlugin);
   await app.register(apiRoutes, { prefix: '/api' });
-  if (platform.config.devMailbox) await app.register(devMailboxRoutes);
   await app.register(staticPlugin, {
     webDist: options.webDist ?? path.join(repoRoot, 'web', 'dist'),
     uploadsDir: platform.config.UPLOADS_DIR,

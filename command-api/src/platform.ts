@@ -1,6 +1,62 @@
+import type { KeyObject } from 'node:crypto';
 import path from 'node:path';
-
-export type { Config } from '@kosh/workers/config';
-export type { Platform } from '@kosh/workers/runtime';
+import type { Db } from '@kosh/event-store/db';
+import type { EventStore } from '@kosh/event-store/port';
+import type { ProjectionRunner } from '@kosh/projections/runner/runner';
+import type { FastifyBaseLogger } from 'fastify';
 
 export const repoRoot = path.resolve(new URL('.', import.meta.url).pathname, '../..');
+
+/**
+ * The settings the HTTP app reads. @kosh/platform validates the whole configuration at boot and
+ * hands it in; the app names only what it uses, so it depends on no process assembly.
+ */
+export interface ApiConfig {
+  readonly NODE_ENV: 'development' | 'production' | 'test';
+  /** Public address of the web app (security headers, mailed links). */
+  readonly APP_URL: string;
+  readonly JWT_SECRET: string;
+  readonly UPLOADS_DIR: string;
+  readonly READ_YOUR_WRITES_TIMEOUT_MS: number;
+  readonly RATE_LIMIT_ENABLED: boolean;
+  readonly DOCS_ENABLED: boolean;
+  readonly TRUST_PROXY: string[];
+  readonly METRICS_TOKEN?: string | undefined;
+  readonly EVENTSTORE_URL?: string | undefined;
+}
+
+/** What the app records and serves at `/metrics` (prom-client's objects satisfy it). */
+export interface ApiMetrics {
+  readonly registry: { readonly contentType: string; metrics(): Promise<string> };
+  readonly httpDuration: {
+    observe(labels: { method: string; route: string; status_code: string }, seconds: number): void;
+  };
+  readonly appendDuration: { startTimer(): () => unknown };
+}
+
+/**
+ * Everything a request handler may use, chosen once at start by @kosh/platform (DESIGN.md: no
+ * `if (embedded)` inside handlers). The app sees ports, not the adapters behind them.
+ */
+export interface Platform {
+  readonly config: ApiConfig;
+  readonly logger: FastifyBaseLogger;
+  /** Read models (and, with the PostgreSQL event store, the event log). */
+  readonly db: Db;
+  readonly eventStore: EventStore;
+  /** Readiness asks whether the job queue answers. */
+  readonly queue: { ping(): Promise<boolean> };
+  readonly runner: ProjectionRunner;
+  readonly metrics: ApiMetrics;
+  /** Signs history exports; null where none is configured (the export answers 503). */
+  readonly exportSigningKey: KeyObject | null;
+  /** The only clock handlers read; tests replace it. */
+  clock: () => Date;
+  /**
+   * After an append: wakes every projection, then waits (bounded by READ_YOUR_WRITES_TIMEOUT_MS)
+   * until those named have reached `position`. Resolves false on timeout.
+   */
+  afterAppend(position: string, waitFor: readonly string[]): Promise<boolean>;
+  /** Seals a mailed link token for the event, so that only the mail worker can open it. */
+  sealToken(token: string): string;
+}

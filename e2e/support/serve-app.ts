@@ -9,9 +9,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildApp } from '@kosh/command-api/app';
-import { loadConfig } from '@kosh/workers/config';
-import { createPlatform } from '@kosh/workers/runtime';
+import { loadConfig } from '@kosh/platform/config';
+import { buildHttpApp } from '@kosh/platform/http-app';
+import { createPlatform } from '@kosh/platform/runtime';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const webDist = mkdtempSync(path.join(tmpdir(), 'kosh-e2e-web-'));
@@ -31,7 +31,7 @@ if (build.status !== 0) {
 
 const config = loadConfig();
 const platform = await createPlatform(config);
-const app = await buildApp(platform, { webDist });
+const app = await buildHttpApp(platform, { webDist });
 
 let closing = false;
 async function shutdown() {

@@ -15,7 +15,7 @@ import {
   transactionStreamId,
 } from '@kosh/domain';
 import type { NewEvent } from '@kosh/event-store/port';
-import type { Platform } from '@kosh/workers/runtime';
+import type { Platform } from '@kosh/platform/runtime';
 import { random } from './random';
 
 const DEBITS = [

@@ -1,10 +1,9 @@
 import fastifyJwt from '@fastify/jwt';
-import { UnauthorizedError, userDecider } from '@kosh/domain';
+import { UnauthorizedError, userDecider, userStreamId } from '@kosh/domain';
 import { getTokenSubject } from '@kosh/projections/users/queries';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { loadAggregate } from '../commands/handle';
-import { userStreamId } from '../routes/auth/secrets';
 
 /**
  * Claims of our access tokens: `sub` is the user id; `iat`/`exp` are set by @fastify/jwt.

@@ -18,7 +18,7 @@ const alice = randomUUID();
 function projectionsCli(...args: string[]) {
   const result = spawnSync(
     process.execPath,
-    ['--import', 'tsx', path.join(repoRoot, 'workers/src/projections-cli.ts'), ...args],
+    ['--import', 'tsx', path.join(repoRoot, 'platform/src/projections-cli.ts'), ...args],
     {
       cwd: repoRoot,
       encoding: 'utf8',

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { seedCatalog } from '@kosh/projections/catalog/seed';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedCatalog } from '../commands/seed-catalog';
 import { IDEMPOTENCY_MESSAGES } from '../plugins/idempotency';
 import { createTestApp, type TestApp } from '../testing/test-app';
 

@@ -2,15 +2,14 @@ import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { UserEvent } from '@kosh/domain';
+import { type UserEvent, userStreamId } from '@kosh/domain';
 import { ConcurrencyError, type NewEvent } from '@kosh/event-store/port';
 import { createTestDatabase } from '@kosh/event-store/testing/test-database';
-import { loadConfig } from '@kosh/workers/config';
-import type { Logger } from '@kosh/workers/logger';
-import { createPlatform, type Platform } from '@kosh/workers/runtime';
+import { loadConfig } from '@kosh/platform/config';
+import { buildHttpApp } from '@kosh/platform/http-app';
+import type { Logger } from '@kosh/platform/logger';
+import { createPlatform, type Platform } from '@kosh/platform/runtime';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../app';
-import { userStreamId } from '../routes/auth/secrets';
 
 export type TestApp = {
   app: FastifyInstance;
@@ -75,7 +74,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     clock: options.clock,
     logger: options.logger,
   });
-  const app = await buildApp(platform, { webDist: options.webDist ?? path.join(dataDir, 'no-web') });
+  const app = await buildHttpApp(platform, { webDist: options.webDist ?? path.join(dataDir, 'no-web') });
   await app.ready();
   const signedUp = new Map<string, Promise<void>>();
   const ensureUser = (userId: string) => {

@@ -1,4 +1,5 @@
 import type { DomainEvent } from '../shared/messages';
+import { normalizeEmail } from '../validation/auth';
 
 /**
  * Events of a `user-{id}` stream. Instants are ISO-8601 UTC strings. A verification or reset
@@ -126,6 +127,8 @@ export const USER_EVENT_TYPES = [
   'ProfilePictureRemoved',
 ] as const satisfies readonly UserEvent['type'][];
 
+export const userStreamId = (userId: string): string => `user-${userId}`;
+
 /** Events of an `email-{sha256(lower-cased e-mail)}` reservation stream. */
 export type EmailReserved = DomainEvent<
   'EmailReserved',
@@ -136,3 +139,11 @@ export type EmailReleased = DomainEvent<
   Readonly<{ email: string; userId: string; releasedAt: string }>
 >;
 export type EmailReservationEvent = EmailReserved | EmailReleased;
+
+/**
+ * The reservation stream of an address, appended with "no stream" so that an address is held
+ * once without a read model. The hash comes in (node:crypto on the server): the domain does no
+ * crypto of its own, so the web app can import it.
+ */
+export const emailStreamId = (email: string, sha256Hex: (text: string) => string): string =>
+  `email-${sha256Hex(normalizeEmail(email))}`;

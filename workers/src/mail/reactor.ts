@@ -17,7 +17,6 @@ import {
   passwordResetMail,
   verificationMail,
 } from './templates';
-import { openToken } from './token-seal';
 
 export const MAIL_JOB = 'mail:send';
 
@@ -33,7 +32,7 @@ export type MailJob = Readonly<{
   eventId: string;
   kind: MailKind;
   to: string;
-  /** The link token sealed by the API (see token-seal.ts), opened only when the mail is rendered. */
+  /** The link token sealed by the API (platform/src/token-seal.ts), opened only when the mail is rendered. */
   sealedToken: string | null;
   /** After this the mail is pointless (its link is dead, or the news is old): it is not sent. */
   expiresAt: string;
@@ -124,8 +123,8 @@ export type MailProcessorDeps = {
   db: Queryable;
   mailer: Mailer;
   appUrl: string;
-  /** The secret the API sealed tokens with (JWT_SECRET). */
-  secret: string;
+  /** Opens a link token the API sealed (the platform's, keyed from JWT_SECRET). */
+  openToken: (sealed: string) => string;
   clock: () => Date;
   /**
    * Resolves once the users read model includes `position`: a link mailed before it could be
@@ -139,7 +138,7 @@ function render(job: MailJob, deps: MailProcessorDeps): Mail {
   const base = { appUrl: deps.appUrl, to: job.to };
   const token = () => {
     if (!job.sealedToken) throw new Error(`mail ${job.eventId} (${job.kind}) has no token`);
-    return openToken(job.sealedToken, deps.secret);
+    return deps.openToken(job.sealedToken);
   };
   switch (job.kind) {
     case 'verify-email':

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { AUDIT_GRANT_MESSAGES, verifyExport } from '@kosh/domain';
-import { listOutbox } from '@kosh/workers/mail/mailer';
+import { listOutbox } from '@kosh/platform/dev-mailbox';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { nodeExportCrypto } from '../../history/verify-export';

@@ -15,6 +15,7 @@ import {
   NotFoundError,
   normalizeEmail,
   userDecider,
+  userStreamId,
 } from '@kosh/domain';
 import { type AuditGrantRow, selectAuditGrants } from '@kosh/projections/audit-grants/projector';
 import { selectUserRow } from '@kosh/projections/users/projector';
@@ -23,7 +24,6 @@ import { loadAggregate } from '../../commands/handle';
 import { commandRoutes } from '../../commands/route';
 import { parseInstant } from '../../history/read-at';
 import { auditGrantRateLimit } from '../auth/limits';
-import { userStreamId } from '../auth/secrets';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const tags = ['Audit grants'];

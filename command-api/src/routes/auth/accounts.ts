@@ -1,16 +1,18 @@
 import {
   emailReservationDecider,
+  emailStreamId,
   type RegisteredUser,
   type UserCommand,
   type UserEvent,
   type UserState,
   userDecider,
+  userStreamId,
 } from '@kosh/domain';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type CommandContext, handleCommand, loadAggregate } from '../../commands/handle';
 import { type CommandStream, commandContext } from '../../commands/route';
 import type { Platform } from '../../platform';
-import { emailStreamId, userStreamId } from './secrets';
+import { sha256Hex } from './secrets';
 
 /** Read models the auth answers and the next requests rely on. */
 const WAIT_FOR = ['users'] as const;
@@ -41,7 +43,7 @@ async function usesAddress(platform: Platform, holder: string | null, email: str
 
 /** Reserves `email` for `userId`; a taken address is a 409 (uniqueness lives in this stream). */
 export async function reserveEmail(context: CommandContext, email: string, userId: string) {
-  const streamId = emailStreamId(email);
+  const streamId = emailStreamId(email, sha256Hex);
   const { state } = await loadAggregate(context.platform, streamId, emailReservationDecider);
   const holderUsesAddress =
     state.heldBy === userId || (await usesAddress(context.platform, state.heldBy, email));
@@ -54,7 +56,7 @@ export async function reserveEmail(context: CommandContext, email: string, userI
 
 export const releaseEmail = (context: CommandContext, email: string, userId: string) =>
   handleCommand(context, {
-    streamId: emailStreamId(email),
+    streamId: emailStreamId(email, sha256Hex),
     decider: emailReservationDecider,
     command: { type: 'ReleaseEmail', data: { email, userId, now: nowOf(context) } },
   });
@@ -64,7 +66,11 @@ export async function findUserByEmail(
   platform: Platform,
   email: string,
 ): Promise<{ userId: string | null; state: UserState }> {
-  const { state: reservation } = await loadAggregate(platform, emailStreamId(email), emailReservationDecider);
+  const { state: reservation } = await loadAggregate(
+    platform,
+    emailStreamId(email, sha256Hex),
+    emailReservationDecider,
+  );
   const unknown = { userId: null, state: userDecider.initialState() };
   if (!reservation.heldBy) return unknown;
   const { state } = await loadAggregate(platform, userStreamId(reservation.heldBy), userDecider);

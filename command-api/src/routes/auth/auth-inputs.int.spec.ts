@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { listOutbox } from '@kosh/workers/mail/mailer';
+import { emailStreamId } from '@kosh/domain';
+import { listOutbox } from '@kosh/platform/dev-mailbox';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 import { AUTH_LIMITS } from './limits';
-import { emailStreamId } from './secrets';
+import { sha256Hex } from './secrets';
 import {
   bearer,
   dataUrl,
@@ -159,7 +160,7 @@ describe('auth endpoints with bad inputs', () => {
       const reserveForGhost = async (email: string, minutesAgo: number) => {
         const ghost = randomUUID();
         await t.platform.eventStore.appendToStream(
-          emailStreamId(email),
+          emailStreamId(email, sha256Hex),
           [
             {
               id: randomUUID(),
@@ -189,7 +190,7 @@ describe('auth endpoints with bad inputs', () => {
       await reserveForGhost(inFlight, 1);
       expect((await register(t.app, { ...validRegistration, email: inFlight })).statusCode).toBe(201);
       await t.app.afterAnswerSettled();
-      const reservation = await t.platform.eventStore.readStream(emailStreamId(inFlight));
+      const reservation = await t.platform.eventStore.readStream(emailStreamId(inFlight, sha256Hex));
       expect(reservation.events.map((e) => e.type)).toEqual(['EmailReserved']);
     });
 

@@ -11,6 +11,7 @@ import {
   BadRequestError,
   USER_MESSAGES,
   userDecider,
+  userStreamId,
   validateChangePassword,
   validateResetPassword,
 } from '@kosh/domain';
@@ -21,7 +22,7 @@ import { commandContext, commandRoutes } from '../../commands/route';
 import { afterAnswerForAccount, ownUserStream, runUserCommand } from './accounts';
 import { authRateLimit } from './limits';
 import { hashPassword, verifyPassword } from './passwords';
-import { issueLinkToken, RESET_LINK_TTL_MS, sha256Hex, userStreamId } from './secrets';
+import { issueLinkToken, RESET_LINK_TTL_MS, sha256Hex } from './secrets';
 import { failOn, linkAddress, registeredOrNotFound, str } from './wire';
 
 /** Spec section 7 (Auth): changing a password, and resetting a forgotten one by mail. */
@@ -73,7 +74,7 @@ export async function passwordRoutes(fastify: FastifyInstance) {
       afterAnswerForAccount(request, reply, linkAddress(request.body.email), (_user, at) => ({
         type: 'RequestPasswordReset',
         data: {
-          reset: issueLinkToken(platform.config.JWT_SECRET, at, RESET_LINK_TTL_MS).issued,
+          reset: issueLinkToken(platform.sealToken, at, RESET_LINK_TTL_MS).issued,
           now: at.toISOString(),
         },
       }));

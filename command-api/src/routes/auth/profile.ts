@@ -69,7 +69,7 @@ export async function profileRoutes(fastify: FastifyInstance) {
             return;
           }
           const now = platform.clock();
-          const { issued } = issueLinkToken(platform.config.JWT_SECRET, now, VERIFICATION_LINK_TTL_MS);
+          const { issued } = issueLinkToken(platform.sealToken, now, VERIFICATION_LINK_TTL_MS);
           await runUserCommand(commandContext(request, { userId }), userId, {
             type: 'RequestEmailChange',
             data: { email, verification: issued, now: now.toISOString() },

@@ -8,7 +8,14 @@ import {
   SessionResponse,
   VerifyEmailBody,
 } from '@kosh/contract';
-import { BadRequestError, ConflictError, USER_MESSAGES, userDecider, validateRegister } from '@kosh/domain';
+import {
+  BadRequestError,
+  ConflictError,
+  USER_MESSAGES,
+  userDecider,
+  userStreamId,
+  validateRegister,
+} from '@kosh/domain';
 import { findUserIdByVerificationTokenHash } from '@kosh/projections/users/queries';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { loadAggregate } from '../../commands/handle';
@@ -23,7 +30,7 @@ import {
 } from './accounts';
 import { authRateLimit } from './limits';
 import { hashPassword } from './passwords';
-import { issueLinkToken, normalizeEmail, sha256Hex, userStreamId, VERIFICATION_LINK_TTL_MS } from './secrets';
+import { issueLinkToken, normalizeEmail, sha256Hex, VERIFICATION_LINK_TTL_MS } from './secrets';
 import { failOn, linkAddress, registeredOrNotFound, str, toWireUser } from './wire';
 
 /**
@@ -66,7 +73,7 @@ export async function registrationRoutes(fastify: FastifyInstance) {
       if (isTaken(error)) return;
       throw error;
     }
-    const { issued } = issueLinkToken(platform.config.JWT_SECRET, now(), VERIFICATION_LINK_TTL_MS);
+    const { issued } = issueLinkToken(platform.sealToken, now(), VERIFICATION_LINK_TTL_MS);
     try {
       await runUserCommand(context, userId, {
         type: 'RegisterUser',
@@ -174,7 +181,7 @@ export async function registrationRoutes(fastify: FastifyInstance) {
           : {
               type: 'RequestEmailVerification',
               data: {
-                verification: issueLinkToken(platform.config.JWT_SECRET, at, VERIFICATION_LINK_TTL_MS).issued,
+                verification: issueLinkToken(platform.sealToken, at, VERIFICATION_LINK_TTL_MS).issued,
                 now: at.toISOString(),
               },
             },

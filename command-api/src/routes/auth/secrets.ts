@@ -1,6 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { type IssuedToken, normalizeEmail } from '@kosh/domain';
-import { sealToken } from '@kosh/workers/mail/token-seal';
 
 /** Section 9: a reset link works for 1 hour. */
 export const RESET_LINK_TTL_MS = 60 * 60 * 1000;
@@ -12,15 +11,12 @@ export const sha256Hex = (value: string) => createHash('sha256').update(value, '
 /** E-mail addresses are compared, reserved, stored and mailed as the domain normalizes them. */
 export { normalizeEmail };
 
-export const userStreamId = (userId: string) => `user-${userId}`;
-export const emailStreamId = (email: string) => `email-${sha256Hex(normalizeEmail(email))}`;
-
 /**
  * A fresh single-use link token: 32 random bytes (base64url) for the mail; the event keeps only
- * its SHA-256 and its sealed form (see workers/src/mail/token-seal.ts).
+ * its SHA-256 and its sealed form (`seal`: the platform's, see platform/src/token-seal.ts).
  */
 export function issueLinkToken(
-  secret: string,
+  seal: (token: string) => string,
   now: Date,
   ttlMs: number,
 ): { token: string; issued: IssuedToken } {
@@ -29,7 +25,7 @@ export function issueLinkToken(
     token,
     issued: {
       tokenHash: sha256Hex(token),
-      sealedToken: sealToken(token, secret),
+      sealedToken: seal(token),
       expiresAt: new Date(now.getTime() + ttlMs).toISOString(),
     },
   };

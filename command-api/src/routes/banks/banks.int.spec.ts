@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { CATALOG_MESSAGES, SEED_BANKS, SEED_LOAN_TYPES } from '@kosh/domain';
-import { seedCatalog } from '@kosh/projections/catalog/seed';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedCatalog } from '../../commands/seed-catalog';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 import { LOAN_QUERY_MESSAGES } from '../loans/list-query';
 

@@ -1,4 +1,4 @@
-import { createPublicKey, type KeyObject } from 'node:crypto';
+import { createPublicKey } from 'node:crypto';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import {
   ExportUnavailable,
@@ -31,7 +31,6 @@ import {
   scheduleVersionsWithRows,
 } from '@kosh/projections/history/schedule-versions';
 import { streamIdOfWire, type TimelineEntry } from '@kosh/projections/history/timeline';
-import { exportSigningKeyOf } from '@kosh/workers/config';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { exportStream, publicKeyOf } from '../../history/export';
 import { capped, parseInstant } from '../../history/read-at';
@@ -118,9 +117,7 @@ const security = [{ bearerAuth: [] }];
 export async function historyRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { platform } = app;
-  const signingKey: KeyObject | null = platform.config.EXPORT_SIGNING_KEY
-    ? exportSigningKeyOf(platform.config.EXPORT_SIGNING_KEY)
-    : null;
+  const signingKey = platform.exportSigningKey;
 
   /** An auditor's as-of limit hides what was recorded after it. */
   async function page(request: FastifyRequest, filter: HistoryFilter) {

@@ -6,9 +6,9 @@ import {
   loanStreamId,
   type ScheduleGenerated,
 } from '@kosh/domain';
-import { seedCatalog } from '@kosh/projections/catalog/seed';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handleCommand } from '../../commands/handle';
+import { seedCatalog } from '../../commands/seed-catalog';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 
 /** "Now" is 20 March 2025 (India), one second later at each call. */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { LOAN_CHANGE_MESSAGES as M } from '@kosh/domain';
-import { seedCatalog } from '@kosh/projections/catalog/seed';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedCatalog } from '../../commands/seed-catalog';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 import { CHANGE_INPUT_MESSAGES } from './change-input';
 

@@ -8,7 +8,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 
 /** Runs the worker container's health check command (docker-compose.yml) with `env`. */
 function healthcheck(env: Record<string, string>) {
-  const run = spawnSync('node', ['--import', 'tsx', 'workers/src/healthcheck.ts'], {
+  const run = spawnSync('node', ['--import', 'tsx', 'platform/src/healthcheck.ts'], {
     cwd: root,
     env: { PATH: process.env.PATH ?? '', JWT_SECRET: randomBytes(48).toString('base64'), ...env },
     encoding: 'utf8',

@@ -3,12 +3,12 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { createWriteStream, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { repoRoot } from '@kosh/command-api/platform';
+import { registeredUserEvents } from '@kosh/command-api/testing/test-app';
+import { userStreamId } from '@kosh/domain';
 import { createPostgresEventStore } from '@kosh/event-store/postgres';
 import { createTestDatabase, type TestDatabase } from '@kosh/event-store/testing/test-database';
 import { freePort, type PrivateRedis, startPrivateRedis } from '@kosh/workers/queue/testing/redis-server';
-import { repoRoot } from '../platform';
-import { userStreamId } from '../routes/auth/secrets';
-import { registeredUserEvents } from '../testing/test-app';
 import { startTcpProxy, type TcpProxy } from './tcp-proxy';
 
 /**
@@ -47,8 +47,8 @@ export type Stack = {
 };
 
 const SCRIPTS: Record<Role, string> = {
-  api: path.join(repoRoot, 'command-api/src/server.ts'),
-  worker: path.join(repoRoot, 'workers/src/main.ts'),
+  api: path.join(repoRoot, 'platform/src/server.ts'),
+  worker: path.join(repoRoot, 'platform/src/worker.ts'),
 };
 
 function base64url(input: string | Buffer): string {

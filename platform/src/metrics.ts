@@ -1,6 +1,6 @@
 import type { ProjectionRunner, ProjectionStatus } from '@kosh/projections/runner/runner';
+import type { JobQueue } from '@kosh/workers/queue/port';
 import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import type { JobQueue } from './queue/port';
 
 /**
  * What an operator graphs and alerts on (Prometheus text at `/metrics`). Projection lag, dead

@@ -3,8 +3,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { repoRoot } from '@kosh/command-api/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { repoRoot } from './platform';
 
 /**
  * `npm start` with nothing configured: PGlite in DATA_DIR, in-process queue, outbox mail.
@@ -25,7 +25,7 @@ async function freePort(): Promise<number> {
 async function startServer(dataDir: string, port: number): Promise<ChildProcess> {
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn' };
   for (const key of ['DATABASE_URL', 'REDIS_URL', 'SMTP_URL', 'JWT_SECRET']) delete env[key];
-  const child = spawn(process.execPath, ['--import', 'tsx', 'command-api/src/server.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'platform/src/server.ts'], {
     cwd: repoRoot,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -155,9 +155,9 @@ function checkWiring(services: Record<string, Service>) {
       expect(String(service.healthcheck?.test)).toContain(`127.0.0.1:${config.PORT}/readyz`);
     } else {
       expect(vars.KOSH_ROLE).toBe('worker');
-      expect(service.command).toEqual(['node', '--import', 'tsx', 'workers/src/main.ts']);
+      expect(service.command).toEqual(['node', '--import', 'tsx', 'platform/src/worker.ts']);
       expect(published(service)).toEqual([]);
-      expect(String(service.healthcheck?.test)).toContain('workers/src/healthcheck.ts');
+      expect(String(service.healthcheck?.test)).toContain('platform/src/healthcheck.ts');
     }
   }
   const byRole = (role: string) =>
@@ -255,7 +255,7 @@ describe('Dockerfile (structural checks; hadolint is not available in Debian boo
     const cmd = JSON.parse(final.find((i) => i.op === 'CMD')!.args) as string[];
     expect(cmd.slice(0, 3)).toEqual(['node', '--import', 'tsx']);
     expect(existsSync(path.join(root, cmd[3]!))).toBe(true);
-    expect(existsSync(path.join(root, 'workers/src/main.ts'))).toBe(true);
+    expect(existsSync(path.join(root, 'platform/src/worker.ts'))).toBe(true);
   });
 
   it('installs with npm ci from the lockfile, copying every workspace manifest first', () => {

@@ -1,45 +1,40 @@
 import path from 'node:path';
+import { seedCatalog } from '@kosh/command-api/commands/seed-catalog';
+import type { Platform as AppPlatform } from '@kosh/command-api/platform';
 import type { Db } from '@kosh/event-store/db';
 import { createPgDb } from '@kosh/event-store/db-pg';
 import { createPgliteDb } from '@kosh/event-store/db-pglite';
 import { eventStoreMigrations, migrate } from '@kosh/event-store/migrations';
 import type { EventStore } from '@kosh/event-store/port';
-import { seedCatalog } from '@kosh/projections/catalog/seed';
 import { allProjections, migrationSources } from '@kosh/projections/registry';
 import { createProjectionRunner, type ProjectionRunner } from '@kosh/projections/runner/runner';
-import type { Config, Role } from './config';
+import { createOutboxMailer, createSmtpMailer, type Mailer, mailMigrations } from '@kosh/workers/mail/mailer';
+import { createMailReactor, registerMailJobs } from '@kosh/workers/mail/reactor';
+import { enqueueProjections, registerProjectionJobs } from '@kosh/workers/projection-jobs';
+import { createBullMqQueue } from '@kosh/workers/queue/bullmq';
+import { createInProcessQueue } from '@kosh/workers/queue/in-process';
+import type { JobQueue } from '@kosh/workers/queue/port';
+import { type Config, exportSigningKeyOf, type Role } from './config';
 import { createEventStore } from './event-store';
 import { createLogger, type Logger } from './logger';
-import { createOutboxMailer, createSmtpMailer, type Mailer, mailMigrations } from './mail/mailer';
-import { createMailReactor, registerMailJobs } from './mail/reactor';
 import { createMetrics, type Metrics } from './metrics';
-import { enqueueProjections, registerProjectionJobs } from './projection-jobs';
-import { createBullMqQueue } from './queue/bullmq';
-import { createInProcessQueue } from './queue/in-process';
-import type { JobQueue } from './queue/port';
+import { openToken, sealToken } from './token-seal';
 
 /**
  * Everything a request handler or a job may use, chosen once at start from configuration
- * (DESIGN.md: no `if (embedded)` inside handlers or projectors).
+ * (DESIGN.md: no `if (embedded)` inside handlers or projectors). It is the app's port
+ * (command-api/src/platform.ts) with the adapters behind it.
  */
-export interface Platform {
+export interface Platform extends AppPlatform {
   readonly config: Config;
   readonly role: Role;
   readonly logger: Logger;
-  /** Read models (and, with the PostgreSQL event store, the event log). */
   readonly db: Db;
   readonly eventStore: EventStore;
   readonly queue: JobQueue;
   readonly mailer: Mailer;
   readonly runner: ProjectionRunner;
   readonly metrics: Metrics;
-  /** The only clock handlers read; tests replace it. */
-  clock: () => Date;
-  /**
-   * After an append: wakes every projection, then waits (bounded by READ_YOUR_WRITES_TIMEOUT_MS)
-   * until those named have reached `position`. Resolves false on timeout.
-   */
-  afterAppend(position: string, waitFor: readonly string[]): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -102,6 +97,8 @@ export async function createPlatform(config: Config, options: PlatformOptions = 
     runner,
     metrics,
     clock: options.clock ?? (() => new Date()),
+    exportSigningKey: config.EXPORT_SIGNING_KEY ? exportSigningKeyOf(config.EXPORT_SIGNING_KEY) : null,
+    sealToken: (token) => sealToken(token, config.JWT_SECRET),
     async afterAppend(position, waitFor) {
       // What the answer reads is caught up by this process itself (the runner's advisory lock
       // keeps one applier per projection across processes): the answer never waits on Redis or
@@ -136,7 +133,7 @@ export async function createPlatform(config: Config, options: PlatformOptions = 
       db,
       mailer,
       appUrl: config.APP_URL,
-      secret: config.JWT_SECRET,
+      openToken: (sealed) => openToken(sealed, config.JWT_SECRET),
       clock,
       logger,
       usersCaughtUp: (position) => runner.waitFor(['users'], position, config.READ_YOUR_WRITES_TIMEOUT_MS),

@@ -1,7 +1,7 @@
-import { ConfigError, loadConfig, roleOf } from '@kosh/workers/config';
-import { createPlatform } from '@kosh/workers/runtime';
 import closeWithGrace from 'close-with-grace';
-import { buildApp } from './app';
+import { ConfigError, loadConfig, roleOf } from './config';
+import { buildHttpApp } from './http-app';
+import { createPlatform } from './runtime';
 
 /** The only file that listens: builds the platform and the app, serves, and shuts down cleanly. */
 export async function startServer(options: { webDist?: string } = {}) {
@@ -21,7 +21,7 @@ export async function startServer(options: { webDist?: string } = {}) {
     process.exit(1);
   }
   const platform = await createPlatform(config, { role });
-  const app = await buildApp(platform, { webDist: options.webDist });
+  const app = await buildHttpApp(platform, { webDist: options.webDist });
 
   closeWithGrace({ delay: 10_000 }, async ({ err, signal }) => {
     if (err) app.log.error({ err }, 'shutting down after an error');

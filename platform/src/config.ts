@@ -205,7 +205,7 @@ export function isLoopbackHost(host: string): boolean {
 }
 
 /**
- * The role of a process started as `entry` (server.ts: 'api', workers/src/main.ts: 'worker').
+ * The role of a process started as `entry` (server.ts: 'api', worker.ts: 'worker').
  * Without Redis nothing but this process can run the jobs, so the API runs them too.
  */
 export function roleOf(config: Config, entry: 'api' | 'worker'): Role {

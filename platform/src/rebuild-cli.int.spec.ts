@@ -1,10 +1,10 @@
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
+import { repoRoot } from '@kosh/command-api/platform';
+import { createTestApp, type TestApp } from '@kosh/command-api/testing/test-app';
 import { allProjections } from '@kosh/projections/registry';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { repoRoot } from './platform';
-import { createTestApp, type TestApp } from './testing/test-app';
 
 let t: TestApp;
 
@@ -12,7 +12,7 @@ let t: TestApp;
 function rebuildCli(...args: string[]) {
   const result = spawnSync(
     process.execPath,
-    ['--import', 'tsx', path.join(repoRoot, 'workers/src/rebuild-cli.ts'), ...args],
+    ['--import', 'tsx', path.join(repoRoot, 'platform/src/rebuild-cli.ts'), ...args],
     {
       cwd: repoRoot,
       encoding: 'utf8',

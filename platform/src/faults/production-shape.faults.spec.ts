@@ -1,9 +1,9 @@
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
+import { repoRoot } from '@kosh/command-api/platform';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { repoRoot } from '../platform';
 import { type Ack, call, type Load, missingAcks, type Outcome, p, startLoad } from './load';
 import { liveAndRebuiltDigests } from './read-models';
 import { type Stack, startStack } from './stack';
@@ -49,7 +49,7 @@ const marks: Record<string, number> = {};
 function projectionsCli(...args: string[]) {
   const result = spawnSync(
     process.execPath,
-    ['--import', 'tsx', path.join(repoRoot, 'workers/src/projections-cli.ts'), ...args],
+    ['--import', 'tsx', path.join(repoRoot, 'platform/src/projections-cli.ts'), ...args],
     {
       cwd: repoRoot,
       encoding: 'utf8',

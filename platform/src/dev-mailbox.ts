@@ -1,8 +1,11 @@
 import { createHash } from 'node:crypto';
+import { CONTENT_SECURITY_POLICY } from '@kosh/command-api/plugins/security-headers';
 import { listOutbox } from '@kosh/workers/mail/mailer';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { CONTENT_SECURITY_POLICY } from '../plugins/security-headers';
+
+/** What the mailbox shows; API tests read the mail they caused here too. */
+export { listOutbox };
 
 const OutboxMessage = Type.Object({
   id: Type.String(),
