@@ -11,6 +11,8 @@ import { createPlatform, type Platform } from '@kosh/workers/runtime';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app';
 import { userStreamId } from '../routes/auth/secrets';
+import { type Client, createClient } from './client';
+import { userFixture } from './fixtures';
 
 export type TestApp = {
   app: FastifyInstance;
@@ -24,6 +26,15 @@ export type TestApp = {
   signedInToken(userId: string, options?: { rememberMe?: boolean }): Promise<string>;
   /** `{ authorization: 'Bearer …' }` of `signedInToken`, for `app.inject`. */
   signedInHeader(userId: string): Promise<{ authorization: string }>;
+  /** Requests as `userId`, signed in (and signed up first if not yet done). */
+  as(userId: string): Client;
+  /** Requests without a token. */
+  anonymous: Client;
+  /**
+   * Waits until the read models named have every event the clients' commands wrote so far: for
+   * read models no command waits for (history). False if the read-your-writes bound passed first.
+   */
+  caughtUp(readModels: readonly string[]): Promise<boolean>;
   close(): Promise<void>;
 };
 
@@ -36,6 +47,7 @@ export type TestAppOptions = {
   /** 'bullmq' runs jobs through real Redis (REDIS_URL, default 127.0.0.1:6379) under a unique prefix. */
   queue?: 'in-process' | 'bullmq';
   smtpUrl?: string;
+  /** The app's clock, e.g. a `testClock`. */
   clock?: () => Date;
   /** Extra environment for loadConfig (e.g. RATE_LIMIT_ENABLED). */
   env?: Record<string, string>;
@@ -45,7 +57,11 @@ export type TestAppOptions = {
   logger?: Logger;
 };
 
-/** The whole app on a fresh PostgreSQL database, for `app.inject` tests. Call `close()` in afterAll. */
+/**
+ * The whole app on a fresh PostgreSQL database, for `app.inject` tests. Call `close()` in afterAll.
+ * The bank and loan-type catalog is seeded as at every start, and its read model (and the ledger's)
+ * is caught up before this resolves, so a spec can create loans at once.
+ */
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const embedded = options.mode === 'embedded';
   const database = embedded ? undefined : await createTestDatabase();
@@ -90,12 +106,23 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     await ensureUser(userId);
     return app.issueToken(userId, opts);
   };
+  const signedInHeader = async (userId: string) => ({
+    authorization: `Bearer ${await signedInToken(userId)}`,
+  });
+  // Positions are zero-padded text (the event store's contract), so text order is log order.
+  let lastWritten = '';
+  const written = (position: string) => {
+    if (position > lastWritten) lastWritten = position;
+  };
   return {
     app,
     platform,
     signToken: (userId, opts) => app.issueToken(userId, opts),
     signedInToken,
-    signedInHeader: async (userId) => ({ authorization: `Bearer ${await signedInToken(userId)}` }),
+    signedInHeader,
+    as: (userId) => createClient(app, () => signedInHeader(userId), written),
+    anonymous: createClient(app, async () => ({}), written),
+    caughtUp: async (readModels) => (lastWritten ? platform.afterAppend(lastWritten, readModels) : true),
     async close() {
       await app.close();
       await platform.close();
@@ -125,7 +152,7 @@ export async function signUp(platform: Platform, userId: string): Promise<void> 
 /** The events of a registered, verified user `userId` (mail `<userId>@example.test`), as register + verify record them. */
 export function registeredUserEvents(userId: string, at: Date): NewEvent[] {
   const now = at.toISOString();
-  const email = `${userId}@example.test`;
+  const { email, firstName, lastName } = userFixture(userId);
   const metadata = {
     userId,
     correlationId: randomUUID(),
@@ -138,8 +165,8 @@ export function registeredUserEvents(userId: string, at: Date): NewEvent[] {
       type: 'UserRegistered',
       data: {
         userId,
-        firstName: 'Test',
-        lastName: 'User',
+        firstName,
+        lastName,
         email,
         passwordHash: 'not-a-password',
         registeredAt: now,
