@@ -17,7 +17,7 @@ export type Answer<Body = Json> = {
 };
 
 export type RequestOptions = { headers?: Record<string, string> };
-type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** Requests as one caller: `t.as(alice).post('/api/loans', loanInput())`, or `t.anonymous`. */
 export type Client = {
@@ -53,7 +53,7 @@ export function createClient(
     const position = response.headers['x-event-position'];
     if (typeof position === 'string') written(position);
     const isJson =
-      String(response.headers['content-type']).includes('json') &&
+      String(response.headers['content-type']).includes('application/json') &&
       !response.headers['content-encoding'] &&
       response.body !== '';
     return {
