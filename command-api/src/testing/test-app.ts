@@ -59,8 +59,8 @@ export type TestAppOptions = {
 
 /**
  * The whole app on a fresh PostgreSQL database, for `app.inject` tests. Call `close()` in afterAll.
- * The bank and loan-type catalog is seeded as at every start, and its read model (and the ledger's)
- * is caught up before this resolves, so a spec can create loans at once.
+ * The bank and loan-type catalog is seeded as at every start, and the catalog and ledger read
+ * models hold it before this resolves, so a spec creates loans at once without seeding anything.
  */
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const embedded = options.mode === 'embedded';
@@ -91,6 +91,10 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     clock: options.clock,
     logger: options.logger,
   });
+  // The platform seeds the catalog at boot but waits for it only up to READ_YOUR_WRITES_TIMEOUT_MS,
+  // which a spec may shorten to a few hundred ms: on a loaded machine its loans would then name
+  // banks the read model does not hold yet.
+  for (const readModel of ['catalog', 'ledger']) await platform.runner.catchUp(readModel);
   const app = await buildApp(platform, { webDist: options.webDist ?? path.join(dataDir, 'no-web') });
   await app.ready();
   const signedUp = new Map<string, Promise<void>>();
