@@ -47,7 +47,7 @@ async function startServer(dataDir: string, port: number): Promise<ChildProcess>
           () => false,
         );
       },
-      { timeout: 60_000 },
+      { timeout: 60_000, interval: 250 },
     );
     return child;
   } catch (error) {
@@ -102,7 +102,7 @@ describe('embedded mode (npm start with nothing configured)', () => {
           const mine = mails.filter((m) => m.to === email);
           return mine.length >= count && mine;
         },
-        { timeout: 20_000 },
+        { timeout: 20_000, interval: 100 },
       );
     const [mail] = await waitForMails(1);
     expect(mail?.text).toMatch(/verify-email\?token=/);

@@ -2,7 +2,7 @@ import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { UserEvent } from '@kosh/domain';
+import { loanTypeStreamId, SEED_LOAN_TYPES, type UserEvent } from '@kosh/domain';
 import { ConcurrencyError, type NewEvent } from '@kosh/event-store/port';
 import { createTestDatabase } from '@kosh/event-store/testing/test-database';
 import { loadConfig } from '@kosh/workers/config';
@@ -13,6 +13,7 @@ import { buildApp } from '../app';
 import { userStreamId } from '../routes/auth/secrets';
 import { type Client, createClient } from './client';
 import { userFixture } from './fixtures';
+import { waitUntil } from './wait-until';
 
 export type TestApp = {
   app: FastifyInstance;
@@ -91,10 +92,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     clock: options.clock,
     logger: options.logger,
   });
-  // The platform seeds the catalog at boot but waits for it only up to READ_YOUR_WRITES_TIMEOUT_MS,
-  // which a spec may shorten to a few hundred ms: on a loaded machine its loans would then name
-  // banks the read model does not hold yet.
-  for (const readModel of ['catalog', 'ledger']) await platform.runner.catchUp(readModel);
+  await catalogProjected(platform);
   const app = await buildApp(platform, { webDist: options.webDist ?? path.join(dataDir, 'no-web') });
   await app.ready();
   const signedUp = new Map<string, Promise<void>>();
@@ -134,6 +132,21 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Waits until the read models that show the catalog hold all of its seed. The platform seeds it at
+ * boot but waits only READ_YOUR_WRITES_TIMEOUT_MS, which a spec may cut to a few hundred ms; and
+ * while other test files hold transactions open on the server (xids are cluster-wide) the seed can
+ * stay hidden from catch-up for seconds: the spec's first loan would then name an unknown bank.
+ */
+async function catalogProjected(platform: Platform): Promise<void> {
+  // The seed is appended in order, the loan types last.
+  const lastLoanType = SEED_LOAN_TYPES[SEED_LOAN_TYPES.length - 1]!;
+  const { events } = await platform.eventStore.readStream(loanTypeStreamId(lastLoanType.loanTypeId));
+  const position = events[0]?.position;
+  if (position)
+    await waitUntil(() => platform.afterAppend(position, ['catalog', 'ledger']), { timeout: 60_000 });
 }
 
 /**

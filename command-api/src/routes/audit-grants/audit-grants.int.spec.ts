@@ -84,25 +84,21 @@ describe.each(['postgres', 'embedded'] as const)('auditor access (%s)', (mode) =
 
   it('grants access, mails the auditor, and answers alike for an address without an account', async () => {
     clock.advance(60_000);
-    const recorded = await t
-      .as(owner)
-      .post('/api/transactions', {
-        notes: 'Rent',
-        transaction_type: 'D',
-        transaction_date: '2026-03-01',
-        amount: 25000,
-      });
+    const recorded = await t.as(owner).post('/api/transactions', {
+      notes: 'Rent',
+      transaction_type: 'D',
+      transaction_date: '2026-03-01',
+      amount: 25000,
+    });
     expect(recorded.status).toBe(201);
     firstAt = clock().toISOString();
     clock.advance(60_000);
-    await t
-      .as(owner)
-      .post('/api/transactions', {
-        notes: 'Salary',
-        transaction_type: 'C',
-        transaction_date: '2026-03-01',
-        amount: 90000,
-      });
+    await t.as(owner).post('/api/transactions', {
+      notes: 'Salary',
+      transaction_type: 'C',
+      transaction_date: '2026-03-01',
+      amount: 90000,
+    });
 
     const res = await grant({ email: ` ${emailOf(auditor).toUpperCase()} `, expires_at: '2026-03-31' });
     expect(res.status).toBe(201);
@@ -200,14 +196,12 @@ describe.each(['postgres', 'embedded'] as const)('auditor access (%s)', (mode) =
     expect((await t.as(stranger).get('/api/transactions', onOwnersAccount)).body).toMatchObject(denied);
     expect((await t.as(stranger).get('/api/transactions', onOwnersAccount)).status).toBe(403);
     // The auditor cannot reach anyone else, nor an account that does not exist: the same answer.
-    await t
-      .as(stranger)
-      .post('/api/transactions', {
-        notes: 'Mine',
-        transaction_type: 'C',
-        transaction_date: '2026-03-01',
-        amount: 5,
-      });
+    await t.as(stranger).post('/api/transactions', {
+      notes: 'Mine',
+      transaction_type: 'C',
+      transaction_date: '2026-03-01',
+      amount: 5,
+    });
     for (const account of [stranger, randomUUID(), 'not-a-user']) {
       const res = await t.as(auditor).get('/api/transactions', { headers: { 'x-kosh-account': account } });
       expect(res.status).toBe(403);

@@ -41,7 +41,7 @@ export async function signUp(t: TestApp): Promise<{ userId: string; email: strin
   expect(registered.statusCode, registered.body).toBe(201);
   const text = await waitUntil(
     async () => (await listOutbox(t.platform.db)).find((m) => m.to.includes(email))?.text,
-    { timeout: 20_000 },
+    { timeout: 20_000, interval: 50 },
   );
   const verified = await t.app.inject({
     method: 'POST',
