@@ -43,6 +43,10 @@ async function create(userId: string, change: Record<string, unknown> = {}) {
   return { loan: res.body.data.loan as WireLoan, etag: res.headers.etag as string };
 }
 
+/** Alice's edit of her loan `id`, sent with If-Match `etag`. */
+const edit = (id: string, change: Record<string, unknown>, etag: string) =>
+  t.as(alice).put(`/api/loans/${id}`, { ...homeLoan, ...change }, { headers: { 'if-match': etag } });
+
 /** The stats of a user without loans. */
 const NO_LOANS = {
   total_loans: 0,
@@ -488,28 +492,16 @@ describe('another user’s loan', () => {
 describe('PUT /api/loans/{id}', () => {
   it('updates the loan, and a change of terms makes a new schedule version', async () => {
     const { loan, etag } = await create(alice, { account_number: 'EDIT0001' });
-    const renamed = await t
-      .as(alice)
-      .put(
-        `/api/loans/${loan.id}`,
-        { ...homeLoan, account_number: 'EDIT0002' },
-        { headers: { 'if-match': etag } },
-      );
+    const renamed = await edit(loan.id, { account_number: 'EDIT0002' }, etag);
     expect(renamed.status).toBe(200);
     expect(renamed.body.message).toBe('Loan updated successfully');
     expect(renamed.body.data.loan).toMatchObject({ account_number: 'EDIT0002', schedule_version: 1 });
     expect(renamed.headers.etag).toBe('"3"');
 
-    const repriced = await t.as(alice).put(
-      `/api/loans/${loan.id}`,
-      {
-        ...homeLoan,
-        account_number: 'EDIT0002',
-        interest_rate: 9.15,
-        start_date: '2026-06-30',
-        end_date: '2046-06-30',
-      },
-      { headers: { 'if-match': renamed.headers.etag as string } },
+    const repriced = await edit(
+      loan.id,
+      { account_number: 'EDIT0002', interest_rate: 9.15, start_date: '2026-06-30', end_date: '2046-06-30' },
+      renamed.headers.etag as string,
     );
     expect(repriced.status).toBe(200);
     expect(repriced.body.data.loan).toMatchObject({
@@ -548,23 +540,9 @@ describe('PUT /api/loans/{id}', () => {
   it('answers 409 for a stale If-Match and leaves the loan as it was', async () => {
     const { loan, etag } = await create(alice, { account_number: 'STALE0001' });
     expect(
-      (
-        await t
-          .as(alice)
-          .put(
-            `/api/loans/${loan.id}`,
-            { ...homeLoan, account_number: 'STALE0002' },
-            { headers: { 'if-match': etag } },
-          )
-      ).status,
+      (await edit(loan.id, { account_number: 'STALE0002' }, etag)).status,
     ).toBe(200);
-    const stale = await t
-      .as(alice)
-      .put(
-        `/api/loans/${loan.id}`,
-        { ...homeLoan, account_number: 'STALE0003' },
-        { headers: { 'if-match': etag } },
-      );
+    const stale = await edit(loan.id, { account_number: 'STALE0003' }, etag);
     expect(stale.status).toBe(409);
     expect(stale.body).toMatchObject({ success: false, errorCode: 'STALE_VERSION' });
     expect((await t.as(alice).get(`/api/loans/${loan.id}`)).body.data.loan.account_number).toBe('STALE0002');
@@ -573,15 +551,7 @@ describe('PUT /api/loans/{id}', () => {
   it('lets exactly one of two updates racing on the same version win', async () => {
     const { loan, etag } = await create(alice, { account_number: 'RACE0001' });
     const results = await Promise.all(
-      ['RACE0002', 'RACE0003'].map((account) =>
-        t
-          .as(alice)
-          .put(
-            `/api/loans/${loan.id}`,
-            { ...homeLoan, account_number: account },
-            { headers: { 'if-match': etag } },
-          ),
-      ),
+      ['RACE0002', 'RACE0003'].map((account) => edit(loan.id, { account_number: account }, etag)),
     );
     expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
     const winner = results.find((r) => r.status === 200)!.body.data.loan.account_number;
