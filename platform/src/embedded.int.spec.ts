@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { repoRoot } from '@kosh/command-api/platform';
+import { waitUntil } from '@kosh/command-api/testing/wait-until';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
@@ -37,18 +38,22 @@ async function startServer(dataDir: string, port: number): Promise<ChildProcess>
   child.stderr?.on('data', (d) => {
     output += d;
   });
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited: ${output}`);
-    const ok = await fetch(`http://127.0.0.1:${port}/livez`).then(
-      (r) => r.ok,
-      () => false,
+  try {
+    await waitUntil(
+      () => {
+        if (child.exitCode !== null) throw new Error(`server exited: ${output}`);
+        return fetch(`http://127.0.0.1:${port}/livez`).then(
+          (r) => r.ok,
+          () => false,
+        );
+      },
+      { timeout: 60_000, interval: 250 },
     );
-    if (ok) return child;
-    await new Promise((r) => setTimeout(r, 250));
+    return child;
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw new Error(`server did not start: ${output}`, { cause: error });
   }
-  child.kill('SIGKILL');
-  throw new Error(`server did not start: ${output}`);
 }
 
 async function stopServer(child: ChildProcess) {
@@ -87,18 +92,18 @@ describe('embedded mode (npm start with nothing configured)', () => {
     const mailboxPage = await fetch(`${base}/dev/mailbox`);
     expect(mailboxPage.status).toBe(200);
     expect(mailboxPage.headers.get('content-type')).toContain('text/html');
-    const waitForMails = async (count: number) => {
-      for (let i = 0; i < 200; i++) {
-        const mails = (await (await fetch(`${base}/dev/mailbox.json`)).json()) as {
-          to: string;
-          text: string;
-        }[];
-        const mine = mails.filter((m) => m.to === email);
-        if (mine.length >= count) return mine;
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      throw new Error(`fewer than ${count} mails reached the outbox`);
-    };
+    const waitForMails = (count: number) =>
+      waitUntil(
+        async () => {
+          const mails = (await (await fetch(`${base}/dev/mailbox.json`)).json()) as {
+            to: string;
+            text: string;
+          }[];
+          const mine = mails.filter((m) => m.to === email);
+          return mine.length >= count && mine;
+        },
+        { timeout: 20_000, interval: 100 },
+      );
     const [mail] = await waitForMails(1);
     expect(mail?.text).toMatch(/verify-email\?token=/);
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createPgDb } from '@kosh/event-store/db-pg';
 import { LIVE_LOCK } from '@kosh/projections/runner/runner';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loanInput } from '../testing/fixtures';
 import { createTestApp, type TestApp } from '../testing/test-app';
 
 /**
@@ -16,32 +17,7 @@ let t: TestApp;
 let holder: ReturnType<typeof createPgDb>;
 const alice = randomUUID();
 
-const homeLoan = {
-  bank_id: 1,
-  loan_type_id: 1,
-  account_number: 'HL00012345',
-  short_detail: 'Flat in Pune',
-  principal_amount: 2500000,
-  interest_rate: 8.5,
-  is_interest_rate_yearly: 1,
-  duration: 20,
-  is_duration_yearly: 1,
-  start_date: '2025-03-15',
-  end_date: '2045-03-15',
-  processing_fee: 10000,
-  has_gst: 0,
-  gst_percentage: 0,
-};
-
-async function call(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, body?: unknown) {
-  const response = await t.app.inject({
-    method,
-    url,
-    headers: await t.signedInHeader(alice),
-    ...(body === undefined ? {} : { payload: body as Record<string, unknown> }),
-  });
-  return { status: response.statusCode, headers: response.headers, body: response.json() };
-}
+const homeLoan = loanInput();
 
 const lockSql = (fn: string) => `SELECT ${fn}($1::int, hashtext(name)) FROM unnest($2::text[]) AS name`;
 
@@ -61,7 +37,7 @@ describe('command answers while the read models lag', () => {
   });
 
   it('creates and edits a loan, regenerates its schedule, records and edits a transaction, adds a bank: no 404, no stale value', async () => {
-    const created = await call('POST', '/api/loans', homeLoan);
+    const created = await t.as(alice).post('/api/loans', homeLoan);
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     expect(created.headers['x-read-model-lag']).toBe('true');
     const loan = created.body.data.loan;
@@ -73,17 +49,17 @@ describe('command answers while the read models lag', () => {
     expect(loan.bank.bank_name).not.toBe('');
     expect(created.headers.etag).toBe('"2"');
 
-    const edited = await call('PUT', `/api/loans/${loan.id}`, { ...homeLoan, principal_amount: 2000000 });
+    const edited = await t.as(alice).put(`/api/loans/${loan.id}`, { ...homeLoan, principal_amount: 2000000 });
     expect(edited.status, JSON.stringify(edited.body)).toBe(200);
     expect(edited.headers['x-read-model-lag']).toBe('true');
     expect(edited.body.data.loan).toMatchObject({ principal_amount: 2000000, schedule_version: 2 });
 
-    const regenerated = await call('POST', `/api/loans/${loan.id}/amortization/regenerate`);
+    const regenerated = await t.as(alice).post(`/api/loans/${loan.id}/amortization/regenerate`);
     expect(regenerated.status, JSON.stringify(regenerated.body)).toBe(200);
     expect(regenerated.headers['x-read-model-lag']).toBe('true');
     expect(regenerated.body.data.summary).toMatchObject({ version: 3, total_principal: 2000000 });
 
-    const recorded = await call('POST', '/api/transactions', {
+    const recorded = await t.as(alice).post('/api/transactions', {
       notes: 'Salary',
       transaction_type: 'C',
       transaction_date: '2026-01-05',
@@ -92,7 +68,7 @@ describe('command answers while the read models lag', () => {
     expect(recorded.status, JSON.stringify(recorded.body)).toBe(201);
     expect(recorded.headers['x-read-model-lag']).toBe('true');
     const transaction = recorded.body.data.transaction;
-    const changed = await call('PUT', `/api/transactions/${transaction.id}`, {
+    const changed = await t.as(alice).put(`/api/transactions/${transaction.id}`, {
       notes: 'Salary (January)',
       transaction_type: 'C',
       transaction_date: '2026-01-05',
@@ -101,26 +77,28 @@ describe('command answers while the read models lag', () => {
     expect(changed.status, JSON.stringify(changed.body)).toBe(200);
     expect(changed.body.data.transaction).toMatchObject({ notes: 'Salary (January)', amount: 90000 });
 
-    const bank = await call('POST', '/api/banks', { bank_name: 'Janata Sahakari', branch_name: 'Kothrud' });
+    const bank = await t
+      .as(alice)
+      .post('/api/banks', { bank_name: 'Janata Sahakari', branch_name: 'Kothrud' });
     expect(bank.status, JSON.stringify(bank.body)).toBe(201);
     expect(bank.headers['x-read-model-lag']).toBe('true');
     expect(bank.body.data.bank).toMatchObject({ bank_name: 'Janata Sahakari', is_custom: true });
 
     // The read models still hold nothing of it: the answers above came from the streams.
-    expect((await call('GET', `/api/loans/${loan.id}`)).status).toBe(404);
+    expect((await t.as(alice).get(`/api/loans/${loan.id}`)).status).toBe(404);
 
     await holder.query(lockSql('pg_advisory_unlock'), [LIVE_LOCK, HELD]);
     const last = String(bank.headers['x-event-position']);
     expect(await t.platform.runner.waitFor(HELD, last, 20_000)).toBe(true);
 
-    const read = await call('GET', `/api/loans/${loan.id}`);
+    const read = await t.as(alice).get(`/api/loans/${loan.id}`);
     // The regeneration came after the edit: only its schedule version differs.
     expect(read.body.data.loan).toEqual({ ...edited.body.data.loan, schedule_version: 3 });
-    const schedule = await call('GET', `/api/loans/${loan.id}/amortization`);
+    const schedule = await t.as(alice).get(`/api/loans/${loan.id}/amortization`);
     expect(schedule.body.data).toEqual(regenerated.body.data);
-    const readTransaction = await call('GET', `/api/transactions/${transaction.id}`);
+    const readTransaction = await t.as(alice).get(`/api/transactions/${transaction.id}`);
     expect(readTransaction.body.data.transaction).toEqual(changed.body.data.transaction);
-    const readBank = await call('GET', `/api/banks/${bank.body.data.bank.id}`);
+    const readBank = await t.as(alice).get(`/api/banks/${bank.body.data.bank.id}`);
     expect(readBank.body.data.bank).toEqual(bank.body.data.bank);
   });
 });

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../testing/test-app';
-import { historyClient } from './testing';
 
 /**
  * The as-of ledger of one month replays only the transactions ever dated in that month
@@ -12,7 +11,6 @@ import { historyClient } from './testing';
 let now = Date.parse('2025-06-01T04:00:00.000Z');
 const clock = () => new Date(now);
 let t: TestApp;
-const client = historyClient(() => t);
 
 beforeAll(async () => {
   t = await createTestApp({ clock });
@@ -40,24 +38,24 @@ it('answers each month as of each step, across edits that move a transaction bet
     now += 60_000;
     expect((await command()).status).toBeLessThan(300);
     const answers = new Map<string, unknown>();
-    for (const url of months) answers.set(url, (await client.call(user, 'GET', url)).body);
+    for (const url of months) answers.set(url, (await t.as(user).get(url)).body);
     steps.push({ at: new Date(now).toISOString(), answers });
   };
 
-  const moving = await client.call(user, 'POST', '/api/transactions', entry('2025-02-10', 500));
+  const moving = await t.as(user).post('/api/transactions', entry('2025-02-10', 500));
   const id = moving.body.data.transaction.id as string;
   steps.push({ at: new Date(now).toISOString(), answers: new Map() });
-  await step(() => client.call(user, 'PUT', `/api/transactions/${id}`, entry('2025-03-12', 500)));
-  await step(() => client.call(user, 'PUT', `/api/transactions/${id}`, { ...entry('2025-03-12', 750) }));
-  await step(() => client.call(user, 'PUT', `/api/transactions/${id}`, entry('2025-04-01', 750)));
+  await step(() => t.as(user).put(`/api/transactions/${id}`, entry('2025-03-12', 500)));
+  await step(() => t.as(user).put(`/api/transactions/${id}`, { ...entry('2025-03-12', 750) }));
+  await step(() => t.as(user).put(`/api/transactions/${id}`, entry('2025-04-01', 750)));
   let gone = '';
   await step(async () => {
-    const answer = await client.call(user, 'POST', '/api/transactions', entry('2025-03-20', 90));
+    const answer = await t.as(user).post('/api/transactions', entry('2025-03-20', 90));
     gone = answer.body.data.transaction.id;
     return answer;
   });
-  await step(() => client.call(user, 'DELETE', `/api/transactions/${gone}`));
-  expect(await client.settle()).toBe(true);
+  await step(() => t.as(user).delete(`/api/transactions/${gone}`));
+  expect(await t.caughtUp(['history'])).toBe(true);
 
   // March held the moving entry from the first edit to the third, at ₹500 then ₹750.
   const march = (i: number) =>
@@ -69,7 +67,7 @@ it('answers each month as of each step, across edits that move a transaction bet
   expect(march(5).data.debit.total).toBe(0);
   for (const { at, answers } of steps.slice(1)) {
     for (const [url, live] of answers) {
-      const asOf = (await client.call(user, 'GET', `${url}&as_of=${encodeURIComponent(at)}`)).body;
+      const asOf = (await t.as(user).get(`${url}&as_of=${encodeURIComponent(at)}`)).body;
       expect({ url, at, asOf }).toEqual({ url, at, asOf: live });
     }
   }

@@ -1,26 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { testClock } from '../testing/clock';
 import { createTestApp, type TestApp } from '../testing/test-app';
-import { historyClient } from './testing';
 
 /**
  * Property: for random command sequences, the as-of answer at the instant of each command equals
  * the live answer captured right after it, on every as-of route.
  */
 
-let now = Date.parse('2025-06-01T04:00:00.000Z');
-const clock = () => new Date(now);
+const clock = testClock('2025-06-01T04:00:00.000Z');
 let t: TestApp;
 
-const client = historyClient(() => t);
-
 /** The answer without its wall-clock `timestamp` (error answers carry one). */
-async function call(userId: string, method: string, url: string, body?: unknown) {
-  const { status, body: json } = await client.call(userId, method, url, body);
-  return { status, body: { ...json, timestamp: undefined } };
+async function read(userId: string, url: string) {
+  const { status, body } = await t.as(userId).get(url);
+  return { status, body: { ...body, timestamp: undefined } };
 }
-type Answer = Awaited<ReturnType<typeof call>>;
+type Answer = Awaited<ReturnType<typeof read>>;
 
 type Op =
   | { kind: 'txn'; type: 'C' | 'D'; day: number; paise: number }
@@ -88,7 +85,7 @@ it('answers as of each command exactly what was answered live right after it', a
         const loans: { id: string; body: ReturnType<typeof loanBody> }[] = [];
         const steps: { at: string; answers: Map<string, Answer> }[] = [];
         for (const [o, minutes] of script) {
-          now += minutes * 60_000;
+          clock.advance(minutes * 60_000);
           const txn = txns.length > 0 ? txns[(o as { pick: number }).pick % txns.length] : undefined;
           const loan = loans.length > 0 ? loans[(o as { pick: number }).pick % loans.length] : undefined;
           switch (o.kind) {
@@ -99,7 +96,7 @@ it('answers as of each command exactly what was answered live right after it', a
                 transaction_date: dateOf(o.day),
                 amount: o.paise / 100,
               };
-              const answer = await call(user, 'POST', '/api/transactions', body);
+              const answer = await t.as(user).post('/api/transactions', body);
               if (answer.status === 201) txns.push(answer.body.data.transaction.id);
               break;
             }
@@ -111,30 +108,30 @@ it('answers as of each command exactly what was answered live right after it', a
                   transaction_date: dateOf(o.day),
                   amount: o.paise / 100,
                 };
-                await call(user, 'PUT', `/api/transactions/${txn}`, body);
+                await t.as(user).put(`/api/transactions/${txn}`, body);
               }
               break;
             case 'deleteTxn':
-              if (txn) await call(user, 'DELETE', `/api/transactions/${txn}`);
+              if (txn) await t.as(user).delete(`/api/transactions/${txn}`);
               break;
             case 'loan': {
               const body = loanBody(o.paise, o.rate, o.months);
-              const answer = await call(user, 'POST', '/api/loans', body);
+              const answer = await t.as(user).post('/api/loans', body);
               if (answer.status === 201) loans.push({ id: answer.body.data.loan.id, body });
               break;
             }
             case 'editLoan':
               if (loan)
-                await call(user, 'PUT', `/api/loans/${loan.id}`, {
+                await t.as(user).put(`/api/loans/${loan.id}`, {
                   ...loan.body,
                   interest_rate: o.rate / 100,
                 });
               break;
             case 'regenerate':
-              if (loan) await call(user, 'POST', `/api/loans/${loan.id}/amortization/regenerate`);
+              if (loan) await t.as(user).post(`/api/loans/${loan.id}/amortization/regenerate`);
               break;
             case 'deleteLoan':
-              if (loan) await call(user, 'DELETE', `/api/loans/${loan.id}`);
+              if (loan) await t.as(user).delete(`/api/loans/${loan.id}`);
               break;
           }
           const urls = [
@@ -148,14 +145,14 @@ it('answers as of each command exactly what was answered live right after it', a
             ...loans.flatMap((l) => [`/api/loans/${l.id}`, `/api/loans/${l.id}/amortization`]),
           ];
           const answers = new Map<string, Answer>();
-          for (const url of urls) answers.set(url, await call(user, 'GET', url));
-          steps.push({ at: new Date(now).toISOString(), answers });
+          for (const url of urls) answers.set(url, await read(user, url));
+          steps.push({ at: clock().toISOString(), answers });
         }
-        expect(await client.settle()).toBe(true);
+        expect(await t.caughtUp(['history'])).toBe(true);
         for (const { at, answers } of steps) {
           for (const [url, live] of answers) {
             const asOf = `${url}${url.includes('?') ? '&' : '?'}as_of=${encodeURIComponent(at)}`;
-            expect({ url, at, ...(await call(user, 'GET', asOf)) }).toEqual({ url, at, ...live });
+            expect({ url, at, ...(await read(user, asOf)) }).toEqual({ url, at, ...live });
           }
         }
       },

@@ -6,17 +6,15 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compareExports, verifyExport } from '@kosh/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Method } from '../testing/client';
+import { testClock } from '../testing/clock';
+import { loanInput } from '../testing/fixtures';
 import { createTestApp, type TestApp } from '../testing/test-app';
-import { type Answer, historyClient } from './testing';
 import { nodeExportCrypto } from './verify-export';
 
 /** A clock the test moves by hand: a command and the reads right after it share one instant. */
-let now = Date.parse('2026-01-10T04:00:00.000Z');
-const clock = () => new Date(now);
-const tick = (minutes = 1) => {
-  now += minutes * 60_000;
-  return new Date(now).toISOString();
-};
+const clock = testClock('2026-01-10T04:00:00.000Z');
+const tick = (minutes = 1) => clock.advance(minutes * 60_000).toISOString();
 
 const CLI = fileURLToPath(new URL('./verify-export-cli.ts', import.meta.url));
 
@@ -35,35 +33,20 @@ type Entry = {
 };
 type Page = { entries: Entry[]; next_cursor: string | null };
 
-const { call, settle: settled } = historyClient(() => t);
-
 /** Waits until the history read model holds every event written so far. */
 async function settle() {
-  expect(await settled()).toBe(true);
+  expect(await t.caughtUp(['history'])).toBe(true);
 }
 
 async function timeline(userId: string, query = '') {
   await settle();
-  const answer = await call(userId, 'GET', `/api/history${query}`);
+  const answer = await t.as(userId).get(`/api/history${query}`);
   expect(answer.status).toBe(200);
   return answer.body.data as Page;
 }
 
-const homeLoan = {
-  bank_id: 1,
-  loan_type_id: 1,
-  account_number: 'HL00012345',
-  short_detail: 'Flat in Pune',
-  principal_amount: 2500000,
-  interest_rate: 8.5,
-  is_interest_rate_yearly: 1,
-  duration: 20,
-  is_duration_yearly: 1,
-  start_date: '2025-03-15',
-  processing_fee: 10000,
-  has_gst: 0,
-  gst_percentage: 0,
-};
+// Sent without an end date, which the server derives: loans made from it move their start and tenure.
+const homeLoan = loanInput({ end_date: undefined });
 
 beforeAll(async () => {
   t = await createTestApp({ clock });
@@ -81,7 +64,7 @@ describe('the timeline', () => {
 
   it('shows a recorded, edited (C→D) and deleted transaction with exact diffs, newest first', async () => {
     tick();
-    const created = await call(alice, 'POST', '/api/transactions', {
+    const created = await t.as(alice).post('/api/transactions', {
       notes: 'Salary',
       transaction_type: 'C',
       transaction_date: '2026-01-05',
@@ -92,7 +75,7 @@ describe('the timeline', () => {
     const at = tick();
     expect(
       (
-        await call(alice, 'PUT', `/api/transactions/${txnId}`, {
+        await t.as(alice).put(`/api/transactions/${txnId}`, {
           notes: 'Salary',
           transaction_type: 'D',
           transaction_date: '2026-01-05',
@@ -101,7 +84,7 @@ describe('the timeline', () => {
       ).status,
     ).toBe(200);
     tick();
-    expect((await call(alice, 'DELETE', `/api/transactions/${txnId}`)).status).toBe(200);
+    expect((await t.as(alice).delete(`/api/transactions/${txnId}`)).status).toBe(200);
 
     const { entries } = await timeline(alice, `?stream=transaction:${txnId}`);
     expect(entries.map((e) => [e.type, e.summary, e.changes])).toEqual([
@@ -137,24 +120,24 @@ describe('the timeline', () => {
     expect(entries[1]).toMatchObject({ stream: `transaction:${txnId}`, recorded_at: at });
     expect(entries[1]?.correlation_id).toMatch(/^[0-9a-f-]{36}$/);
     // The item route answers the same, deleted or not.
-    const item = await call(alice, 'GET', `/api/transactions/${txnId}/history`);
+    const item = await t.as(alice).get(`/api/transactions/${txnId}/history`);
     expect(item.status).toBe(200);
     expect(item.body.data.entries).toEqual(entries);
   });
 
   it('shows a loan created, edited, regenerated and deleted, schedule figures diffed version to version', async () => {
     tick();
-    const created = await call(alice, 'POST', '/api/loans', homeLoan);
+    const created = await t.as(alice).post('/api/loans', homeLoan);
     expect(created.status).toBe(201);
     loanId = created.body.data.loan.id;
     tick();
-    expect((await call(alice, 'PUT', `/api/loans/${loanId}`, { ...homeLoan, interest_rate: 9 })).status).toBe(
+    expect((await t.as(alice).put(`/api/loans/${loanId}`, { ...homeLoan, interest_rate: 9 })).status).toBe(
       200,
     );
     tick();
-    expect((await call(alice, 'POST', `/api/loans/${loanId}/amortization/regenerate`)).status).toBe(200);
+    expect((await t.as(alice).post(`/api/loans/${loanId}/amortization/regenerate`)).status).toBe(200);
     tick();
-    expect((await call(alice, 'DELETE', `/api/loans/${loanId}`)).status).toBe(200);
+    expect((await t.as(alice).delete(`/api/loans/${loanId}`)).status).toBe(200);
 
     const { entries } = await timeline(alice, `?stream=loan:${loanId}&limit=100`);
     expect(entries.map((e) => e.summary)).toEqual([
@@ -195,12 +178,12 @@ describe('the timeline', () => {
       { field: 'GST applies to the interest', from: null, to: false },
       { field: 'GST Percentage', from: null, to: 0 },
     ]);
-    const item = await call(alice, 'GET', `/api/loans/${loanId}/history?limit=100`);
+    const item = await t.as(alice).get(`/api/loans/${loanId}/history?limit=100`);
     expect(item.body.data.entries).toEqual(entries);
   });
 
   it('lists every schedule version of the loan (deleted or not) and diffs two of them', async () => {
-    const versions = await call(alice, 'GET', `/api/loans/${loanId}/amortization/versions`);
+    const versions = await t.as(alice).get(`/api/loans/${loanId}/amortization/versions`);
     expect(versions.status).toBe(200);
     expect(
       versions.body.data.versions.map((v: { version: number; reason: string; emi: number }) => [
@@ -213,7 +196,7 @@ describe('the timeline', () => {
       [2, 'updated', 22493.15],
       [3, 'regenerated', 22493.15],
     ]);
-    const diff = await call(alice, 'GET', `/api/loans/${loanId}/amortization/diff?from=1&to=2`);
+    const diff = await t.as(alice).get(`/api/loans/${loanId}/amortization/diff?from=1&to=2`);
     expect(diff.status).toBe(200);
     const { changes, rows, from, to } = diff.body.data;
     expect([from.version, to.version]).toEqual([1, 2]);
@@ -228,22 +211,22 @@ describe('the timeline', () => {
       from: { emi: 21695.58, emi_date: '2025-04-15' },
       to: { emi: 22493.15, emi_date: '2025-04-15' },
     });
-    const same = await call(alice, 'GET', `/api/loans/${loanId}/amortization/diff?from=2&to=3`);
+    const same = await t.as(alice).get(`/api/loans/${loanId}/amortization/diff?from=2&to=3`);
     expect(same.body.data.rows).toEqual([]);
     expect(same.body.data.changes.emi.difference).toBe(0);
-    const bad = await call(alice, 'GET', `/api/loans/${loanId}/amortization/diff?from=9&to=x`);
+    const bad = await t.as(alice).get(`/api/loans/${loanId}/amortization/diff?from=9&to=x`);
     expect(bad.status).toBe(422);
     expect(bad.body.errors).toEqual([
       { field: 'from', message: 'Must be a schedule version of this loan' },
       { field: 'to', message: 'Must be a schedule version of this loan' },
     ]);
-    expect((await call(bob, 'GET', `/api/loans/${loanId}/amortization/versions`)).status).toBe(404);
-    expect((await call(bob, 'GET', `/api/loans/${loanId}/amortization/diff?from=1&to=2`)).status).toBe(404);
+    expect((await t.as(bob).get(`/api/loans/${loanId}/amortization/versions`)).status).toBe(404);
+    expect((await t.as(bob).get(`/api/loans/${loanId}/amortization/diff?from=1&to=2`)).status).toBe(404);
   });
 
   it('shows profile edits and never a secret', async () => {
     tick();
-    const edited = await call(alice, 'PUT', '/api/auth/profile', {
+    const edited = await t.as(alice).put('/api/auth/profile', {
       first_name: 'Alice',
       last_name: 'Rao',
       email: `${alice}@example.test`,
@@ -260,17 +243,17 @@ describe('the timeline', () => {
     });
     const everything = JSON.stringify((await timeline(alice, '?limit=100')).entries);
     expect(everything).not.toMatch(/passwordHash|tokenHash|sealedToken|not-a-password/);
-    const exported = await call(alice, 'GET', '/api/export/history');
-    expect(exported.body).not.toMatch(/passwordHash|tokenHash|sealedToken|not-a-password/);
+    const exported = await t.as(alice).get('/api/export/history');
+    expect(exported.text).not.toMatch(/passwordHash|tokenHash|sealedToken|not-a-password/);
   });
 
   it('shows a lender and a loan type the user added, to that user only', async () => {
     tick();
     expect(
-      (await call(alice, 'POST', '/api/banks', { bank_name: 'Kosh Co-op Bank', branch_name: 'Pune' })).status,
+      (await t.as(alice).post('/api/banks', { bank_name: 'Kosh Co-op Bank', branch_name: 'Pune' })).status,
     ).toBe(201);
     tick();
-    expect((await call(alice, 'POST', '/api/banks/loan-types', { type_name: 'Gold Loan' })).status).toBe(201);
+    expect((await t.as(alice).post('/api/banks/loan-types', { type_name: 'Gold Loan' })).status).toBe(201);
     const added = (await timeline(alice, '?limit=2')).entries;
     expect(added.map((e) => [e.type, e.summary, e.changes])).toEqual([
       ['LoanTypeAdded', 'Loan type Gold Loan added', [{ field: 'Loan Type', from: null, to: 'Gold Loan' }]],
@@ -309,7 +292,7 @@ describe('the timeline', () => {
   });
 
   it("answers 422 with per-field messages for bad filters, and 404 for another user's item", async () => {
-    const bad = await call(alice, 'GET', '/api/history?stream=loans:1&limit=0&from=yesterday&type=Nope');
+    const bad = await t.as(alice).get('/api/history?stream=loans:1&limit=0&from=yesterday&type=Nope');
     expect(bad.status).toBe(422);
     expect(bad.body.errors.map((e: { field: string }) => e.field).sort()).toEqual([
       'from',
@@ -317,15 +300,15 @@ describe('the timeline', () => {
       'stream',
       'type',
     ]);
-    expect((await call(bob, 'GET', `/api/loans/${loanId}/history`)).status).toBe(404);
-    expect((await call(bob, 'GET', `/api/transactions/${txnId}/history`)).status).toBe(404);
-    expect((await call(bob, 'GET', '/api/loans/not-a-uuid/history')).status).toBe(404);
+    expect((await t.as(bob).get(`/api/loans/${loanId}/history`)).status).toBe(404);
+    expect((await t.as(bob).get(`/api/transactions/${txnId}/history`)).status).toBe(404);
+    expect((await t.as(bob).get('/api/loans/not-a-uuid/history')).status).toBe(404);
     const bobs = (await timeline(bob, `?stream=loan:${loanId}`)).entries;
     expect(bobs).toEqual([]);
     const bobAll = JSON.stringify((await timeline(bob, '?limit=100')).entries);
     expect(bobAll).not.toContain(loanId);
     expect(bobAll).not.toContain(txnId);
-    expect((await t.app.inject({ method: 'GET', url: '/api/history' })).statusCode).toBe(401);
+    expect((await t.anonymous.get('/api/history')).status).toBe(401);
   });
 });
 
@@ -346,6 +329,8 @@ function reads(loanIds: readonly string[]): string[] {
   ];
 }
 
+type LiveAnswer = { status: number; body: unknown };
+
 /** Error answers carry the wall-clock time they were sent. */
 const withoutTimestamp = (body: { timestamp?: string }) => ({ ...body, timestamp: undefined });
 
@@ -359,19 +344,19 @@ describe('as of any instant', () => {
     await t.signedInHeader(carol);
     const loanIds: string[] = [];
     const txnIds: string[] = [];
-    const steps: { at: string; answers: Map<string, Answer> }[] = [];
+    const steps: { at: string; answers: Map<string, LiveAnswer> }[] = [];
     const capture = async () => {
-      const at = new Date(now).toISOString();
-      const answers = new Map<string, Answer>();
+      const at = clock().toISOString();
+      const answers = new Map<string, LiveAnswer>();
       for (const url of reads(loanIds)) {
-        const live = await call(carol, 'GET', url);
-        answers.set(url, { status: live.status, headers: {}, body: withoutTimestamp(live.body) });
+        const live = await t.as(carol).get(url);
+        answers.set(url, { status: live.status, body: withoutTimestamp(live.body) });
       }
       steps.push({ at, answers });
     };
-    const step = async (method: string, url: string, body?: unknown) => {
+    const step = async (method: Method, url: string, body?: unknown) => {
       tick(7);
-      const answer = await call(carol, method, url, body);
+      const answer = await t.as(carol).send(method, url, body);
       expect(answer.status, JSON.stringify(answer.body)).toBeLessThan(300);
       await capture();
       return answer;
@@ -422,7 +407,7 @@ describe('as of any instant', () => {
     await settle();
     for (const { at, answers } of steps) {
       for (const [url, live] of answers) {
-        const past = await call(carol, 'GET', withAsOf(url, at));
+        const past = await t.as(carol).get(withAsOf(url, at));
         expect({ url, at, status: past.status, body: withoutTimestamp(past.body) }).toEqual({
           url,
           at,
@@ -434,22 +419,18 @@ describe('as of any instant', () => {
   });
 
   it('is empty before the account existed, 422 in the future or malformed, and never shows another user', async () => {
-    const before = await call(carol, 'GET', '/api/loans?as_of=2020-01-01');
+    const before = await t.as(carol).get('/api/loans?as_of=2020-01-01');
     expect(before.status).toBe(200);
     expect(before.body.data).toEqual([]);
-    const ledger = await call(carol, 'GET', '/api/transactions/stats?as_of=2020-01-01T10:00');
+    const ledger = await t.as(carol).get('/api/transactions/stats?as_of=2020-01-01T10:00');
     expect(ledger.body.data.stats.total_transactions).toBe(0);
-    const future = await call(carol, 'GET', '/api/ledger?as_of=2099-01-01');
+    const future = await t.as(carol).get('/api/ledger?as_of=2099-01-01');
     expect(future.status).toBe(422);
     expect(future.body.errors).toEqual([{ field: 'as_of', message: 'As of cannot be in the future' }]);
-    const bad = await call(carol, 'GET', '/api/loans/stats?as_of=2026-02-30');
+    const bad = await t.as(carol).get('/api/loans/stats?as_of=2026-02-30');
     expect(bad.status).toBe(422);
     expect(bad.body.errors[0].field).toBe('as_of');
-    const bobsView = await call(
-      bob,
-      'GET',
-      `/api/loans?as_of=${encodeURIComponent(new Date(now).toISOString())}`,
-    );
+    const bobsView = await t.as(bob).get(`/api/loans?as_of=${encodeURIComponent(clock().toISOString())}`);
     expect(bobsView.body.data).toEqual([]);
   });
 });
@@ -457,11 +438,11 @@ describe('as of any instant', () => {
 describe('the export', () => {
   it('verifies, and altering, removing or swapping any line fails at that line', async () => {
     await settle();
-    const key = (await call(alice, 'GET', '/api/export/public-key')).body.data.public_key as string;
-    const exported = await call(alice, 'GET', '/api/export/history');
+    const key = (await t.as(alice).get('/api/export/public-key')).body.data.public_key as string;
+    const exported = await t.as(alice).get('/api/export/history');
     expect(exported.status).toBe(200);
     expect(exported.headers['content-type']).toContain('application/x-ndjson');
-    const text = exported.body as string;
+    const text = exported.text;
     const ok = await verifyExport(text, nodeExportCrypto, key);
     const lines = text.trimEnd().split('\n');
     const events = lines.length - 2;
@@ -489,8 +470,8 @@ describe('the export', () => {
 
   it('is checked by `npm run verify-export`: OK, or the first bad line', async () => {
     await settle();
-    const key = (await call(alice, 'GET', '/api/export/public-key')).body.data.public_key as string;
-    const text = (await call(alice, 'GET', '/api/export/history')).body as string;
+    const key = (await t.as(alice).get('/api/export/public-key')).body.data.public_key as string;
+    const text = (await t.as(alice).get('/api/export/history')).text;
     const dir = await mkdtemp(path.join(tmpdir(), 'kosh-export-'));
     try {
       const good = path.join(dir, 'good.jsonl');
@@ -515,7 +496,7 @@ describe('the export', () => {
   }, 60_000);
 
   it("holds only the caller's events", async () => {
-    const bobs = (await call(bob, 'GET', '/api/export/history')).body as string;
+    const bobs = (await t.as(bob).get('/api/export/history')).text;
     const lines = bobs
       .trimEnd()
       .split('\n')
@@ -533,14 +514,14 @@ describe('the export', () => {
     await t.signedInHeader(dave);
     const exportOf = async () => {
       await settle();
-      const text = (await call(dave, 'GET', '/api/export/history')).body as string;
+      const text = (await t.as(dave).get('/api/export/history')).text;
       const result = await verifyExport(text, nodeExportCrypto);
       if (!result.ok) throw new Error(`export fails at line ${result.line}: ${result.reason}`);
       return { text, result };
     };
     for (const amount of [10, 20]) {
       tick();
-      await call(dave, 'POST', '/api/transactions', {
+      await t.as(dave).post('/api/transactions', {
         notes: 'x',
         transaction_type: 'C',
         transaction_date: '2026-01-02',
@@ -558,7 +539,7 @@ describe('the export', () => {
     expect(earlier.result.chainHead?.seq).toBe(links.length);
 
     tick();
-    await call(dave, 'POST', '/api/transactions', {
+    await t.as(dave).post('/api/transactions', {
       notes: 'y',
       transaction_type: 'D',
       transaction_date: '2026-01-03',

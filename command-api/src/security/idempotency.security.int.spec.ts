@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedCatalog } from '../commands/seed-catalog';
 import { IDEMPOTENCY_MESSAGES } from '../plugins/idempotency';
+import { testClock } from '../testing/clock';
+import { loanInput } from '../testing/fixtures';
 import { createTestApp, type TestApp } from '../testing/test-app';
 
 /**
@@ -10,26 +12,11 @@ import { createTestApp, type TestApp } from '../testing/test-app';
  * made two. Now a create sent with an `Idempotency-Key` runs once per (user, key) in 24 h.
  */
 const salary = { notes: 'Salary', transaction_type: 'C', transaction_date: '2026-01-01', amount: 85000 };
-const homeLoan = {
-  bank_id: 1,
-  loan_type_id: 1,
-  account_number: 'HL00012345',
-  short_detail: 'Flat in Pune',
-  principal_amount: 2500000,
-  interest_rate: 8.5,
-  is_interest_rate_yearly: 1,
-  duration: 20,
-  is_duration_yearly: 1,
-  start_date: '2025-03-15',
-  end_date: '2045-03-15',
-  processing_fee: 10000,
-  has_gst: 0,
-  gst_percentage: 0,
-};
+const homeLoan = loanInput();
 
 describe.each(['postgres', 'embedded'] as const)('idempotent creates (%s)', (mode) => {
   let t: TestApp;
-  let instant = Date.parse('2026-01-10T04:00:00.000Z');
+  const clock = testClock('2026-01-10T04:00:00.000Z');
   const alice = randomUUID();
   const bob = randomUUID();
 
@@ -37,28 +24,16 @@ describe.each(['postgres', 'embedded'] as const)('idempotent creates (%s)', (mod
     // A short read-your-writes bound, so that a retry gives up on a never-finished twin in 6 s.
     t = await createTestApp({
       mode,
-      clock: () => new Date(instant),
+      clock,
       env: { READ_YOUR_WRITES_TIMEOUT_MS: '3000' },
     });
-    const position = await seedCatalog(t.platform.eventStore, new Date('2026-01-01T00:00:00.000Z'));
-    await t.platform.afterAppend(position ?? '', ['catalog']);
   });
   afterAll(async () => {
     await t?.close();
   });
 
-  /** The one place a token is made: the only line to change should tokens need an account. */
-  const signedIn = async (userId: string) => t.signedInHeader(userId);
-
-  async function post(userId: string, url: string, body: object | undefined, key?: string) {
-    const response = await t.app.inject({
-      method: 'POST',
-      url,
-      headers: { ...(await signedIn(userId)), ...(key === undefined ? {} : { 'idempotency-key': key }) },
-      ...(body === undefined ? {} : { payload: body }),
-    });
-    return { status: response.statusCode, body: response.json(), headers: response.headers };
-  }
+  const post = (userId: string, url: string, body: object | undefined, key?: string) =>
+    t.as(userId).post(url, body, { headers: key === undefined ? {} : { 'idempotency-key': key } });
 
   /** Events in the whole log: an answered retry must not add one. */
   async function eventCount(): Promise<number> {
@@ -67,12 +42,7 @@ describe.each(['postgres', 'embedded'] as const)('idempotent creates (%s)', (mod
   }
 
   async function transactionCount(userId: string): Promise<number> {
-    const response = await t.app.inject({
-      method: 'GET',
-      url: '/api/transactions',
-      headers: await signedIn(userId),
-    });
-    return response.json().data.pagination.total_items;
+    return (await t.as(userId).get('/api/transactions')).body.data.pagination.total_items;
   }
 
   it.each([
@@ -104,12 +74,8 @@ describe.each(['postgres', 'embedded'] as const)('idempotent creates (%s)', (mod
     const retry = await post(alice, url, undefined, key);
     expect([first.status, retry.status]).toEqual([200, 200]);
     expect(retry.body).toEqual(first.body);
-    const fetched = await t.app.inject({
-      method: 'GET',
-      url: `/api/loans/${loan.id}`,
-      headers: await signedIn(alice),
-    });
-    expect(fetched.json().data.loan.schedule_version).toBe(loan.schedule_version + 1);
+    const fetched = await t.as(alice).get(`/api/loans/${loan.id}`);
+    expect(fetched.body.data.loan.schedule_version).toBe(loan.schedule_version + 1);
   });
 
   it('the same key with another body is a 422 and records nothing', async () => {
@@ -195,20 +161,20 @@ describe.each(['postgres', 'embedded'] as const)('idempotent creates (%s)', (mod
     const user = randomUUID();
     const key = randomUUID();
     const first = await post(user, '/api/transactions', salary, key);
-    instant += 24 * 60 * 60 * 1000 - 1;
+    clock.advance(24 * 60 * 60 * 1000 - 1);
     const withinADay = await post(user, '/api/transactions', salary, key);
     expect(withinADay.body.data.transaction.id).toBe(first.body.data.transaction.id);
-    instant += 2;
+    clock.advance(2);
     const nextDay = await post(user, '/api/transactions', salary, key);
     expect(nextDay.status).toBe(201);
     expect(nextDay.body.data.transaction.id).not.toBe(first.body.data.transaction.id);
     expect(await transactionCount(user)).toBe(2);
     // Spent keys are swept (at most hourly), not kept forever.
-    instant += 60 * 60 * 1000;
+    clock.advance(60 * 60 * 1000);
     await post(user, '/api/transactions', salary, randomUUID());
     const { rows } = await t.platform.db.query<{ n: number }>(
       'SELECT count(*)::int AS n FROM idempotency_keys WHERE created_at <= $1',
-      [new Date(instant - 24 * 60 * 60 * 1000)],
+      [new Date(clock().getTime() - 24 * 60 * 60 * 1000)],
     );
     expect(rows[0]?.n).toBe(0);
   });
@@ -226,7 +192,7 @@ describe.each(['postgres', 'embedded'] as const)('idempotent creates (%s)', (mod
   });
 
   it('every create documents the header in OpenAPI', async () => {
-    const { paths } = (await t.app.inject({ method: 'GET', url: '/docs/json' })).json();
+    const { paths } = (await t.anonymous.get('/docs/json')).body;
     for (const path of ['/api/transactions/', '/api/loans/', '/api/banks/', '/api/banks/loan-types']) {
       const names = paths[path].post.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`);
       expect(names, path).toContain('header:idempotency-key');

@@ -1,6 +1,6 @@
 import { describe, it } from 'vitest';
 import { ForbiddenError, NotFoundError, ValidationError } from '../shared/errors';
-import { DeciderSpecification } from '../shared/testing';
+import { DeciderSpecification } from '../testing/decider-specification';
 import { auditGrantDecider } from './decide';
 import type { AuditAccessGranted, AuditAccessRevoked } from './events';
 

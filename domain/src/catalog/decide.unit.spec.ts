@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConflictError, ValidationError } from '../shared/errors';
-import { DeciderSpecification } from '../shared/testing';
+import { DeciderSpecification } from '../testing/decider-specification';
 import { CATALOG_MESSAGES, catalogDecider } from './decide';
 import { catalogSeedEvents, FIRST_USER_CATALOG_ID, SEED_BANKS, SEED_LOAN_TYPES } from './seed';
 

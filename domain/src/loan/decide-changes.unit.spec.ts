@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConflictError, NotFoundError, ValidationError } from '../shared/errors';
-import { DeciderSpecification } from '../shared/testing';
-import type { LoanFields } from '../validation/loan';
+import { DeciderSpecification } from '../testing/decider-specification';
+import { loanFields } from '../testing/fixtures';
 import { NegativeAmortisationError } from '../validation/loan-change';
 import { actualSchedule, type LoanChange } from './actual-schedule';
 import { LOAN_TERMS_LOCKED, loanDecider } from './decide';
@@ -17,21 +17,13 @@ const otherUserId = '6f1c2d7e-0000-4000-8000-000000000002';
 const createdAt = '2024-01-31T10:00:00.000Z';
 const now = '2026-01-10T10:00:00.000Z';
 
-const fields: LoanFields = {
-  bankId: 1,
-  loanTypeId: 1,
-  accountNumber: 'HL00012345',
-  shortDetail: 'Flat in Pune',
+/** ₹10 lakh at 10.5% for 10 years from 2024-01-31. */
+const fields = loanFields({
   principalAmount: 100000000,
   interestRate: 10.5,
-  isInterestRateYearly: true,
   duration: 10,
-  isDurationYearly: true,
   startDate: '2024-01-31',
-  processingFee: 1000000,
-  hasGst: false,
-  gstPercentage: 0,
-};
+});
 const details = { ...fields, endDate: '2034-01-31' };
 const terms = scheduleTermsOf(details);
 const contract = generateSchedule(terms);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConflictError, NotFoundError } from '../shared/errors';
-import { DeciderSpecification } from '../shared/testing';
+import { DeciderSpecification } from '../testing/decider-specification';
+import { loanFields } from '../testing/fixtures';
 import type { LoanFields } from '../validation/loan';
 import { loanDecider } from './decide';
 import type { LoanCreated, LoanEvent, ScheduleGenerated } from './events';
@@ -15,30 +16,16 @@ const otherUserId = '6f1c2d7e-0000-4000-8000-000000000002';
 const now = '2026-01-10T10:00:00.000Z';
 const later = '2026-02-01T09:00:00.000Z';
 
-const fields: LoanFields = {
-  bankId: 1,
-  loanTypeId: 1,
-  accountNumber: 'HL00012345',
-  shortDetail: 'Flat in Pune',
-  principalAmount: 250000000,
-  interestRate: 8.5,
-  isInterestRateYearly: true,
-  duration: 20,
-  isDurationYearly: true,
-  startDate: '2025-03-15',
-  processingFee: 1000000,
-  hasGst: false,
-  gstPercentage: 0,
-};
+const fields = loanFields();
 const details = { ...fields, endDate: '2045-03-15' };
 
 function schedule(
   version: number,
   reason: ScheduleGenerated['data']['reason'],
   at: string,
-  loanFields: LoanFields = fields,
+  loan: LoanFields = fields,
 ): ScheduleGenerated {
-  const terms = scheduleTermsOf({ ...loanFields, endDate: '' });
+  const terms = scheduleTermsOf({ ...loan, endDate: '' });
   const { rows, totals } = generateSchedule(terms);
   return {
     type: 'ScheduleGenerated',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConflictError, NotFoundError, ValidationError } from '../shared/errors';
-import { DeciderSpecification } from '../shared/testing';
+import { DeciderSpecification } from '../testing/decider-specification';
 import type { TransactionFields } from '../validation/transaction';
 import { transactionDecider } from './decide';
 import type { TransactionEvent } from './events';

@@ -6,7 +6,7 @@ import {
   UnauthorizedError,
   ValidationError,
 } from '../shared/errors';
-import { DeciderSpecification } from '../shared/testing';
+import { DeciderSpecification } from '../testing/decider-specification';
 import { checkSignIn, emailReservationDecider, USER_MESSAGES, userDecider } from './decide';
 import type { UserEvent } from './events';
 

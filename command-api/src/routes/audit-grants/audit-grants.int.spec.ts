@@ -1,21 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import { AUDIT_GRANT_MESSAGES, verifyExport } from '@kosh/domain';
 import { listOutbox } from '@kosh/platform/dev-mailbox';
-import type { InjectOptions } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeExportCrypto } from '../../history/verify-export';
+import { testClock } from '../../testing/clock';
+import { userFixture } from '../../testing/fixtures';
 import { createTestApp, type TestApp } from '../../testing/test-app';
+import { waitUntil } from '../../testing/wait-until';
 
 /** Issue 14 item 5, in both shapes: PostgreSQL (in-process queue) and embedded (PGlite). */
 describe.each(['postgres', 'embedded'] as const)('auditor access (%s)', (mode) => {
-  let now = Date.parse('2026-03-01T06:00:00.000Z');
-  const clock = () => new Date(now);
+  const clock = testClock('2026-03-01T06:00:00.000Z');
   let t: TestApp;
   const owner = randomUUID();
   const auditor = randomUUID();
   const otherAuditor = randomUUID();
   const stranger = randomUUID();
-  const emailOf = (userId: string) => `${userId}@example.test`;
+  const emailOf = (userId: string) => userFixture(userId).email;
 
   beforeAll(async () => {
     t = await createTestApp({ mode, clock });
@@ -24,22 +25,9 @@ describe.each(['postgres', 'embedded'] as const)('auditor access (%s)', (mode) =
     await t?.close();
   });
 
-  async function call(
-    userId: string,
-    method: InjectOptions['method'],
-    url: string,
-    options = {} as {
-      payload?: object;
-      account?: string;
-    },
-  ) {
-    const headers: Record<string, string> = await t.signedInHeader(userId);
-    if (options.account) headers['x-kosh-account'] = options.account;
-    const res = await t.app.inject({ method, url, headers, payload: options.payload });
-    return { status: res.statusCode, body: res.json(), headers: res.headers };
-  }
-  const grant = (payload: object, by = owner) => call(by, 'POST', '/api/audit-grants', { payload });
-  const asAuditor = (url: string, who = auditor) => call(who, 'GET', url, { account: owner });
+  const onOwnersAccount = { headers: { 'x-kosh-account': owner } };
+  const grant = (payload: object, by = owner) => t.as(by).post('/api/audit-grants', payload);
+  const asAuditor = (url: string, who = auditor) => t.as(who).get(url, onOwnersAccount);
   const ownerEventTypes = async () => {
     const { rows } = await t.platform.db.query<{ type: string }>(
       "SELECT type FROM events WHERE stream_id LIKE 'audit-%'",
@@ -47,14 +35,12 @@ describe.each(['postgres', 'embedded'] as const)('auditor access (%s)', (mode) =
     return rows.map((r) => r.type);
   };
   const timeline = async (type: string) =>
-    vi.waitFor(
-      async () => {
-        const res = await call(owner, 'GET', `/api/history?type=${type}&limit=100`);
-        if (res.body.data.entries.length === 0) throw new Error(`no ${type} yet`);
-        return res.body.data.entries as { summary: string; stream: string }[];
-      },
-      { timeout: 10_000, interval: 25 },
-    );
+    waitUntil(async () => {
+      const res = await t.as(owner).get(`/api/history?type=${type}&limit=100`);
+      return (
+        res.body.data.entries.length > 0 && (res.body.data.entries as { summary: string; stream: string }[])
+      );
+    });
 
   let grantId = '';
   let firstAt = '';
@@ -97,15 +83,21 @@ describe.each(['postgres', 'embedded'] as const)('auditor access (%s)', (mode) =
   });
 
   it('grants access, mails the auditor, and answers alike for an address without an account', async () => {
-    now += 60_000;
-    const recorded = await call(owner, 'POST', '/api/transactions', {
-      payload: { notes: 'Rent', transaction_type: 'D', transaction_date: '2026-03-01', amount: 25000 },
+    clock.advance(60_000);
+    const recorded = await t.as(owner).post('/api/transactions', {
+      notes: 'Rent',
+      transaction_type: 'D',
+      transaction_date: '2026-03-01',
+      amount: 25000,
     });
     expect(recorded.status).toBe(201);
-    firstAt = new Date(now).toISOString();
-    now += 60_000;
-    await call(owner, 'POST', '/api/transactions', {
-      payload: { notes: 'Salary', transaction_type: 'C', transaction_date: '2026-03-01', amount: 90000 },
+    firstAt = clock().toISOString();
+    clock.advance(60_000);
+    await t.as(owner).post('/api/transactions', {
+      notes: 'Salary',
+      transaction_type: 'C',
+      transaction_date: '2026-03-01',
+      amount: 90000,
     });
 
     const res = await grant({ email: ` ${emailOf(auditor).toUpperCase()} `, expires_at: '2026-03-31' });
@@ -123,27 +115,23 @@ describe.each(['postgres', 'embedded'] as const)('auditor access (%s)', (mode) =
     expect(Object.keys(nobody.body.data.grant).sort()).toEqual(Object.keys(res.body.data.grant).sort());
     expect(nobody.body.message).toBe(res.body.message.replace(emailOf(auditor), 'nobody@example.in'));
 
-    const mails = await vi.waitFor(
-      async () => {
-        const found = (await listOutbox(t.platform.db)).filter((m) => m.to === emailOf(auditor));
-        if (found.length === 0) throw new Error('no grant mail yet');
-        return found;
-      },
-      { timeout: 10_000, interval: 25 },
-    );
+    const mails = await waitUntil(async () => {
+      const found = (await listOutbox(t.platform.db)).filter((m) => m.to === emailOf(auditor));
+      return found.length > 0 && found;
+    });
     expect(mails[0]?.subject).toBe('Test User shared their Kosh account with you (read-only)');
     expect(mails[0]?.text).toContain('http://kosh.test/audits');
     expect(mails[0]?.text).toContain('31 March 2026');
   });
 
   it("lets the auditor read the owner's account, read-only, and records each read", async () => {
-    const list = await call(auditor, 'GET', '/api/audit-grants');
+    const list = await t.as(auditor).get('/api/audit-grants');
     expect(list.body.data.received).toEqual([
       expect.objectContaining({ id: grantId, owner_user_id: owner, owner_name: 'Test User' }),
     ]);
     expect(list.body.data.granted).toEqual([]);
 
-    const own = await call(auditor, 'GET', '/api/transactions');
+    const own = await t.as(auditor).get('/api/transactions');
     expect(own.body.data.transactions).toEqual([]);
     const theirs = await asAuditor('/api/transactions');
     expect(theirs.status).toBe(200);
@@ -163,10 +151,14 @@ describe.each(['postgres', 'embedded'] as const)('auditor access (%s)', (mode) =
       ['POST', '/api/audit-grants'],
       ['DELETE', `/api/audit-grants/${grantId}`],
     ] as const) {
-      const write = await call(auditor, method, url, {
-        account: owner,
-        payload: { notes: 'x', transaction_type: 'C', transaction_date: '2026-03-01', amount: 1 },
-      });
+      const write = await t
+        .as(auditor)
+        .send(
+          method,
+          url,
+          { notes: 'x', transaction_type: 'C', transaction_date: '2026-03-01', amount: 1 },
+          onOwnersAccount,
+        );
       expect(write.status, `${method} ${url}`).toBe(403);
       expect(write.body).toMatchObject({
         success: false,
@@ -176,7 +168,7 @@ describe.each(['postgres', 'embedded'] as const)('auditor access (%s)', (mode) =
     }
     expect((await asAuditor('/api/auth/profile')).status).toBe(403);
     expect((await asAuditor('/api/audit-grants')).status).toBe(403);
-    expect((await call(owner, 'GET', '/api/transactions')).body.data.transactions).toHaveLength(2);
+    expect((await t.as(owner).get('/api/transactions')).body.data.transactions).toHaveLength(2);
 
     const reads = await timeline('AuditReadRecorded');
     expect(reads.map((e) => e.summary)).toContain(`Auditor ${emailOf(auditor)} read GET /api/transactions`);
@@ -188,12 +180,11 @@ describe.each(['postgres', 'embedded'] as const)('auditor access (%s)', (mode) =
 
   it("exports the owner's history to the auditor, verifiable with the reads in the chain", async () => {
     await timeline('AuditReadRecorded');
-    const key = (await call(owner, 'GET', '/api/export/public-key')).body.data.public_key;
-    const headers = { ...(await t.signedInHeader(auditor)), 'x-kosh-account': owner };
-    const exported = await t.app.inject({ method: 'GET', url: '/api/export/history', headers });
-    expect(exported.statusCode).toBe(200);
-    expect(exported.body).toContain('AuditReadRecorded');
-    expect(await verifyExport(exported.body, nodeExportCrypto, key)).toMatchObject({ ok: true });
+    const key = (await t.as(owner).get('/api/export/public-key')).body.data.public_key;
+    const exported = await t.as(auditor).get('/api/export/history', onOwnersAccount);
+    expect(exported.status).toBe(200);
+    expect(exported.text).toContain('AuditReadRecorded');
+    expect(await verifyExport(exported.text, nodeExportCrypto, key)).toMatchObject({ ok: true });
   });
 
   it('keeps accounts and grants apart both ways', async () => {
@@ -202,28 +193,31 @@ describe.each(['postgres', 'embedded'] as const)('auditor access (%s)', (mode) =
       errorCode: 'NO_ACCOUNT_ACCESS',
       message: 'You do not have access to this account',
     };
-    expect((await call(stranger, 'GET', '/api/transactions', { account: owner })).body).toMatchObject(denied);
-    expect((await call(stranger, 'GET', '/api/transactions', { account: owner })).status).toBe(403);
+    expect((await t.as(stranger).get('/api/transactions', onOwnersAccount)).body).toMatchObject(denied);
+    expect((await t.as(stranger).get('/api/transactions', onOwnersAccount)).status).toBe(403);
     // The auditor cannot reach anyone else, nor an account that does not exist: the same answer.
-    await call(stranger, 'POST', '/api/transactions', {
-      payload: { notes: 'Mine', transaction_type: 'C', transaction_date: '2026-03-01', amount: 5 },
+    await t.as(stranger).post('/api/transactions', {
+      notes: 'Mine',
+      transaction_type: 'C',
+      transaction_date: '2026-03-01',
+      amount: 5,
     });
     for (const account of [stranger, randomUUID(), 'not-a-user']) {
-      const res = await call(auditor, 'GET', '/api/transactions', { account });
+      const res = await t.as(auditor).get('/api/transactions', { headers: { 'x-kosh-account': account } });
       expect(res.status).toBe(403);
       expect(res.body).toMatchObject(denied);
     }
     // Another auditor of the same owner sees only their own grant.
     const second = await grant({ email: emailOf(otherAuditor), expires_at: '2026-03-20' });
-    const mine = await call(otherAuditor, 'GET', '/api/audit-grants');
+    const mine = await t.as(otherAuditor).get('/api/audit-grants');
     expect(mine.body.data.received.map((g: { id: string }) => g.id)).toEqual([second.body.data.grant.id]);
     expect(JSON.stringify(mine.body)).not.toContain(emailOf(auditor));
     // Nobody but the owner revokes; the auditor's own list of grants given is empty.
-    expect((await call(otherAuditor, 'DELETE', `/api/audit-grants/${grantId}`)).status).toBe(404);
-    expect((await call(auditor, 'DELETE', `/api/audit-grants/${grantId}`)).status).toBe(404);
-    expect((await call(owner, 'DELETE', '/api/audit-grants/not-a-uuid')).status).toBe(404);
+    expect((await t.as(otherAuditor).delete(`/api/audit-grants/${grantId}`)).status).toBe(404);
+    expect((await t.as(auditor).delete(`/api/audit-grants/${grantId}`)).status).toBe(404);
+    expect((await t.as(owner).delete('/api/audit-grants/not-a-uuid')).status).toBe(404);
     // The owner lists every grant they gave.
-    const given = await call(owner, 'GET', '/api/audit-grants');
+    const given = await t.as(owner).get('/api/audit-grants');
     expect(given.body.data.granted).toHaveLength(3);
     expect(given.body.data.received).toEqual([]);
   });
@@ -233,13 +227,13 @@ describe.each(['postgres', 'embedded'] as const)('auditor access (%s)', (mode) =
     const res = await grant({ email: emailOf(limited), expires_at: '2026-03-31', as_of_limit: firstAt });
     expect(res.body.data.grant.as_of_limit).toBe(firstAt);
     // The owner's live month is in the answer cache now: a capped read must not be served from it.
-    const live = await call(owner, 'GET', '/api/ledger');
+    const live = await t.as(owner).get('/api/ledger');
     expect(live.body.data.summary.totalCredit).toBeGreaterThan(0);
     const ledger = await asAuditor('/api/ledger', limited);
     expect(ledger.status).toBe(200);
     expect(ledger.body.data.summary).toMatchObject({ totalDebit: 25000, totalCredit: 0 });
     const later = await asAuditor(
-      `/api/transactions?as_of=${encodeURIComponent(new Date(now).toISOString())}`,
+      `/api/transactions?as_of=${encodeURIComponent(clock().toISOString())}`,
       limited,
     );
     expect(later.body.data.transactions.map((x: { notes: string }) => x.notes)).toEqual(['Rent']);
@@ -254,24 +248,24 @@ describe.each(['postgres', 'embedded'] as const)('auditor access (%s)', (mode) =
   });
 
   it('ends access when the grant expires (stepping the clock) and when it is revoked', async () => {
-    now = Date.parse('2026-03-20T18:30:00.000Z');
+    clock.set('2026-03-20T18:30:00.000Z');
     expect((await asAuditor('/api/ledger', otherAuditor)).status).toBe(403);
-    expect((await call(otherAuditor, 'GET', '/api/audit-grants')).body.data.received).toEqual([]);
+    expect((await t.as(otherAuditor).get('/api/audit-grants')).body.data.received).toEqual([]);
     expect((await asAuditor('/api/ledger')).status).toBe(200);
 
-    const revoked = await call(owner, 'DELETE', `/api/audit-grants/${grantId}`);
+    const revoked = await t.as(owner).delete(`/api/audit-grants/${grantId}`);
     expect(revoked.status).toBe(200);
     const after = await asAuditor('/api/ledger');
     expect(after.status).toBe(403);
     expect(after.body.errorCode).toBe('NO_ACCOUNT_ACCESS');
-    const given = await call(owner, 'GET', '/api/audit-grants');
+    const given = await t.as(owner).get('/api/audit-grants');
     const statuses = Object.fromEntries(
       given.body.data.granted.map((g: { email: string; status: string }) => [g.email, g.status]),
     );
     expect(statuses).toMatchObject({ [emailOf(auditor)]: 'revoked', [emailOf(otherAuditor)]: 'expired' });
     expect((await timeline('AuditAccessRevoked')).map((e) => e.summary)).toEqual(['Auditor access revoked']);
     // Revoking twice changes nothing.
-    expect((await call(owner, 'DELETE', `/api/audit-grants/${grantId}`)).status).toBe(200);
+    expect((await t.as(owner).delete(`/api/audit-grants/${grantId}`)).status).toBe(200);
     expect((await ownerEventTypes()).filter((type) => type === 'AuditAccessRevoked')).toHaveLength(1);
   });
 });

@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { emailStreamId } from '@kosh/domain';
 import { listOutbox } from '@kosh/platform/dev-mailbox';
 import type { InjectOptions } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../testing/test-app';
+import { waitUntil } from '../../testing/wait-until';
 import { AUTH_LIMITS } from './limits';
 import { sha256Hex } from './secrets';
 import {
@@ -37,16 +38,10 @@ describe('auth endpoints with bad inputs', () => {
     path: '/verify-email' | '/reset-password',
     after = 0,
   ): Promise<string> {
-    return vi.waitFor(
-      async () => {
-        const mails = (await listOutbox(t.platform.db)).filter(
-          (m) => m.to === email && m.text.includes(path),
-        );
-        if (mails.length <= after) throw new Error(`no new ${path} mail for ${email} yet`);
-        return tokenFromLink(mails[0]!.text, path);
-      },
-      { timeout: 10_000, interval: 25 },
-    );
+    return waitUntil(async () => {
+      const mails = (await listOutbox(t.platform.db)).filter((m) => m.to === email && m.text.includes(path));
+      return mails.length > after && tokenFromLink(mails[0]!.text, path);
+    });
   }
 
   /** A registered, verified user and a token. */
@@ -129,15 +124,13 @@ describe('auth endpoints with bad inputs', () => {
       expect(taken.body.replace(/"timestamp":"[^"]*"/, '')).toBe(
         free.body.replace(/"timestamp":"[^"]*"/, ''),
       );
-      await vi.waitFor(
-        async () => {
-          const notices = (await listOutbox(t.platform.db)).filter(
-            (m) => m.to === email && m.subject.includes('Someone tried to register with your address'),
-          );
-          expect(notices).toHaveLength(1);
-        },
-        { timeout: 10_000, interval: 25 },
-      );
+      await waitUntil(async () => {
+        const notices = (await listOutbox(t.platform.db)).filter(
+          (m) => m.to === email && m.subject.includes('Someone tried to register with your address'),
+        );
+        expect(notices).toHaveLength(1);
+        return true;
+      });
     });
 
     it('makes exactly one account of two simultaneous registrations of an address', async () => {
@@ -418,15 +411,8 @@ describe('auth endpoints with bad inputs', () => {
       expect(shape(taken.body, ravi.email)).toBe(shape(moved.body, newEmail));
       expect(moved.json().data.user).toMatchObject({ email: asha.email, email_verified: true });
 
-      const notice = await vi.waitFor(
-        async () => {
-          const mail = (await listOutbox(t.platform.db)).find(
-            (m) => m.to === ravi.email && !m.text.includes('token='),
-          );
-          if (!mail) throw new Error('no notice yet');
-          return mail;
-        },
-        { timeout: 10_000, interval: 25 },
+      const notice = await waitUntil(async () =>
+        (await listOutbox(t.platform.db)).find((m) => m.to === ravi.email && !m.text.includes('token=')),
       );
       expect(notice.text).toContain('Someone tried to change the address of another Kosh account to yours.');
 

@@ -9,20 +9,8 @@ let t: TestApp;
 const alice = randomUUID();
 const bob = randomUUID();
 
-async function call(userId: string, method: 'GET' | 'POST', url: string, body?: unknown) {
-  const response = await t.app.inject({
-    method,
-    url,
-    headers: await t.signedInHeader(userId),
-    ...(body === undefined ? {} : { payload: body as Record<string, unknown> }),
-  });
-  return { status: response.statusCode, body: response.json() };
-}
-
 beforeAll(async () => {
   t = await createTestApp();
-  const position = await seedCatalog(t.platform.eventStore, new Date('2026-01-01T00:00:00.000Z'));
-  await t.platform.afterAppend(position ?? '', ['catalog']);
 });
 afterAll(async () => {
   await t?.close();
@@ -40,7 +28,7 @@ describe('seeding', () => {
 
 describe('GET /api/banks', () => {
   it('lists the seeded lenders by name, 50 per page by default', async () => {
-    const res = await call(alice, 'GET', '/api/banks');
+    const res = await t.as(alice).get('/api/banks');
     expect(res.status).toBe(200);
     const names = res.body.data.map((b: { bank_name: string }) => b.bank_name);
     expect(names).toEqual([...names].sort((a: string, b: string) => a.localeCompare(b, 'en')));
@@ -60,7 +48,7 @@ describe('GET /api/banks', () => {
   });
 
   it('pages and sorts', async () => {
-    const res = await call(alice, 'GET', '/api/banks?page=2&limit=10&sortBy=id&sortOrder=DESC');
+    const res = await t.as(alice).get('/api/banks?page=2&limit=10&sortBy=id&sortOrder=DESC');
     expect(res.body.data.map((b: { id: number }) => b.id)).toEqual([20, 19, 18, 17, 16, 15, 14, 13, 12, 11]);
     expect(res.body.meta.pagination).toEqual({
       page: 2,
@@ -77,20 +65,20 @@ describe('GET /api/banks', () => {
     ['?sortBy=user_id', 'sortBy', LOAN_QUERY_MESSAGES.bankSortBy],
     ['?sortOrder=up', 'sortOrder', LOAN_QUERY_MESSAGES.sortOrder],
   ])('answers 422 for %s', async (query, field, message) => {
-    const res = await call(alice, 'GET', `/api/banks${query}`);
+    const res = await t.as(alice).get(`/api/banks${query}`);
     expect(res.status).toBe(422);
     expect(res.body.errors).toEqual([{ field, message }]);
   });
 
   it('answers one bank, 404 for an unknown id', async () => {
-    expect((await call(alice, 'GET', '/api/banks/12')).body.data.bank).toEqual({
+    expect((await t.as(alice).get('/api/banks/12')).body.data.bank).toEqual({
       id: 12,
       bank_name: 'HDFC Bank',
       branch_name: 'Head Office, Mumbai',
       is_custom: false,
     });
     for (const id of ['9999', '0', 'abc']) {
-      const res = await call(alice, 'GET', `/api/banks/${id}`);
+      const res = await t.as(alice).get(`/api/banks/${id}`);
       expect(res.status).toBe(404);
       expect(res.body.message).toBe(CATALOG_MESSAGES.bankNotFound);
     }
@@ -99,7 +87,7 @@ describe('GET /api/banks', () => {
 
 describe('POST /api/banks', () => {
   it('adds a bank only its owner sees', async () => {
-    const res = await call(alice, 'POST', '/api/banks', {
+    const res = await t.as(alice).post('/api/banks', {
       bank_name: ' Saraswat Co-operative Bank ',
       branch_name: 'Dadar',
     });
@@ -113,19 +101,19 @@ describe('POST /api/banks', () => {
     });
     expect(bank.id).toBeGreaterThanOrEqual(1001);
 
-    expect((await call(alice, 'GET', `/api/banks/${bank.id}`)).status).toBe(200);
-    expect((await call(bob, 'GET', `/api/banks/${bank.id}`)).status).toBe(404);
-    const alicesList = await call(alice, 'GET', '/api/banks?limit=100');
+    expect((await t.as(alice).get(`/api/banks/${bank.id}`)).status).toBe(200);
+    expect((await t.as(bob).get(`/api/banks/${bank.id}`)).status).toBe(404);
+    const alicesList = await t.as(alice).get('/api/banks?limit=100');
     expect(alicesList.body.meta.pagination.total_items).toBe(SEED_BANKS.length + 1);
-    const bobsList = await call(bob, 'GET', '/api/banks?limit=100');
+    const bobsList = await t.as(bob).get('/api/banks?limit=100');
     expect(bobsList.body.data.map((b: { id: number }) => b.id)).not.toContain(bank.id);
   });
 
   it('needs a bank name', async () => {
-    const res = await call(alice, 'POST', '/api/banks', { branch_name: 'Dadar' });
+    const res = await t.as(alice).post('/api/banks', { branch_name: 'Dadar' });
     expect(res.status).toBe(422);
     expect(res.body.errors).toEqual([{ field: 'bank_name', message: CATALOG_MESSAGES.bankNameRequired }]);
-    const long = await call(alice, 'POST', '/api/banks', { bank_name: 'x'.repeat(101) });
+    const long = await t.as(alice).post('/api/banks', { bank_name: 'x'.repeat(101) });
     expect(long.body.errors).toEqual([{ field: 'bank_name', message: CATALOG_MESSAGES.bankNameTooLong }]);
   });
 });
@@ -133,7 +121,7 @@ describe('POST /api/banks', () => {
 describe('loan types', () => {
   it('lists the seeded types under data.loanTypes on both paths', async () => {
     for (const url of ['/api/banks/loan-types', '/api/loans/types']) {
-      const res = await call(alice, 'GET', url);
+      const res = await t.as(alice).get(url);
       expect(res.status).toBe(200);
       const names = res.body.data.loanTypes.map((type: { type_name: string }) => type.type_name);
       expect(names).toEqual(expect.arrayContaining(['Home Loan', 'Credit Card EMI', 'Two-Wheeler Loan']));
@@ -142,19 +130,19 @@ describe('loan types', () => {
   });
 
   it('adds a type only its owner sees, and answers one type or 404', async () => {
-    const res = await call(bob, 'POST', '/api/banks/loan-types', { type_name: 'Tractor Loan' });
+    const res = await t.as(bob).post('/api/banks/loan-types', { type_name: 'Tractor Loan' });
     expect(res.status).toBe(201);
     const type = res.body.data.loanType;
     expect(type).toEqual({ id: expect.any(Number), type_name: 'Tractor Loan', is_custom: true });
-    expect((await call(bob, 'GET', `/api/banks/loan-types/${type.id}`)).body.data.loanType).toEqual(type);
-    expect((await call(alice, 'GET', `/api/banks/loan-types/${type.id}`)).status).toBe(404);
-    expect((await call(alice, 'GET', '/api/loans/types')).body.data.loanTypes).toHaveLength(
+    expect((await t.as(bob).get(`/api/banks/loan-types/${type.id}`)).body.data.loanType).toEqual(type);
+    expect((await t.as(alice).get(`/api/banks/loan-types/${type.id}`)).status).toBe(404);
+    expect((await t.as(alice).get('/api/loans/types')).body.data.loanTypes).toHaveLength(
       SEED_LOAN_TYPES.length,
     );
-    expect((await call(bob, 'GET', '/api/loans/types')).body.data.loanTypes).toHaveLength(
+    expect((await t.as(bob).get('/api/loans/types')).body.data.loanTypes).toHaveLength(
       SEED_LOAN_TYPES.length + 1,
     );
-    expect((await call(alice, 'GET', '/api/banks/loan-types/1')).body.data.loanType).toEqual({
+    expect((await t.as(alice).get('/api/banks/loan-types/1')).body.data.loanType).toEqual({
       id: 1,
       type_name: 'Home Loan',
       is_custom: false,
@@ -162,7 +150,7 @@ describe('loan types', () => {
   });
 
   it('needs a type name', async () => {
-    const res = await call(bob, 'POST', '/api/banks/loan-types', { type_name: '  ' });
+    const res = await t.as(bob).post('/api/banks/loan-types', { type_name: '  ' });
     expect(res.status).toBe(422);
     expect(res.body.errors).toEqual([{ field: 'type_name', message: CATALOG_MESSAGES.typeNameRequired }]);
   });

@@ -8,32 +8,18 @@ import {
 } from '@kosh/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handleCommand } from '../../commands/handle';
-import { seedCatalog } from '../../commands/seed-catalog';
+import { testClock } from '../../testing/clock';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 
 /** "Now" is 20 March 2025 (India), one second later at each call. */
-let instant = Date.parse('2025-03-20T06:00:00.000Z');
-const clock = () => {
-  instant += 1000;
-  return new Date(instant);
-};
+const clock = testClock('2025-03-20T06:00:00.000Z', { step: 1000 });
 
 let t: TestApp;
 const user = randomUUID();
 const stranger = randomUUID();
 
-async function call(userId: string, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, body?: unknown) {
-  const response = await t.app.inject({
-    method,
-    url,
-    headers: await t.signedInHeader(userId),
-    ...(body === undefined ? {} : { payload: body as Record<string, unknown> }),
-  });
-  return { status: response.statusCode, body: response.json() };
-}
-
 async function record(notes: string, type: 'C' | 'D', date: string, amount: number) {
-  const res = await call(user, 'POST', '/api/transactions', {
+  const res = await t.as(user).post('/api/transactions', {
     notes,
     transaction_type: type,
     transaction_date: date,
@@ -106,12 +92,12 @@ type Ledger = {
   dateRange: { startDate: string; endDate: string };
 };
 const ledger = async (query = '', userId = user) => {
-  const res = await call(userId, 'GET', `/api/ledger${query}`);
+  const res = await t.as(userId).get(`/api/ledger${query}`);
   expect(res.status).toBe(200);
   return res.body.data as Ledger;
 };
 const periods = async (userId = user) => {
-  const res = await call(userId, 'GET', '/api/ledger/periods');
+  const res = await t.as(userId).get('/api/ledger/periods');
   expect(res.status).toBe(200);
   return res.body.data as {
     periods: { month: number; year: number; monthName: string; count: number }[];
@@ -122,8 +108,6 @@ const periods = async (userId = user) => {
 
 beforeAll(async () => {
   t = await createTestApp({ clock });
-  const seeded = await seedCatalog(t.platform.eventStore, clock());
-  if (seeded) await t.platform.afterAppend(seeded, ['ledger']);
   await record('Salary', 'C', '2025-03-01', 85000);
   await record('Rent', 'D', '2025-03-05', 25000);
   homeSchedule = (await loanCommand(homeLoanId, {
@@ -206,7 +190,7 @@ describe('a ledger month', () => {
       ['?year=99', 'year'],
       ['?year=20x5', 'year'],
     ] as const) {
-      const res = await call(user, 'GET', `/api/ledger${query}`);
+      const res = await t.as(user).get(`/api/ledger${query}`);
       expect(res.status, query).toBe(422);
       expect(res.body.errors.map((e: { field: string }) => e.field)).toEqual([field]);
     }
@@ -271,7 +255,7 @@ describe('the ledger follows the loans', () => {
 describe('through the loan API', () => {
   it('a new loan, its regeneration, an edit and its deletion each show in the ledger at once', async () => {
     const owner = randomUUID();
-    const bank = await call(owner, 'POST', '/api/banks', { bank_name: 'Sahakari Bank', branch_name: 'Pune' });
+    const bank = await t.as(owner).post('/api/banks', { bank_name: 'Sahakari Bank', branch_name: 'Pune' });
     expect(bank.status).toBe(201);
     const body = {
       bank_id: bank.body.data.bank.id,
@@ -287,7 +271,7 @@ describe('through the loan API', () => {
       has_gst: 0,
       gst_percentage: 0,
     };
-    const created = await call(owner, 'POST', '/api/loans', body);
+    const created = await t.as(owner).post('/api/loans', body);
     expect(created.status).toBe(201);
     const loanId = created.body.data.loan.id as string;
     const emis = async () =>
@@ -295,16 +279,16 @@ describe('through the loan API', () => {
     const first = await emis();
     expect(first).toEqual([['EMI 1/12 · Sahakari Bank Car Loan · CAR12345', expect.any(Number)]]);
 
-    expect((await call(owner, 'POST', `/api/loans/${loanId}/amortization/regenerate`)).status).toBe(200);
+    expect((await t.as(owner).post(`/api/loans/${loanId}/amortization/regenerate`)).status).toBe(200);
     expect(await emis()).toEqual(first);
 
     expect(
-      (await call(owner, 'PUT', `/api/loans/${loanId}`, { ...body, principal_amount: 300000 })).status,
+      (await t.as(owner).put(`/api/loans/${loanId}`, { ...body, principal_amount: 300000 })).status,
     ).toBe(200);
     const [[, halved]] = (await emis()) as [[string, number]];
     expect(halved).toBeLessThan(first[0]?.[1] as number);
 
-    expect((await call(owner, 'DELETE', `/api/loans/${loanId}`)).status).toBe(200);
+    expect((await t.as(owner).delete(`/api/loans/${loanId}`)).status).toBe(200);
     expect(await emis()).toEqual([]);
     expect((await periods(owner)).periods).toEqual([]);
   });
@@ -331,14 +315,14 @@ describe('rebuild', () => {
   it('replays the log into exactly the same transaction, stats, ledger and periods tables', async () => {
     // Edits and deletes too, so the replay has more than inserts to get right.
     const edited = await record('Typo', 'C', '2025-01-05', 10);
-    await call(user, 'PUT', `/api/transactions/${edited.id}`, {
+    await t.as(user).put(`/api/transactions/${edited.id}`, {
       notes: 'Cashback',
       transaction_type: 'D',
       transaction_date: '2025-02-05',
       amount: 11,
     });
     const gone = await record('Mistake', 'D', '2025-03-03', 1);
-    await call(user, 'DELETE', `/api/transactions/${gone.id}`);
+    await t.as(user).delete(`/api/transactions/${gone.id}`);
 
     const before = await snapshot();
     expect(before.ledger_entries?.length).toBeGreaterThan(240);

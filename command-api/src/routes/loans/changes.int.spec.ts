@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { LOAN_CHANGE_MESSAGES as M } from '@kosh/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedCatalog } from '../../commands/seed-catalog';
+import { testClock } from '../../testing/clock';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 import { CHANGE_INPUT_MESSAGES } from './change-input';
 
@@ -41,44 +41,21 @@ const loanBody = {
 describe.each(['postgres', 'embedded'] as const)('loan changes (%s)', (mode) => {
   let t: TestApp;
   /** Today is 2026-01-10 in India; each call a second later. */
-  let instant = Date.parse('2026-01-10T04:00:00.000Z');
-  const clock = () => {
-    instant += 1000;
-    return new Date(instant);
-  };
+  const clock = testClock('2026-01-10T04:00:00.000Z', { step: 1000 });
   const alice = randomUUID();
   const bob = randomUUID();
   let loanId: string;
 
-  async function call(
-    userId: string,
-    method: 'GET' | 'POST' | 'PUT',
-    url: string,
-    body?: unknown,
-    headers: Record<string, string> = {},
-  ) {
-    const response = await t.app.inject({
-      method,
-      url,
-      headers: { ...(await t.signedInHeader(userId)), ...headers },
-      ...(body === undefined ? {} : { payload: body as Record<string, unknown> }),
-    });
-    const json = String(response.headers['content-type']).includes('json') ? response.json() : null;
-    return { status: response.statusCode, headers: response.headers, body: json, raw: response };
-  }
-
   const schedule = async (id = loanId) => {
-    const res = await call(alice, 'GET', `/api/loans/${id}/amortization`);
+    const res = await t.as(alice).get(`/api/loans/${id}/amortization`);
     expect(res.status).toBe(200);
     return res.body.data as { schedule: Row[]; summary: Summary };
   };
-  const streamVersion = async () => (await call(alice, 'GET', `/api/loans/${loanId}`)).headers.etag;
+  const streamVersion = async () => (await t.as(alice).get(`/api/loans/${loanId}`)).headers.etag;
 
   beforeAll(async () => {
     t = await createTestApp({ mode, clock });
-    const position = await seedCatalog(t.platform.eventStore, new Date('2024-01-01T00:00:00.000Z'));
-    await t.platform.afterAppend(position ?? '', ['catalog']);
-    const res = await call(alice, 'POST', '/api/loans', loanBody);
+    const res = await t.as(alice).post('/api/loans', loanBody);
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     loanId = res.body.data.loan.id;
   }, 120_000);
@@ -87,7 +64,7 @@ describe.each(['postgres', 'embedded'] as const)('loan changes (%s)', (mode) => 
   });
 
   it('shows the APR with the processing fee and its GST, above the loan rate', async () => {
-    const res = await call(alice, 'GET', `/api/loans/${loanId}`);
+    const res = await t.as(alice).get(`/api/loans/${loanId}`);
     expect(res.body.data.loan.apr).toBeGreaterThan(9);
     expect(res.body.data.loan.apr).toBeLessThan(10);
     expect(res.body.data.loan.status).toBe('Active');
@@ -95,7 +72,7 @@ describe.each(['postgres', 'embedded'] as const)('loan changes (%s)', (mode) => 
 
   it('compares both prepayment choices side by side without recording anything', async () => {
     const before = await streamVersion();
-    const res = await call(alice, 'POST', `/api/loans/${loanId}/prepayments/what-if`, {
+    const res = await t.as(alice).post(`/api/loans/${loanId}/prepayments/what-if`, {
       date: '2025-06-20',
       amount: 200000,
     });
@@ -118,7 +95,7 @@ describe.each(['postgres', 'embedded'] as const)('loan changes (%s)', (mode) => 
 
   it('refuses bad input with per-field messages and records nothing', async () => {
     const before = await streamVersion();
-    const bad = await call(alice, 'POST', `/api/loans/${loanId}/prepayments`, {
+    const bad = await t.as(alice).post(`/api/loans/${loanId}/prepayments`, {
       date: '2025-13-01',
       amount: -5,
       choice: 'both',
@@ -131,14 +108,14 @@ describe.each(['postgres', 'embedded'] as const)('loan changes (%s)', (mode) => 
         { field: 'choice', message: CHANGE_INPUT_MESSAGES.choiceInvalid },
       ]),
     );
-    const future = await call(alice, 'POST', `/api/loans/${loanId}/prepayments`, {
+    const future = await t.as(alice).post(`/api/loans/${loanId}/prepayments`, {
       date: '2026-02-01',
       amount: 1000,
       choice: 'reduce-emi',
     });
     expect(future.status).toBe(422);
     expect(future.body.errors).toEqual([{ field: 'date', message: M.dateInFuture }]);
-    const tooMuch = await call(alice, 'POST', `/api/loans/${loanId}/prepayments`, {
+    const tooMuch = await t.as(alice).post(`/api/loans/${loanId}/prepayments`, {
       date: '2025-06-20',
       amount: 5000000,
       choice: 'reduce-emi',
@@ -150,7 +127,7 @@ describe.each(['postgres', 'embedded'] as const)('loan changes (%s)', (mode) => 
 
   it('records a reduce-tenure part-payment: past rows stay, the schedule is regenerated from its date', async () => {
     const contract = await schedule();
-    const res = await call(alice, 'POST', `/api/loans/${loanId}/prepayments`, {
+    const res = await t.as(alice).post(`/api/loans/${loanId}/prepayments`, {
       date: '2025-06-20',
       amount: 200000,
       charge: 0,
@@ -171,20 +148,20 @@ describe.each(['postgres', 'embedded'] as const)('loan changes (%s)', (mode) => 
         .map((r) => expect.objectContaining({ emi: r.emi, principal: r.principal })),
     );
     expect(after.schedule.at(-1)?.remaining_principal).toBe(0);
-    const loan = (await call(alice, 'GET', `/api/loans/${loanId}`)).body.data.loan;
+    const loan = (await t.as(alice).get(`/api/loans/${loanId}`)).body.data.loan;
     expect(loan.closed_on).toBe(whatIf?.closed_on);
     // Terms of a changed loan are locked.
-    const edit = await call(alice, 'PUT', `/api/loans/${loanId}`, { ...loanBody, interest_rate: 8 });
+    const edit = await t.as(alice).put(`/api/loans/${loanId}`, { ...loanBody, interest_rate: 8 });
     expect(edit.status).toBe(409);
     // The revision is a schedule version of its own, with its reason, and diffs like any other.
-    const versions = await call(alice, 'GET', `/api/loans/${loanId}/amortization/versions`);
+    const versions = await t.as(alice).get(`/api/loans/${loanId}/amortization/versions`);
     expect(
       versions.body.data.versions.map((v: { version: number; reason: string }) => [v.version, v.reason]),
     ).toEqual([
       [1, 'created'],
       [2, 'prepaid'],
     ]);
-    const diff = await call(alice, 'GET', `/api/loans/${loanId}/amortization/diff?from=1&to=2`);
+    const diff = await t.as(alice).get(`/api/loans/${loanId}/amortization/diff?from=1&to=2`);
     expect(diff.status).toBe(200);
     expect(diff.body.data.changes.tenure).toEqual({
       from: contract.summary.number_of_payments,
@@ -201,7 +178,7 @@ describe.each(['postgres', 'embedded'] as const)('loan changes (%s)', (mode) => 
 
   it('applies RBI reset options and refuses negative amortisation with a clear 422', async () => {
     const before = await streamVersion();
-    const extend = await call(alice, 'POST', `/api/loans/${loanId}/rate-changes`, {
+    const extend = await t.as(alice).post(`/api/loans/${loanId}/rate-changes`, {
       date: '2025-08-01',
       annual_rate_percent: 50,
       option: 'extend-tenure',
@@ -209,7 +186,7 @@ describe.each(['postgres', 'embedded'] as const)('loan changes (%s)', (mode) => 
     expect(extend.status).toBe(422);
     expect(extend.body.errors[0].field).toBe('option');
     expect(extend.body.errors[0].message).toContain('does not cover the new monthly interest');
-    const combination = await call(alice, 'POST', `/api/loans/${loanId}/rate-changes`, {
+    const combination = await t.as(alice).post(`/api/loans/${loanId}/rate-changes`, {
       date: '2025-08-01',
       annual_rate_percent: 10,
       option: 'combination',
@@ -218,7 +195,7 @@ describe.each(['postgres', 'embedded'] as const)('loan changes (%s)', (mode) => 
     expect(combination.status).toBe(422);
     expect(combination.body.errors[0].field).toBe('new_emi');
     expect(combination.body.errors[0].message).toContain('does not cover the monthly interest');
-    const missing = await call(alice, 'POST', `/api/loans/${loanId}/rate-changes`, {
+    const missing = await t.as(alice).post(`/api/loans/${loanId}/rate-changes`, {
       date: '2025-08-01',
       annual_rate_percent: 10,
       option: 'combination',
@@ -227,7 +204,7 @@ describe.each(['postgres', 'embedded'] as const)('loan changes (%s)', (mode) => 
     expect(await streamVersion()).toBe(before);
 
     const tenureBefore = (await schedule()).summary.number_of_payments;
-    const raise = await call(alice, 'POST', `/api/loans/${loanId}/rate-changes`, {
+    const raise = await t.as(alice).post(`/api/loans/${loanId}/rate-changes`, {
       date: '2025-08-01',
       annual_rate_percent: 9.5,
       option: 'increase-emi',
@@ -243,7 +220,7 @@ describe.each(['postgres', 'embedded'] as const)('loan changes (%s)', (mode) => 
   });
 
   it("recomputes the schedule around the lender's EMI", async () => {
-    const res = await call(alice, 'POST', `/api/loans/${loanId}/emi-override`, {
+    const res = await t.as(alice).post(`/api/loans/${loanId}/emi-override`, {
       date: '2025-09-01',
       emi: 25000,
     });
@@ -254,20 +231,20 @@ describe.each(['postgres', 'embedded'] as const)('loan changes (%s)', (mode) => 
   });
 
   it('marks EMIs paid, shows Overdue, and counts a matched debit once in the ledger', async () => {
-    const paid = await call(alice, 'POST', `/api/loans/${loanId}/emis/1/payment`, { paid_on: '2024-02-15' });
+    const paid = await t.as(alice).post(`/api/loans/${loanId}/emis/1/payment`, { paid_on: '2024-02-15' });
     expect(paid.status, JSON.stringify(paid.body)).toBe(201);
     const first = (await schedule()).schedule[0] as Row;
     expect(first.paid_on).toBe('2024-02-15');
     expect(first.paid_amount).toBe(first.emi);
-    const again = await call(alice, 'POST', `/api/loans/${loanId}/emis/1/payment`, { paid_on: '2024-02-15' });
+    const again = await t.as(alice).post(`/api/loans/${loanId}/emis/1/payment`, { paid_on: '2024-02-15' });
     expect(again.status).toBe(409);
-    const unknown = await call(alice, 'POST', `/api/loans/${loanId}/emis/999/payment`, {
+    const unknown = await t.as(alice).post(`/api/loans/${loanId}/emis/999/payment`, {
       paid_on: '2024-02-15',
     });
     expect(unknown.status).toBe(422);
 
     // EMI 2 (due 2024-03-15) is paid by a debit recorded in the book.
-    const debit = await call(alice, 'POST', '/api/transactions', {
+    const debit = await t.as(alice).post('/api/transactions', {
       notes: 'HDFC loan auto-debit',
       transaction_type: 'D',
       transaction_date: '2024-03-16',
@@ -275,49 +252,49 @@ describe.each(['postgres', 'embedded'] as const)('loan changes (%s)', (mode) => 
     });
     expect(debit.status).toBe(201);
     const debitId = debit.body.data.transaction.id as string;
-    const strangers = await call(bob, 'POST', '/api/transactions', {
+    const strangers = await t.as(bob).post('/api/transactions', {
       notes: 'Not yours',
       transaction_type: 'D',
       transaction_date: '2024-03-16',
       amount: 1,
     });
-    const notMine = await call(alice, 'POST', `/api/loans/${loanId}/emis/2/payment`, {
+    const notMine = await t.as(alice).post(`/api/loans/${loanId}/emis/2/payment`, {
       transaction_id: strangers.body.data.transaction.id,
     });
     expect(notMine.body.errors).toEqual([
       { field: 'transaction_id', message: CHANGE_INPUT_MESSAGES.transactionInvalid },
     ]);
-    const matched = await call(alice, 'POST', `/api/loans/${loanId}/emis/2/payment`, {
+    const matched = await t.as(alice).post(`/api/loans/${loanId}/emis/2/payment`, {
       transaction_id: debitId,
     });
     expect(matched.status, JSON.stringify(matched.body)).toBe(201);
     const second = (await schedule()).schedule[1] as Row;
     expect(second).toMatchObject({ paid_on: '2024-03-16', paid_amount: 20758.36, transaction_id: debitId });
-    const twice = await call(alice, 'POST', `/api/loans/${loanId}/emis/3/payment`, {
+    const twice = await t.as(alice).post(`/api/loans/${loanId}/emis/3/payment`, {
       transaction_id: debitId,
     });
     expect(twice.body.errors).toEqual([
       { field: 'transaction_id', message: CHANGE_INPUT_MESSAGES.transactionMatched },
     ]);
 
-    const ledger = (await call(alice, 'GET', '/api/ledger?month=3&year=2024')).body.data;
+    const ledger = (await t.as(alice).get('/api/ledger?month=3&year=2024')).body.data;
     const debits = ledger.debit.transactions as { id: string; amount: number; type: string }[];
     expect(debits).toHaveLength(1);
     expect(debits[0]).toMatchObject({ amount: 20758.36, type: 'emi' });
     expect(ledger.debit.total).toBe(20758.36);
 
     // EMIs 3.. are due before today and unpaid.
-    const loan = (await call(alice, 'GET', `/api/loans/${loanId}`)).body.data.loan;
+    const loan = (await t.as(alice).get(`/api/loans/${loanId}`)).body.data.loan;
     expect(loan.status).toBe('Overdue');
     expect(loan.overdue_emis).toBeGreaterThan(10);
-    const listed = (await call(alice, 'GET', '/api/loans')).body.data[0];
+    const listed = (await t.as(alice).get('/api/loans')).body.data[0];
     expect(listed).toMatchObject({ status: 'Overdue', overdue_emis: loan.overdue_emis });
-    const stats = (await call(alice, 'GET', '/api/loans/stats')).body.data;
+    const stats = (await t.as(alice).get('/api/loans/stats')).body.data;
     expect(stats).toMatchObject({ overdue_loans: 1, overdue_emis: loan.overdue_emis });
   });
 
   it('answers the financial-year certificate as JSON, a printable page and a PDF', async () => {
-    const json = await call(alice, 'GET', `/api/loans/${loanId}/certificate?fy=2023-24`);
+    const json = await t.as(alice).get(`/api/loans/${loanId}/certificate?fy=2023-24`);
     expect(json.status, JSON.stringify(json.body)).toBe(200);
     const rows = (await schedule()).schedule;
     // Paid basis: EMI 1 (paid 2024-02-15) and EMI 2 (paid 2024-03-16) fall in 2023-24.
@@ -332,18 +309,20 @@ describe.each(['postgres', 'embedded'] as const)('loan changes (%s)', (mode) => 
     });
     expect(json.body.data.certificate.note).toContain('depend on your situation');
 
-    const html = await call(alice, 'GET', `/api/loans/${loanId}/certificate?fy=2023-24`, undefined, {
-      accept: 'text/html',
+    const html = await t.as(alice).get(`/api/loans/${loanId}/certificate?fy=2023-24`, {
+      headers: {
+        accept: 'text/html',
+      },
     });
     expect(html.status).toBe(200);
     expect(html.headers['content-type']).toContain('text/html');
-    expect(html.raw.body).toContain('Interest Certificate for the Financial Year 2023-24');
-    expect(html.raw.body).toContain('Section 24(b)');
-    const pdf = await call(alice, 'GET', `/api/loans/${loanId}/certificate?fy=2023-24&format=pdf`);
+    expect(html.text).toContain('Interest Certificate for the Financial Year 2023-24');
+    expect(html.text).toContain('Section 24(b)');
+    const pdf = await t.as(alice).get(`/api/loans/${loanId}/certificate?fy=2023-24&format=pdf`);
     expect(pdf.headers['content-type']).toBe('application/pdf');
-    expect(pdf.raw.rawPayload.subarray(0, 8).toString()).toBe('%PDF-1.4');
+    expect(pdf.payload.subarray(0, 8).toString()).toBe('%PDF-1.4');
 
-    const bad = await call(alice, 'GET', `/api/loans/${loanId}/certificate?fy=2023-25`);
+    const bad = await t.as(alice).get(`/api/loans/${loanId}/certificate?fy=2023-25`);
     expect(bad.status).toBe(422);
     expect(bad.body.errors).toEqual([{ field: 'fy', message: M.financialYearInvalid }]);
   });
@@ -351,28 +330,28 @@ describe.each(['postgres', 'embedded'] as const)('loan changes (%s)', (mode) => 
   it("never shows or changes another user's loan", async () => {
     const before = await streamVersion();
     const attempts = [
-      call(bob, 'POST', `/api/loans/${loanId}/prepayments`, {
+      t.as(bob).post(`/api/loans/${loanId}/prepayments`, {
         date: '2025-06-20',
         amount: 1000,
         choice: 'reduce-emi',
       }),
-      call(bob, 'POST', `/api/loans/${loanId}/prepayments/what-if`, { date: '2025-06-20', amount: 1000 }),
-      call(bob, 'POST', `/api/loans/${loanId}/foreclosure`, { date: '2025-12-01' }),
-      call(bob, 'POST', `/api/loans/${loanId}/rate-changes`, {
+      t.as(bob).post(`/api/loans/${loanId}/prepayments/what-if`, { date: '2025-06-20', amount: 1000 }),
+      t.as(bob).post(`/api/loans/${loanId}/foreclosure`, { date: '2025-12-01' }),
+      t.as(bob).post(`/api/loans/${loanId}/rate-changes`, {
         date: '2025-12-01',
         annual_rate_percent: 8,
         option: 'increase-emi',
       }),
-      call(bob, 'POST', `/api/loans/${loanId}/emi-override`, { date: '2025-12-01', emi: 30000 }),
-      call(bob, 'POST', `/api/loans/${loanId}/emis/4/payment`, { paid_on: '2024-05-15' }),
-      call(bob, 'GET', `/api/loans/${loanId}/certificate?fy=2024-25`),
+      t.as(bob).post(`/api/loans/${loanId}/emi-override`, { date: '2025-12-01', emi: 30000 }),
+      t.as(bob).post(`/api/loans/${loanId}/emis/4/payment`, { paid_on: '2024-05-15' }),
+      t.as(bob).get(`/api/loans/${loanId}/certificate?fy=2024-25`),
     ];
     for (const res of await Promise.all(attempts)) expect(res.status).toBe(404);
     expect(await streamVersion()).toBe(before);
   });
 
   it('forecloses the loan and refuses changes after it', async () => {
-    const res = await call(alice, 'POST', `/api/loans/${loanId}/foreclosure`, {
+    const res = await t.as(alice).post(`/api/loans/${loanId}/foreclosure`, {
       date: '2025-12-05',
       charge: 1000,
     });
@@ -381,17 +360,17 @@ describe.each(['postgres', 'embedded'] as const)('loan changes (%s)', (mode) => 
     const last = after.schedule.at(-1) as Row;
     expect(last).toMatchObject({ kind: 'foreclosure', emi_date: '2025-12-05', remaining_principal: 0 });
     expect(after.summary).toMatchObject({ reason: 'foreclosed', closed_on: '2025-12-05' });
-    const later = await call(alice, 'POST', `/api/loans/${loanId}/prepayments`, {
+    const later = await t.as(alice).post(`/api/loans/${loanId}/prepayments`, {
       date: '2025-12-20',
       amount: 1000,
       choice: 'reduce-emi',
     });
     expect(later.status).toBe(409);
-    const ledger = (await call(alice, 'GET', '/api/ledger?month=12&year=2025')).body.data;
+    const ledger = (await t.as(alice).get('/api/ledger?month=12&year=2025')).body.data;
     expect(ledger.debit.transactions.map((e: { particulars: string }) => e.particulars)).toEqual([
       expect.stringMatching(/^Foreclosure · HDFC Bank Home Loan · HL55501234$/),
     ]);
-    const stats = (await call(alice, 'GET', '/api/loans/stats')).body.data;
+    const stats = (await t.as(alice).get('/api/loans/stats')).body.data;
     expect(stats).toMatchObject({ active_loans: 0, remaining_amount: 0 });
   });
 

@@ -1,16 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { balanceOn, generateSchedule, LOAN_MESSAGES as M, toPaise } from '@kosh/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedCatalog } from '../../commands/seed-catalog';
+import { testClock } from '../../testing/clock';
+import { loanInput } from '../../testing/fixtures';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 import { LOAN_QUERY_MESSAGES } from './list-query';
 
 /** 2026-01-10 in India; each call a second later so created_at orders the writes. */
-let instant = Date.parse('2026-01-10T04:00:00.000Z');
-const clock = () => {
-  instant += 1000;
-  return new Date(instant);
-};
+const clock = testClock('2026-01-10T04:00:00.000Z', { step: 1000 });
 const TODAY = '2026-01-10';
 
 let t: TestApp;
@@ -38,45 +35,17 @@ type WireLoan = {
   loan_type: { type_name: string };
 };
 
-async function call(
-  userId: string,
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
-  url: string,
-  body?: unknown,
-  headers: Record<string, string> = {},
-) {
-  const response = await t.app.inject({
-    method,
-    url,
-    headers: { ...(await t.signedInHeader(userId)), ...headers },
-    ...(body === undefined ? {} : { payload: body as Record<string, unknown> }),
-  });
-  return { status: response.statusCode, headers: response.headers, body: response.json() };
-}
-
-/** SBI (bank 1), Home Loan (type 1): ₹25 lakh at 8.5% for 20 years from 2025-03-15. */
-const homeLoan = {
-  bank_id: 1,
-  loan_type_id: 1,
-  account_number: 'HL00012345',
-  short_detail: 'Flat in Pune',
-  principal_amount: 2500000,
-  interest_rate: 8.5,
-  is_interest_rate_yearly: 1,
-  duration: 20,
-  is_duration_yearly: 1,
-  start_date: '2025-03-15',
-  end_date: '2045-03-15',
-  processing_fee: 10000,
-  has_gst: 0,
-  gst_percentage: 0,
-};
+const homeLoan = loanInput();
 
 async function create(userId: string, change: Record<string, unknown> = {}) {
-  const res = await call(userId, 'POST', '/api/loans', { ...homeLoan, ...change });
+  const res = await t.as(userId).post('/api/loans', { ...homeLoan, ...change });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return { loan: res.body.data.loan as WireLoan, etag: res.headers.etag as string };
 }
+
+/** Alice's edit of her loan `id`, sent with If-Match `etag`. */
+const edit = (id: string, change: Record<string, unknown>, etag: string) =>
+  t.as(alice).put(`/api/loans/${id}`, { ...homeLoan, ...change }, { headers: { 'if-match': etag } });
 
 /** The stats of a user without loans. */
 const NO_LOANS = {
@@ -89,18 +58,16 @@ const NO_LOANS = {
 };
 
 const list = async (userId: string, query = '') => {
-  const res = await call(userId, 'GET', `/api/loans${query}`);
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body as {
+  const res = await t.as(userId).get<{
     data: WireLoan[];
     meta: { pagination: { page: number; limit: number; total_items: number; total_pages: number } };
-  };
+  }>(`/api/loans${query}`);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body;
 };
 
 beforeAll(async () => {
   t = await createTestApp({ clock });
-  const position = await seedCatalog(t.platform.eventStore, new Date('2026-01-01T00:00:00.000Z'));
-  await t.platform.afterAppend(position ?? '', ['catalog']);
 });
 afterAll(async () => {
   await t?.close();
@@ -108,7 +75,7 @@ afterAll(async () => {
 
 describe('POST /api/loans', () => {
   it('creates the loan with its bank, loan type, end date and first schedule', async () => {
-    const res = await call(alice, 'POST', '/api/loans', homeLoan);
+    const res = await t.as(alice).post('/api/loans', homeLoan);
     expect(res.status).toBe(201);
     expect(res.body.success).toBe(true);
     expect(res.body.message).toBe('Loan created successfully');
@@ -136,7 +103,7 @@ describe('POST /api/loans', () => {
     expect(res.headers.etag).toBe('"2"');
     expect(res.headers['x-event-position']).toBeTruthy();
 
-    const read = await call(alice, 'GET', `/api/loans/${loan.id}`);
+    const read = await t.as(alice).get(`/api/loans/${loan.id}`);
     expect(read.status).toBe(200);
     // One loan's answer adds its standing today and its APR (the fee makes it above the rate).
     expect(read.body.data.loan).toEqual({
@@ -149,7 +116,7 @@ describe('POST /api/loans', () => {
     expect(read.body.data.loan.apr).toBeGreaterThan(8.5);
     expect(read.headers.etag).toBe('"2"');
 
-    const schedule = await call(alice, 'GET', `/api/loans/${loan.id}/amortization`);
+    const schedule = await t.as(alice).get(`/api/loans/${loan.id}/amortization`);
     expect(schedule.status).toBe(200);
     const rows = schedule.body.data.schedule;
     expect(rows).toHaveLength(240);
@@ -185,7 +152,7 @@ describe('POST /api/loans', () => {
       is_duration_yearly: false,
       has_gst: true,
     });
-    const rows = (await call(alice, 'GET', `/api/loans/${loan.id}/amortization`)).body.data.schedule;
+    const rows = (await t.as(alice).get(`/api/loans/${loan.id}/amortization`)).body.data.schedule;
     expect(rows[0].emi_date).toBe('2025-02-28');
     expect(rows[0].interest).toBe(31250); // 25,00,000 × 15% ÷ 12
     expect(rows[0].gst).toBe(5625); // 18% of it
@@ -234,7 +201,7 @@ describe('POST /api/loans', () => {
     ['GST with 3 decimals', { has_gst: 1, gst_percentage: 18.125 }, 'gst_percentage', M.gstDecimals],
   ];
   it.each(invalid)('answers 422 for %s', async (_, change, field, message) => {
-    const res = await call(alice, 'POST', '/api/loans', { ...homeLoan, ...change });
+    const res = await t.as(alice).post('/api/loans', { ...homeLoan, ...change });
     expect(res.status).toBe(422);
     expect(res.body).toMatchObject({
       success: false,
@@ -244,7 +211,7 @@ describe('POST /api/loans', () => {
   });
 
   it('reports every bad field at once', async () => {
-    const res = await call(alice, 'POST', '/api/loans', {});
+    const res = await t.as(alice).post('/api/loans', {});
     expect(res.status).toBe(422);
     expect(res.body.errors.map((e: { field: string }) => e.field)).toEqual([
       'bank_id',
@@ -258,12 +225,12 @@ describe('POST /api/loans', () => {
   });
 
   it('refuses a bank another user added', async () => {
-    const added = await call(bob, 'POST', '/api/banks', {
+    const added = await t.as(bob).post('/api/banks', {
       bank_name: 'Bob Cooperative Bank',
       branch_name: 'Nashik',
     });
     expect(added.status).toBe(201);
-    const res = await call(alice, 'POST', '/api/loans', { ...homeLoan, bank_id: added.body.data.bank.id });
+    const res = await t.as(alice).post('/api/loans', { ...homeLoan, bank_id: added.body.data.bank.id });
     expect(res.status).toBe(422);
     expect(res.body.errors).toEqual([{ field: 'bank_id', message: M.bankInvalid }]);
   });
@@ -431,7 +398,7 @@ describe('GET /api/loans', () => {
     ['?limit=100', 'limit', LOAN_QUERY_MESSAGES.loanLimit],
     ['?filter_bank_id=x', 'filter_bank_id', LOAN_QUERY_MESSAGES.bankId],
   ])('answers 422 for %s', async (query, field, message) => {
-    const res = await call(carol, 'GET', `/api/loans${query}`);
+    const res = await t.as(carol).get(`/api/loans${query}`);
     expect(res.status).toBe(422);
     expect(res.body.errors).toEqual([{ field, message }]);
   });
@@ -443,7 +410,7 @@ describe('GET /api/loans', () => {
   });
 
   it('answers the stats as of today', async () => {
-    const res = await call(carol, 'GET', '/api/loans/stats');
+    const res = await t.as(carol).get('/api/loans/stats');
     expect(res.status).toBe(200);
     const remaining = made.reduce((sum, loan) => {
       const { rows } = generateSchedule({
@@ -482,9 +449,9 @@ describe('GET /api/loans', () => {
     const dueToday = (
       await create(erin, { start_date: '2025-12-10', duration: 12, is_duration_yearly: 0, end_date: null })
     ).loan;
-    const rows = (await call(erin, 'GET', `/api/loans/${dueToday.id}/amortization`)).body.data.schedule;
+    const rows = (await t.as(erin).get(`/api/loans/${dueToday.id}/amortization`)).body.data.schedule;
     expect(rows[0].emi_date).toBe(TODAY);
-    const res = await call(erin, 'GET', '/api/loans/stats');
+    const res = await t.as(erin).get('/api/loans/stats');
     expect(res.body.data).toEqual({
       total_loans: 3,
       active_loans: 2,
@@ -497,7 +464,7 @@ describe('GET /api/loans', () => {
   });
 
   it('answers zeros for a user without loans', async () => {
-    const res = await call(randomUUID(), 'GET', '/api/loans/stats');
+    const res = await t.as(randomUUID()).get('/api/loans/stats');
     expect(res.body.data).toEqual(NO_LOANS);
   });
 });
@@ -513,42 +480,28 @@ describe('another user’s loan', () => {
         ['GET', `/api/loans/${id}/amortization`],
         ['POST', `/api/loans/${id}/amortization/regenerate`],
       ] as const) {
-        const res = await call(bob, method, url, body);
+        const res = await t.as(bob).send(method, url, body);
         expect(res.status, `${method} ${url}`).toBe(404);
         expect(res.body).toMatchObject({ success: false, message: 'Loan not found', errorCode: 'NOT_FOUND' });
       }
     }
-    expect((await call(alice, 'GET', `/api/loans/${loan.id}`)).status).toBe(200);
+    expect((await t.as(alice).get(`/api/loans/${loan.id}`)).status).toBe(200);
   });
 });
 
 describe('PUT /api/loans/{id}', () => {
   it('updates the loan, and a change of terms makes a new schedule version', async () => {
     const { loan, etag } = await create(alice, { account_number: 'EDIT0001' });
-    const renamed = await call(
-      alice,
-      'PUT',
-      `/api/loans/${loan.id}`,
-      { ...homeLoan, account_number: 'EDIT0002' },
-      { 'if-match': etag },
-    );
+    const renamed = await edit(loan.id, { account_number: 'EDIT0002' }, etag);
     expect(renamed.status).toBe(200);
     expect(renamed.body.message).toBe('Loan updated successfully');
     expect(renamed.body.data.loan).toMatchObject({ account_number: 'EDIT0002', schedule_version: 1 });
     expect(renamed.headers.etag).toBe('"3"');
 
-    const repriced = await call(
-      alice,
-      'PUT',
-      `/api/loans/${loan.id}`,
-      {
-        ...homeLoan,
-        account_number: 'EDIT0002',
-        interest_rate: 9.15,
-        start_date: '2026-06-30',
-        end_date: '2046-06-30',
-      },
-      { 'if-match': renamed.headers.etag as string },
+    const repriced = await edit(
+      loan.id,
+      { account_number: 'EDIT0002', interest_rate: 9.15, start_date: '2026-06-30', end_date: '2046-06-30' },
+      renamed.headers.etag as string,
     );
     expect(repriced.status).toBe(200);
     expect(repriced.body.data.loan).toMatchObject({
@@ -558,7 +511,7 @@ describe('PUT /api/loans/{id}', () => {
       schedule_version: 2,
     });
     expect(repriced.headers.etag).toBe('"5"');
-    const schedule = (await call(alice, 'GET', `/api/loans/${loan.id}/amortization`)).body.data;
+    const schedule = (await t.as(alice).get(`/api/loans/${loan.id}/amortization`)).body.data;
     expect(schedule.summary.version).toBe(2);
     expect(schedule.schedule[0]).toMatchObject({ id: `${loan.id}:2:1`, emi_date: '2026-07-30' });
     expect(schedule.schedule[0].interest).toBe(19062.5); // 25,00,000 × 9.15% ÷ 12
@@ -566,7 +519,7 @@ describe('PUT /api/loans/{id}', () => {
 
   it('uses the edit rules: more decimals and a future start are fine, a part-year duration is not', async () => {
     const { loan } = await create(alice, { account_number: 'EDIT0003' });
-    const ok = await call(alice, 'PUT', `/api/loans/${loan.id}`, {
+    const ok = await t.as(alice).put(`/api/loans/${loan.id}`, {
       ...homeLoan,
       interest_rate: 8.1234,
       start_date: '2027-01-01',
@@ -575,7 +528,7 @@ describe('PUT /api/loans/{id}', () => {
       gst_percentage: 18.125,
     });
     expect(ok.status).toBe(200);
-    const bad = await call(alice, 'PUT', `/api/loans/${loan.id}`, {
+    const bad = await t.as(alice).put(`/api/loans/${loan.id}`, {
       ...homeLoan,
       duration: 1.5,
       end_date: null,
@@ -586,59 +539,33 @@ describe('PUT /api/loans/{id}', () => {
 
   it('answers 409 for a stale If-Match and leaves the loan as it was', async () => {
     const { loan, etag } = await create(alice, { account_number: 'STALE0001' });
-    expect(
-      (
-        await call(
-          alice,
-          'PUT',
-          `/api/loans/${loan.id}`,
-          { ...homeLoan, account_number: 'STALE0002' },
-          { 'if-match': etag },
-        )
-      ).status,
-    ).toBe(200);
-    const stale = await call(
-      alice,
-      'PUT',
-      `/api/loans/${loan.id}`,
-      { ...homeLoan, account_number: 'STALE0003' },
-      { 'if-match': etag },
-    );
+    expect((await edit(loan.id, { account_number: 'STALE0002' }, etag)).status).toBe(200);
+    const stale = await edit(loan.id, { account_number: 'STALE0003' }, etag);
     expect(stale.status).toBe(409);
     expect(stale.body).toMatchObject({ success: false, errorCode: 'STALE_VERSION' });
-    expect((await call(alice, 'GET', `/api/loans/${loan.id}`)).body.data.loan.account_number).toBe(
-      'STALE0002',
-    );
+    expect((await t.as(alice).get(`/api/loans/${loan.id}`)).body.data.loan.account_number).toBe('STALE0002');
   });
 
   it('lets exactly one of two updates racing on the same version win', async () => {
     const { loan, etag } = await create(alice, { account_number: 'RACE0001' });
     const results = await Promise.all(
-      ['RACE0002', 'RACE0003'].map((account) =>
-        call(
-          alice,
-          'PUT',
-          `/api/loans/${loan.id}`,
-          { ...homeLoan, account_number: account },
-          { 'if-match': etag },
-        ),
-      ),
+      ['RACE0002', 'RACE0003'].map((account) => edit(loan.id, { account_number: account }, etag)),
     );
     expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
     const winner = results.find((r) => r.status === 200)!.body.data.loan.account_number;
-    expect((await call(alice, 'GET', `/api/loans/${loan.id}`)).body.data.loan.account_number).toBe(winner);
+    expect((await t.as(alice).get(`/api/loans/${loan.id}`)).body.data.loan.account_number).toBe(winner);
   });
 });
 
 describe('POST /api/loans/{id}/amortization/regenerate', () => {
   it('generates the next version, also after an update', async () => {
     const { loan } = await create(alice, { account_number: 'REGEN0001' });
-    const first = await call(alice, 'POST', `/api/loans/${loan.id}/amortization/regenerate`);
+    const first = await t.as(alice).post(`/api/loans/${loan.id}/amortization/regenerate`);
     expect(first.status).toBe(200);
     expect(first.body.data.summary.version).toBe(2);
     expect(first.body.data.schedule).toHaveLength(240);
 
-    const updated = await call(alice, 'PUT', `/api/loans/${loan.id}`, {
+    const updated = await t.as(alice).put(`/api/loans/${loan.id}`, {
       ...homeLoan,
       account_number: 'REGEN0001',
       duration: 10,
@@ -647,7 +574,7 @@ describe('POST /api/loans/{id}/amortization/regenerate', () => {
     expect(updated.status).toBe(200);
     expect(updated.body.data.loan.schedule_version).toBe(3);
 
-    const again = await call(alice, 'POST', `/api/loans/${loan.id}/amortization/regenerate`);
+    const again = await t.as(alice).post(`/api/loans/${loan.id}/amortization/regenerate`);
     expect(again.body.data.summary).toMatchObject({
       version: 4,
       number_of_payments: 120,
@@ -658,7 +585,7 @@ describe('POST /api/loans/{id}/amortization/regenerate', () => {
       emi_date: '2035-03-15',
       remaining_principal: 0,
     });
-    expect((await call(alice, 'GET', `/api/loans/${loan.id}`)).headers.etag).toBe('"6"');
+    expect((await t.as(alice).get(`/api/loans/${loan.id}`)).headers.etag).toBe('"6"');
 
     // Every version stays in the log.
     const { events } = await t.platform.eventStore.readStream(`loan-${loan.id}`);
@@ -674,17 +601,17 @@ describe('DELETE /api/loans/{id}', () => {
   it('deletes the loan, its schedule and its place in the stats', async () => {
     const dave = randomUUID();
     const { loan, etag } = await create(dave, { account_number: 'GONE0001' });
-    expect((await call(dave, 'GET', '/api/loans/stats')).body.data.total_loans).toBe(1);
+    expect((await t.as(dave).get('/api/loans/stats')).body.data.total_loans).toBe(1);
 
-    const stale = await call(dave, 'DELETE', `/api/loans/${loan.id}`, undefined, { 'if-match': '"1"' });
+    const stale = await t.as(dave).delete(`/api/loans/${loan.id}`, { headers: { 'if-match': '"1"' } });
     expect(stale.status).toBe(409);
 
-    const res = await call(dave, 'DELETE', `/api/loans/${loan.id}`, undefined, { 'if-match': etag });
+    const res = await t.as(dave).delete(`/api/loans/${loan.id}`, { headers: { 'if-match': etag } });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ success: true, message: 'Loan deleted successfully', data: null });
-    expect((await call(dave, 'GET', `/api/loans/${loan.id}`)).status).toBe(404);
-    expect((await call(dave, 'GET', `/api/loans/${loan.id}/amortization`)).status).toBe(404);
-    expect((await call(dave, 'DELETE', `/api/loans/${loan.id}`)).status).toBe(404);
-    expect((await call(dave, 'GET', '/api/loans/stats')).body.data).toEqual(NO_LOANS);
+    expect((await t.as(dave).get(`/api/loans/${loan.id}`)).status).toBe(404);
+    expect((await t.as(dave).get(`/api/loans/${loan.id}/amortization`)).status).toBe(404);
+    expect((await t.as(dave).delete(`/api/loans/${loan.id}`)).status).toBe(404);
+    expect((await t.as(dave).get('/api/loans/stats')).body.data).toEqual(NO_LOANS);
   });
 });

@@ -1,13 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testClock } from '../../testing/clock';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 
 /** Each call a second later, so created_at orders the writes. */
-let instant = Date.parse('2025-03-20T04:00:00.000Z');
-const clock = () => {
-  instant += 1000;
-  return new Date(instant);
-};
+const clock = testClock('2025-03-20T04:00:00.000Z', { step: 1000 });
 
 let t: TestApp;
 const alice = randomUUID();
@@ -22,24 +19,8 @@ type Wire = {
   created_at: string;
 };
 
-async function call(
-  userId: string,
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
-  url: string,
-  body?: unknown,
-  headers = {},
-) {
-  const response = await t.app.inject({
-    method,
-    url,
-    headers: { ...(await t.signedInHeader(userId)), ...headers },
-    ...(body === undefined ? {} : { payload: body as Record<string, unknown> }),
-  });
-  return { status: response.statusCode, headers: response.headers, body: response.json() };
-}
-
 async function record(userId: string, notes: string, type: 'C' | 'D', date: string, amount: number | string) {
-  const res = await call(userId, 'POST', '/api/transactions', {
+  const res = await t.as(userId).post('/api/transactions', {
     notes,
     transaction_type: type,
     transaction_date: date,
@@ -50,7 +31,7 @@ async function record(userId: string, notes: string, type: 'C' | 'D', date: stri
 }
 
 const list = async (userId: string, query = '') => {
-  const res = await call(userId, 'GET', `/api/transactions${query}`);
+  const res = await t.as(userId).get(`/api/transactions${query}`);
   expect(res.status).toBe(200);
   return res.body.data as {
     transactions: Wire[];
@@ -64,8 +45,7 @@ const list = async (userId: string, query = '') => {
     filters: Record<string, unknown>;
   };
 };
-const stats = async (userId: string) =>
-  (await call(userId, 'GET', '/api/transactions/stats')).body.data.stats;
+const stats = async (userId: string) => (await t.as(userId).get('/api/transactions/stats')).body.data.stats;
 
 beforeAll(async () => {
   t = await createTestApp({ clock });
@@ -77,14 +57,14 @@ afterAll(async () => {
 describe('validation', () => {
   const valid = { notes: 'Groceries', transaction_type: 'D', transaction_date: '2025-03-01', amount: 250.5 };
   const errorsOf = async (patch: Record<string, unknown>, method: 'POST' | 'PUT' = 'POST', id = '') => {
-    const res = await call(alice, method, `/api/transactions${id}`, { ...valid, ...patch });
+    const res = await t.as(alice).send(method, `/api/transactions${id}`, { ...valid, ...patch });
     expect(res.status).toBe(422);
     expect(res.body).toMatchObject({ success: false, errorCode: 'VALIDATION_ERROR' });
     return res.body.errors;
   };
 
   it('answers 422 with every missing field and its message', async () => {
-    const res = await call(alice, 'POST', '/api/transactions', {});
+    const res = await t.as(alice).post('/api/transactions', {});
     expect(res.status).toBe(422);
     expect(res.body.errors).toEqual([
       { field: 'notes', message: 'Notes are required' },
@@ -130,10 +110,10 @@ describe('validation', () => {
     expect(await errorsOf({ notes: '' }, 'PUT', `/${kept.id}`)).toEqual([
       { field: 'notes', message: 'Notes are required' },
     ]);
-    expect((await call(alice, 'GET', `/api/transactions/${kept.id}`)).body.data.transaction.notes).toBe(
+    expect((await t.as(alice).get(`/api/transactions/${kept.id}`)).body.data.transaction.notes).toBe(
       'Valid one',
     );
-    await call(alice, 'DELETE', `/api/transactions/${kept.id}`);
+    await t.as(alice).delete(`/api/transactions/${kept.id}`);
   });
 });
 
@@ -148,7 +128,7 @@ describe('one transaction', () => {
     });
     expect(created.created_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
 
-    const read = await call(alice, 'GET', `/api/transactions/${created.id}`);
+    const read = await t.as(alice).get(`/api/transactions/${created.id}`);
     expect(read.status).toBe(200);
     expect(read.headers.etag).toBe('"1"');
     expect(read.body.data.transaction).toEqual(created);
@@ -158,12 +138,12 @@ describe('one transaction', () => {
       ['PUT', { ...created, notes: 'mine now' }],
       ['DELETE', undefined],
     ] as const) {
-      const res = await call(bob, method, `/api/transactions/${created.id}`, body);
+      const res = await t.as(bob).send(method, `/api/transactions/${created.id}`, body);
       expect(res.status).toBe(404);
       expect(res.body.message).toBe('Transaction not found');
     }
-    expect((await call(alice, 'GET', '/api/transactions/not-a-uuid')).status).toBe(404);
-    expect((await call(alice, 'GET', `/api/transactions/${randomUUID()}`)).status).toBe(404);
+    expect((await t.as(alice).get('/api/transactions/not-a-uuid')).status).toBe(404);
+    expect((await t.as(alice).get(`/api/transactions/${randomUUID()}`)).status).toBe(404);
 
     const body = {
       notes: 'Freelance invoice (paid)',
@@ -171,31 +151,33 @@ describe('one transaction', () => {
       transaction_date: '2025-03-11',
       amount: 12500,
     };
-    const updated = await call(alice, 'PUT', `/api/transactions/${created.id}`, body, { 'if-match': '"1"' });
+    const updated = await t
+      .as(alice)
+      .put(`/api/transactions/${created.id}`, body, { headers: { 'if-match': '"1"' } });
     expect(updated.status).toBe(200);
     expect(updated.headers.etag).toBe('"2"');
     expect(updated.body.data.transaction).toMatchObject({ ...body, created_at: created.created_at });
 
-    const stale = await call(
-      alice,
-      'PUT',
-      `/api/transactions/${created.id}`,
-      { ...body, amount: 1 },
-      { 'if-match': '"1"' },
-    );
+    const stale = await t
+      .as(alice)
+      .put(`/api/transactions/${created.id}`, { ...body, amount: 1 }, { headers: { 'if-match': '"1"' } });
     expect(stale.status).toBe(409);
-    const staleDelete = await call(alice, 'DELETE', `/api/transactions/${created.id}`, undefined, {
-      'if-match': '"1"',
+    const staleDelete = await t.as(alice).delete(`/api/transactions/${created.id}`, {
+      headers: {
+        'if-match': '"1"',
+      },
     });
     expect(staleDelete.status).toBe(409);
 
-    const deleted = await call(alice, 'DELETE', `/api/transactions/${created.id}`, undefined, {
-      'if-match': '"2"',
+    const deleted = await t.as(alice).delete(`/api/transactions/${created.id}`, {
+      headers: {
+        'if-match': '"2"',
+      },
     });
     expect(deleted.status).toBe(200);
     expect(deleted.body).toMatchObject({ success: true, message: 'Transaction deleted successfully!' });
-    expect((await call(alice, 'GET', `/api/transactions/${created.id}`)).status).toBe(404);
-    expect((await call(alice, 'DELETE', `/api/transactions/${created.id}`)).status).toBe(404);
+    expect((await t.as(alice).get(`/api/transactions/${created.id}`)).status).toBe(404);
+    expect((await t.as(alice).delete(`/api/transactions/${created.id}`)).status).toBe(404);
   });
 
   it('needs a session', async () => {
@@ -221,7 +203,7 @@ describe('stats', () => {
       debit_amount: 25000.25,
       net_amount: 59999.75,
     });
-    await call(carol, 'PUT', `/api/transactions/${salary.id}`, {
+    await t.as(carol).put(`/api/transactions/${salary.id}`, {
       notes: 'Salary advance returned',
       transaction_type: 'D',
       transaction_date: '2025-03-01',
@@ -233,7 +215,7 @@ describe('stats', () => {
       debit_amount: 26000.35,
       net_amount: -26000.35,
     });
-    await call(carol, 'DELETE', `/api/transactions/${rent.id}`);
+    await t.as(carol).delete(`/api/transactions/${rent.id}`);
     expect(await stats(carol)).toEqual({
       total_transactions: 1,
       credit_amount: 0,
@@ -417,7 +399,7 @@ describe('list', () => {
       ['sort_order=UP', 'sort_order'],
     ];
     for (const [query, field] of cases) {
-      const res = await call(dave, 'GET', `/api/transactions?${query}`);
+      const res = await t.as(dave).get(`/api/transactions?${query}`);
       expect(res.status, query).toBe(422);
       expect(res.body.errors.map((e: { field: string }) => e.field)).toEqual([field]);
     }
@@ -428,6 +410,6 @@ describe('list', () => {
     expect(notesOf(bobs)).toEqual(['Bob salary']);
     expect(notesOf(await list(dave, '?search=Bob'))).toEqual([]);
     expect(byNotes.Rent).toBeDefined();
-    expect((await call(bob, 'GET', `/api/transactions/${byNotes.Rent?.id}`)).status).toBe(404);
+    expect((await t.as(bob).get(`/api/transactions/${byNotes.Rent?.id}`)).status).toBe(404);
   });
 });

@@ -4,6 +4,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import { tokenFromLink } from '../../routes/auth/testing/fixtures';
 import type { TestApp } from '../../testing/test-app';
+import { waitUntil } from '../../testing/wait-until';
 
 export const MODES = ['postgres', 'embedded'] as const;
 
@@ -38,13 +39,10 @@ export async function signUp(t: TestApp): Promise<{ userId: string; email: strin
     payload: { first_name: 'Mallory', last_name: 'Tester', email, password: 'Secret12' },
   });
   expect(registered.statusCode, registered.body).toBe(201);
-  const deadline = Date.now() + 20_000;
-  let text: string | undefined;
-  while (!text && Date.now() < deadline) {
-    text = (await listOutbox(t.platform.db)).find((m) => m.to.includes(email))?.text;
-    if (!text) await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  if (!text) throw new Error(`no verification mail for ${email}`);
+  const text = await waitUntil(
+    async () => (await listOutbox(t.platform.db)).find((m) => m.to.includes(email))?.text,
+    { timeout: 20_000, interval: 50 },
+  );
   const verified = await t.app.inject({
     method: 'POST',
     url: '/api/auth/verify-email',

@@ -3,8 +3,8 @@
  * command is decided, then these events are produced (or this error is thrown).
  */
 import { expect } from 'vitest';
-import type { Decider } from './decider';
-import type { Command, DomainEvent } from './messages';
+import type { Decider } from '../shared/decider';
+import type { Command, DomainEvent } from '../shared/messages';
 
 export type DeciderThen<E> = {
   then: (expected: E[]) => void;
