@@ -5,8 +5,7 @@
  * BENCH_SECONDS (default 20). Prints p50/p99 per kind and over all, and answers that had to be
  * built from the aggregate because a read model lagged. Not a test: figures only.
  */
-import { type Outcome, p, startLoad } from '@kosh/platform/faults/load';
-import { startStack } from '@kosh/platform/faults/stack';
+import { type Outcome, p, startLoad, startStack } from '@kosh/platform/testing';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? '20');
 const writers = Number(process.env.BENCH_WRITERS ?? '20');

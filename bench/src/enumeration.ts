@@ -17,8 +17,8 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createTestApp, type TestApp } from '@kosh/command-api/testing/test-app';
-import { listOutbox } from '@kosh/platform/dev-mailbox';
+import { createTestApp, type TestApp } from '@kosh/command-api/testing';
+import { listOutbox } from '@kosh/platform';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 
 const TRIES = Number(process.env.BENCH_TRIES ?? 60);

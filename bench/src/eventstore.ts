@@ -31,7 +31,7 @@ import {
   type NewEvent,
   START_POSITION,
 } from '@kosh/event-store';
-import { createTestDatabase } from '@kosh/event-store/testing/test-database';
+import { createTestDatabase } from '@kosh/event-store/testing';
 import { projectionSections } from './rebuild';
 
 // ---------------------------------------------------------------------------------------------

@@ -12,8 +12,8 @@
 import { randomUUID } from 'node:crypto';
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { seedCatalog } from '@kosh/command-api/commands/seed-catalog';
-import { createTestApp } from '@kosh/command-api/testing/test-app';
+import { seedCatalog } from '@kosh/command-api';
+import { createTestApp } from '@kosh/command-api/testing';
 import { type DomainEvent, loanDecider, loanStreamId, transactionStreamId } from '@kosh/domain';
 import { random } from './support/random';
 

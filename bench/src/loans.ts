@@ -13,11 +13,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { seedCatalog } from '@kosh/command-api/commands/seed-catalog';
-import { createTestApp, type TestApp } from '@kosh/command-api/testing/test-app';
+import { seedCatalog } from '@kosh/command-api';
+import { createTestApp, type TestApp } from '@kosh/command-api/testing';
 import { type DomainEvent, generateSchedule, type LoanFields, loanDecider, loanStreamId } from '@kosh/domain';
-import type { NewEvent } from '@kosh/event-store/port';
-import { allProjections } from '@kosh/projections/registry';
+import type { NewEvent } from '@kosh/event-store';
+import { allProjections } from '@kosh/projections';
 import { random } from './support/random';
 
 const MAIN_LOANS = Number(process.env.BENCH_LOANS ?? 1000);

@@ -6,14 +6,9 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { EventStore, NewEvent } from '@kosh/event-store';
-import { migrate } from '@kosh/event-store/migrations';
-import { runnerMigrations } from '@kosh/projections/registry';
-import { createProjectionRunner } from '@kosh/projections/runner/runner';
-import {
-  amountAdded,
-  TOTALS_TABLE_SQL,
-  totalsProjection,
-} from '@kosh/projections/runner/testing/test-projections';
+import { migrate } from '@kosh/event-store';
+import { createProjectionRunner, runnerMigrations } from '@kosh/projections';
+import { amountAdded, TOTALS_TABLE_SQL, totalsProjection } from '@kosh/projections/testing';
 import type { BenchSection, BenchTarget } from './eventstore';
 
 const EVENTS = 100_000;

@@ -14,11 +14,10 @@
 import { randomUUID } from 'node:crypto';
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { seedCatalog } from '@kosh/command-api/commands/seed-catalog';
-import { createTestApp, type TestApp } from '@kosh/command-api/testing/test-app';
-import { allProjections } from '@kosh/projections/registry';
-import { createProjectionRunner } from '@kosh/projections/runner/runner';
-import type { Projection } from '@kosh/projections/runner/types';
+import { seedCatalog } from '@kosh/command-api';
+import { createTestApp, type TestApp } from '@kosh/command-api/testing';
+import type { Projection } from '@kosh/projections';
+import { allProjections, createProjectionRunner } from '@kosh/projections';
 import { book } from './support/book';
 import { random } from './support/random';
 

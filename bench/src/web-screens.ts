@@ -20,7 +20,7 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { seedCatalog } from '@kosh/command-api/commands/seed-catalog';
+import { seedCatalog } from '@kosh/command-api';
 import {
   type DomainEvent,
   type LoanFields,
@@ -29,12 +29,10 @@ import {
   type TransactionRecorded,
   transactionStreamId,
 } from '@kosh/domain';
-import type { NewEvent } from '@kosh/event-store/port';
-import { createTestDatabase } from '@kosh/event-store/testing/test-database';
-import { loadConfig } from '@kosh/platform/config';
-import { buildHttpApp } from '@kosh/platform/http-app';
-import { createPlatform } from '@kosh/platform/runtime';
-import { allProjections } from '@kosh/projections/registry';
+import type { NewEvent } from '@kosh/event-store';
+import { createTestDatabase } from '@kosh/event-store/testing';
+import { buildHttpApp, createPlatform, loadConfig } from '@kosh/platform';
+import { allProjections } from '@kosh/projections';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { random } from './support/random';
 

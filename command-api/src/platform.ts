@@ -1,8 +1,7 @@
 import type { KeyObject } from 'node:crypto';
 import path from 'node:path';
-import type { Db } from '@kosh/event-store/db';
-import type { EventStore } from '@kosh/event-store/port';
-import type { ProjectionRunner } from '@kosh/projections/runner/runner';
+import type { Db, EventStore } from '@kosh/event-store';
+import type { ProjectionRunner } from '@kosh/projections';
 import type { FastifyBaseLogger } from 'fastify';
 
 export const repoRoot = path.resolve(new URL('.', import.meta.url).pathname, '../..');

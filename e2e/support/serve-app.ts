@@ -9,9 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadConfig } from '@kosh/platform/config';
-import { buildHttpApp } from '@kosh/platform/http-app';
-import { createPlatform } from '@kosh/platform/runtime';
+import { buildHttpApp, createPlatform, loadConfig } from '@kosh/platform';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const webDist = mkdtempSync(path.join(tmpdir(), 'kosh-e2e-web-'));

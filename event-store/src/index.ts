@@ -26,6 +26,8 @@ export {
   appendOn,
   createPostgresEventStore,
   EVENTS_CHANNEL,
+  type EventRow,
   type PostgresEventStoreOptions,
+  rowToEvent,
 } from './postgres-event-store';
 export { createUpcasterRegistry, noUpcasters, type Upcaster, type UpcasterRegistry } from './upcasters';

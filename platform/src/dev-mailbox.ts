@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { CONTENT_SECURITY_POLICY } from '@kosh/command-api/plugins/security-headers';
-import { listOutbox } from '@kosh/workers/mail/mailer';
+import { CONTENT_SECURITY_POLICY } from '@kosh/command-api';
+import { listOutbox } from '@kosh/workers';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 

@@ -3,8 +3,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { repoRoot } from '@kosh/command-api/platform';
-import { waitUntil } from '@kosh/command-api/testing/wait-until';
+import { repoRoot } from '@kosh/command-api';
+import { waitUntil } from '@kosh/command-api/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createTestDatabase, type TestDatabase } from '@kosh/event-store/testing/test-database';
+import { createTestDatabase, type TestDatabase } from '@kosh/event-store/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config';
 import { createPlatform } from './runtime';

@@ -1,6 +1,5 @@
-import type { Db } from '@kosh/event-store/db';
-import type { EventStore } from '@kosh/event-store/port';
-import { createPostgresEventStore } from '@kosh/event-store/postgres';
+import type { Db, EventStore } from '@kosh/event-store';
+import { createPostgresEventStore } from '@kosh/event-store';
 
 /**
  * The event log: EventStoreDB when EVENTSTORE_URL is set, else PostgreSQL (or PGlite) in `db`,

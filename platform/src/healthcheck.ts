@@ -3,7 +3,7 @@
  * do its work exactly when PostgreSQL, Redis and, when configured, EventStoreDB answer it.
  * Prints one line of checks; exits 0 when all answer, 1 otherwise.
  */
-import { createPgDb } from '@kosh/event-store/db-pg';
+import { createPgDb } from '@kosh/event-store';
 import { Redis } from 'ioredis';
 import { ConfigError, loadConfig } from './config';
 

@@ -1,4 +1,4 @@
-import { type AppOptions, buildApp } from '@kosh/command-api/app';
+import { type AppOptions, buildApp } from '@kosh/command-api';
 import type { FastifyInstance } from 'fastify';
 import { devMailboxRoutes } from './dev-mailbox';
 import type { Platform } from './runtime';

@@ -1,5 +1,5 @@
-import type { ProjectionRunner, ProjectionStatus } from '@kosh/projections/runner/runner';
-import type { JobQueue } from '@kosh/workers/queue/port';
+import type { ProjectionRunner, ProjectionStatus } from '@kosh/projections';
+import type { JobQueue } from '@kosh/workers';
 import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
 /**

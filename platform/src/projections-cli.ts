@@ -6,7 +6,7 @@
  * Connects like the app (DATABASE_URL, REDIS_URL, ...; embedded PGlite in DATA_DIR otherwise:
  * stop an embedded server first, PGlite allows one process per directory).
  */
-import type { ProjectionStatus } from '@kosh/projections/runner/runner';
+import type { ProjectionStatus } from '@kosh/projections';
 import { ConfigError, loadConfig } from './config';
 import { createLogger } from './logger';
 import { createPlatform } from './runtime';

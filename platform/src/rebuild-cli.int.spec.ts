@@ -1,9 +1,9 @@
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { repoRoot } from '@kosh/command-api/platform';
-import { createTestApp, type TestApp } from '@kosh/command-api/testing/test-app';
-import { allProjections } from '@kosh/projections/registry';
+import { repoRoot } from '@kosh/command-api';
+import { createTestApp, type TestApp } from '@kosh/command-api/testing';
+import { allProjections } from '@kosh/projections';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 let t: TestApp;

@@ -9,12 +9,14 @@
  * their `rebuild_<name>` schemas, e.g. after a projector failed mid-rebuild) and starts over.
  */
 import path from 'node:path';
-import type { Db } from '@kosh/event-store/db';
-import { createPgDb } from '@kosh/event-store/db-pg';
-import { createPgliteDb } from '@kosh/event-store/db-pglite';
-import { eventStoreMigrations, migrate } from '@kosh/event-store/migrations';
-import { allProjections, migrationSources } from '@kosh/projections/registry';
-import { createProjectionRunner, type RebuildProgress } from '@kosh/projections/runner/runner';
+import type { Db } from '@kosh/event-store';
+import { createPgDb, createPgliteDb, eventStoreMigrations, migrate } from '@kosh/event-store';
+import {
+  allProjections,
+  createProjectionRunner,
+  migrationSources,
+  type RebuildProgress,
+} from '@kosh/projections';
 import { createEventStore } from './event-store';
 
 /** `total` is null when the log's size is unknown (EventStoreDB): then only counts are shown. */

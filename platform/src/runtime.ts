@@ -1,19 +1,27 @@
 import path from 'node:path';
-import { seedCatalog } from '@kosh/command-api/commands/seed-catalog';
-import type { Platform as AppPlatform } from '@kosh/command-api/platform';
-import type { Db } from '@kosh/event-store/db';
-import { createPgDb } from '@kosh/event-store/db-pg';
-import { createPgliteDb } from '@kosh/event-store/db-pglite';
-import { eventStoreMigrations, migrate } from '@kosh/event-store/migrations';
-import type { EventStore } from '@kosh/event-store/port';
-import { allProjections, migrationSources } from '@kosh/projections/registry';
-import { createProjectionRunner, type ProjectionRunner } from '@kosh/projections/runner/runner';
-import { createOutboxMailer, createSmtpMailer, type Mailer, mailMigrations } from '@kosh/workers/mail/mailer';
-import { createMailReactor, registerMailJobs } from '@kosh/workers/mail/reactor';
-import { enqueueProjections, registerProjectionJobs } from '@kosh/workers/projection-jobs';
-import { createBullMqQueue } from '@kosh/workers/queue/bullmq';
-import { createInProcessQueue } from '@kosh/workers/queue/in-process';
-import type { JobQueue } from '@kosh/workers/queue/port';
+import type { Platform as AppPlatform } from '@kosh/command-api';
+import { seedCatalog } from '@kosh/command-api';
+import type { Db, EventStore } from '@kosh/event-store';
+import { createPgDb, createPgliteDb, eventStoreMigrations, migrate } from '@kosh/event-store';
+import {
+  allProjections,
+  createProjectionRunner,
+  migrationSources,
+  type ProjectionRunner,
+} from '@kosh/projections';
+import type { JobQueue } from '@kosh/workers';
+import {
+  createBullMqQueue,
+  createInProcessQueue,
+  createMailReactor,
+  createOutboxMailer,
+  createSmtpMailer,
+  enqueueProjections,
+  type Mailer,
+  mailMigrations,
+  registerMailJobs,
+  registerProjectionJobs,
+} from '@kosh/workers';
 import { type Config, exportSigningKeyOf, type Role } from './config';
 import { createEventStore } from './event-store';
 import { createLogger, type Logger } from './logger';

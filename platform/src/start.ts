@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { repoRoot } from '@kosh/command-api/platform';
+import { repoRoot } from '@kosh/command-api';
 import { startServer } from './server';
 
 /** Total size and count of the files under `folder`. */

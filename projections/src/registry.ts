@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import type { MigrationSource } from '@kosh/event-store/migrations';
+import type { MigrationSource } from '@kosh/event-store';
 import { auditGrantsProjection } from './audit-grants/projector';
 import { catalogProjection } from './catalog/projector';
 import { historyProjection } from './history/projector';

@@ -9,13 +9,15 @@
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import type { Db, Queryable } from '@kosh/event-store/db';
-import { createPgDb } from '@kosh/event-store/db-pg';
-import { createPgliteDb } from '@kosh/event-store/db-pglite';
+import type { Db, EventStore, Queryable } from '@kosh/event-store';
+import {
+  createPgDb,
+  createPgliteDb,
+  createPostgresEventStore,
+  eventStoreMigrations,
+  migrate,
+} from '@kosh/event-store';
 import { createEventStoreDbEventStore } from '@kosh/event-store/eventstoredb';
-import { eventStoreMigrations, migrate } from '@kosh/event-store/migrations';
-import type { EventStore } from '@kosh/event-store/port';
-import { createPostgresEventStore } from '@kosh/event-store/postgres';
 import { MigrationConflictError, migrateEvents } from './migrate-events';
 
 const USAGE = 'Usage: npm run migrate-events -- --to eventstoredb [--batch-size 1000]';

@@ -1,11 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { EventMetadata, RecordedEvent } from '@kosh/domain';
-import { createInMemoryEventStore } from '@kosh/event-store/memory';
-import { eventStoreMigrations, migrate } from '@kosh/event-store/migrations';
-import type { EventStore, NewEvent } from '@kosh/event-store/port';
-import { createPostgresEventStore } from '@kosh/event-store/postgres';
-import { createTestDatabase, type TestDatabase } from '@kosh/event-store/testing/test-database';
-import { runnerMigrations } from '@kosh/projections/registry';
+import type { EventStore, NewEvent } from '@kosh/event-store';
+import {
+  createInMemoryEventStore,
+  createPostgresEventStore,
+  eventStoreMigrations,
+  migrate,
+} from '@kosh/event-store';
+import { createTestDatabase, type TestDatabase } from '@kosh/event-store/testing';
+import { runnerMigrations } from '@kosh/projections';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { main } from './migrate-events-cli';
 

@@ -1,5 +1,5 @@
 import type { RecordedEvent } from '@kosh/domain';
-import { ConcurrencyError, type EventStore, START_POSITION } from '@kosh/event-store/port';
+import { ConcurrencyError, type EventStore, START_POSITION } from '@kosh/event-store';
 
 export type MigrateProgress = { events: number; position: string };
 export type MigrateResult = {

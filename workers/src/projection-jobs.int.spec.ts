@@ -1,15 +1,8 @@
-import { eventStoreMigrations, migrate } from '@kosh/event-store/migrations';
-import type { EventStore } from '@kosh/event-store/port';
-import { createPostgresEventStore } from '@kosh/event-store/postgres';
-import { createTestDatabase, type TestDatabase } from '@kosh/event-store/testing/test-database';
-import { runnerMigrations } from '@kosh/projections/registry';
-import { createProjectionRunner, type ProjectionRunner } from '@kosh/projections/runner/runner';
-import {
-  seedEvents,
-  TOTALS_TABLE_SQL,
-  tableDigest,
-  totalsProjection,
-} from '@kosh/projections/runner/testing/test-projections';
+import type { EventStore } from '@kosh/event-store';
+import { createPostgresEventStore, eventStoreMigrations, migrate } from '@kosh/event-store';
+import { createTestDatabase, type TestDatabase } from '@kosh/event-store/testing';
+import { createProjectionRunner, type ProjectionRunner, runnerMigrations } from '@kosh/projections';
+import { seedEvents, TOTALS_TABLE_SQL, tableDigest, totalsProjection } from '@kosh/projections/testing';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { enqueueProjections, registerProjectionJobs } from './projection-jobs';
 import { queueAdapters, type TestQueue } from './queue/testing/queues';

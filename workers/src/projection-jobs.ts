@@ -1,5 +1,4 @@
-import type { ProjectionRunner } from '@kosh/projections/runner/runner';
-import type { Projection } from '@kosh/projections/runner/types';
+import type { Projection, ProjectionRunner } from '@kosh/projections';
 import type { JobQueue } from './queue/port';
 
 export const projectJob = (name: string) => `project:${name}`;

@@ -14,8 +14,8 @@ import {
   type TransactionRecorded,
   transactionStreamId,
 } from '@kosh/domain';
-import type { NewEvent } from '@kosh/event-store/port';
-import type { Platform } from '@kosh/platform/runtime';
+import type { NewEvent } from '@kosh/event-store';
+import type { Platform } from '@kosh/platform';
 import { random } from './random';
 
 const DEBITS = [

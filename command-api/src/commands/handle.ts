@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type Command, ConflictError, type Decider, type DomainEvent } from '@kosh/domain';
-import { ConcurrencyError, type ExpectedVersion, type NewEvent } from '@kosh/event-store/port';
+import { ConcurrencyError, type ExpectedVersion, type NewEvent } from '@kosh/event-store';
 import type { FastifyReply } from 'fastify';
 import type { Platform } from '../platform';
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { createPgDb } from '@kosh/event-store/db-pg';
-import { LIVE_LOCK } from '@kosh/projections/runner/runner';
+import { createPgDb } from '@kosh/event-store';
+import { LIVE_LOCK } from '@kosh/projections';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loanInput } from '../testing/fixtures';
 import { createTestApp, type TestApp } from '../testing/test-app';

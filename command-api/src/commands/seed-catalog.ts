@@ -1,5 +1,5 @@
 import { bankStreamId, catalogSeedEvents, loanTypeStreamId } from '@kosh/domain';
-import { ConcurrencyError, type EventStore } from '@kosh/event-store/port';
+import { ConcurrencyError, type EventStore } from '@kosh/event-store';
 
 /**
  * Appends the seeded banks and loan types (domain/src/catalog/seed.ts). Every event has a fixed

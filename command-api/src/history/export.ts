@@ -8,8 +8,8 @@ import {
   GENESIS,
   signedText,
 } from '@kosh/domain';
-import type { Queryable } from '@kosh/event-store/db';
-import { exportPage } from '@kosh/projections/history/queries';
+import type { Queryable } from '@kosh/event-store';
+import { exportPage } from '@kosh/projections';
 
 export const sha256Hex = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
 

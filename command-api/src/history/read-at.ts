@@ -1,6 +1,6 @@
 import { calendarDateOf, type FieldError, ValidationError } from '@kosh/domain';
-import type { Queryable } from '@kosh/event-store/db';
-import { type AsOfReadModel, type AsOfScope, readAsOf } from '@kosh/projections/history/as-of';
+import type { Queryable } from '@kosh/event-store';
+import { type AsOfReadModel, type AsOfScope, readAsOf } from '@kosh/projections';
 import type { Platform } from '../platform';
 
 export const AS_OF_MESSAGES = {

@@ -1,6 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import type { Queryable } from '@kosh/event-store/db';
-import type { MigrationSource } from '@kosh/event-store/migrations';
+import type { MigrationSource, Queryable } from '@kosh/event-store';
 
 export const idempotencyMigrations: MigrationSource = {
   scope: 'idempotency',

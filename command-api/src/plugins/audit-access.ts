@@ -6,8 +6,7 @@ import {
   decideAudit,
   ForbiddenError,
 } from '@kosh/domain';
-import { selectAuditGrants } from '@kosh/projections/audit-grants/projector';
-import { selectUserRow } from '@kosh/projections/users/projector';
+import { selectAuditGrants, selectUserRow } from '@kosh/projections';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { appendEvents, loadAggregate } from '../commands/handle';

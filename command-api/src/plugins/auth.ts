@@ -1,6 +1,6 @@
 import fastifyJwt from '@fastify/jwt';
 import { UnauthorizedError, userDecider, userStreamId } from '@kosh/domain';
-import { getTokenSubject } from '@kosh/projections/users/queries';
+import { getTokenSubject } from '@kosh/projections';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { loadAggregate } from '../commands/handle';

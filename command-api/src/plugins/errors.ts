@@ -8,7 +8,7 @@ import {
   UnauthorizedError,
   ValidationError,
 } from '@kosh/domain';
-import { ConcurrencyError } from '@kosh/event-store/port';
+import { ConcurrencyError } from '@kosh/event-store';
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 

@@ -1,5 +1,5 @@
 import { randomInt, randomUUID } from 'node:crypto';
-import { type SmtpPeer, startSmtpPeer } from '@kosh/platform/testing/smtp-peer';
+import { type SmtpPeer, startSmtpPeer } from '@kosh/platform/testing';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOGIN_LOCKOUT } from '../routes/auth/lockout';

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { repoRoot } from '@kosh/command-api/platform';
+import { repoRoot } from '@kosh/command-api';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Ack, call, type Load, missingAcks, type Outcome, p, startLoad } from './load';

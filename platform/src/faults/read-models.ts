@@ -1,6 +1,5 @@
-import { createPostgresEventStore } from '@kosh/event-store/postgres';
-import { allProjections } from '@kosh/projections/registry';
-import { createProjectionRunner } from '@kosh/projections/runner/runner';
+import { createPostgresEventStore } from '@kosh/event-store';
+import { allProjections, createProjectionRunner } from '@kosh/projections';
 import type { Stack } from './stack';
 
 /** Order-independent digest of every read-model table. */

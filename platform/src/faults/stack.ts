@@ -3,12 +3,12 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { createWriteStream, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { repoRoot } from '@kosh/command-api/platform';
-import { registeredUserEvents } from '@kosh/command-api/testing/test-app';
+import { repoRoot } from '@kosh/command-api';
+import { registeredUserEvents } from '@kosh/command-api/testing';
 import { userStreamId } from '@kosh/domain';
-import { createPostgresEventStore } from '@kosh/event-store/postgres';
-import { createTestDatabase, type TestDatabase } from '@kosh/event-store/testing/test-database';
-import { freePort, type PrivateRedis, startPrivateRedis } from '@kosh/workers/queue/testing/redis-server';
+import { createPostgresEventStore } from '@kosh/event-store';
+import { createTestDatabase, type TestDatabase } from '@kosh/event-store/testing';
+import { freePort, type PrivateRedis, startPrivateRedis } from '@kosh/workers/testing';
 import { startTcpProxy, type TcpProxy } from './tcp-proxy';
 
 /**

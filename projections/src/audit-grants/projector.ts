@@ -6,7 +6,7 @@ import {
   initialAuditGrantState,
   type RecordedEvent,
 } from '@kosh/domain';
-import type { Queryable } from '@kosh/event-store/db';
+import type { Queryable } from '@kosh/event-store';
 import { rowProjection, splitChanges } from '../runner/row-projection';
 
 /** One row of `audit_grants`: the domain's grant (revoked when `revokedAt` is set) and its version. */

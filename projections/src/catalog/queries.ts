@@ -1,4 +1,4 @@
-import type { Queryable } from '@kosh/event-store/db';
+import type { Queryable } from '@kosh/event-store';
 import type { BankRow, LoanTypeRow } from './projector';
 
 export type { BankRow, LoanTypeRow } from './projector';

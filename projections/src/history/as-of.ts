@@ -1,5 +1,5 @@
 import type { RecordedEvent } from '@kosh/domain';
-import type { Db, Queryable } from '@kosh/event-store/db';
+import type { Db, Queryable } from '@kosh/event-store';
 import { ledgerProjection } from '../ledger/projector';
 import { loansProjection } from '../loans/projector';
 import type { Projection } from '../runner/types';

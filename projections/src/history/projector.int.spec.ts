@@ -1,5 +1,4 @@
-import { transactionStreamId, userDecider } from '@kosh/domain';
-import { transactionDecider } from '@kosh/domain/transaction/decide';
+import { transactionDecider, transactionStreamId, userDecider } from '@kosh/domain';
 import { describe, expect, it } from 'vitest';
 import { now, registerUser, seededCatalog, transactionId, userId } from '../runner/testing/fixtures';
 import { readModelSpec, recordedStream } from '../runner/testing/read-model-spec';

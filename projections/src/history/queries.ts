@@ -1,6 +1,6 @@
 import { type RecordedEvent, TRANSACTION_EVENT_TYPES } from '@kosh/domain';
-import type { Queryable } from '@kosh/event-store/db';
-import { type EventRow, rowToEvent } from '@kosh/event-store/postgres';
+import type { Queryable } from '@kosh/event-store';
+import { type EventRow, rowToEvent } from '@kosh/event-store';
 import {
   type HistoryEvent,
   type Names,

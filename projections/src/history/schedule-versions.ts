@@ -1,5 +1,5 @@
 import type { LoanStreamEvent, Paise } from '@kosh/domain';
-import type { Queryable } from '@kosh/event-store/db';
+import type { Queryable } from '@kosh/event-store';
 import { evolveSchedule, type ScheduleView, type ScheduleViewRow } from '../schedules/projector';
 
 /** One schedule the loan has had (generated, or revised by a part-payment, reset, override…). */

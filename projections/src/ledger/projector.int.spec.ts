@@ -3,9 +3,9 @@ import {
   loanDecider,
   loanStreamId,
   type RecordedEvent,
+  transactionDecider,
   transactionStreamId,
 } from '@kosh/domain';
-import { transactionDecider } from '@kosh/domain/transaction/decide';
 import { describe, expect, it } from 'vitest';
 import {
   later,

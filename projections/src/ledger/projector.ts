@@ -1,5 +1,5 @@
 import { toDecimalString, toPaise } from '@kosh/domain';
-import type { Queryable } from '@kosh/event-store/db';
+import type { Queryable } from '@kosh/event-store';
 import { defineProjection } from '../runner/define';
 import {
   type CatalogNames,

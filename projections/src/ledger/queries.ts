@@ -1,5 +1,5 @@
 import { type Paise, toPaise } from '@kosh/domain';
-import type { Queryable } from '@kosh/event-store/db';
+import type { Queryable } from '@kosh/event-store';
 
 /** What a ledger month shows of an entry. */
 export type LedgerLine = {

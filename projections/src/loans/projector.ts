@@ -8,7 +8,7 @@ import {
   toDecimalString,
   toPaise,
 } from '@kosh/domain';
-import type { Queryable } from '@kosh/event-store/db';
+import type { Queryable } from '@kosh/event-store';
 import { foldRows, rowProjection, splitChanges } from '../runner/row-projection';
 
 /** One row of `loans`. Money in paise; instants ISO-8601 UTC. */

@@ -1,5 +1,5 @@
 import { type Paise, toPaise } from '@kosh/domain';
-import type { Queryable } from '@kosh/event-store/db';
+import type { Queryable } from '@kosh/event-store';
 import { type DbLoanRow, LOAN_COLUMNS, type LoanRow, loanFromDb } from './projector';
 
 export type { LoanRow } from './projector';

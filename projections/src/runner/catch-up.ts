@@ -6,7 +6,7 @@
  * retried with backoff, then applied event by event up to the one to dead-letter.
  */
 import type { RecordedEvent } from '@kosh/domain';
-import type { Queryable } from '@kosh/event-store/db';
+import type { Queryable } from '@kosh/event-store';
 import { LIVE_LOCK, type RunnerContext, sleep } from './context';
 import { isTransientError, recordDeadLetter } from './dead-letters';
 import type { CatchUpResult, RunOnceResult, RunOnceStatus } from './runner';

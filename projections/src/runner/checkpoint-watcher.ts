@@ -1,4 +1,4 @@
-import type { Db } from '@kosh/event-store/db';
+import type { Db } from '@kosh/event-store';
 
 /**
  * Answers "has projection X reached position P?" for read-your-writes, cheaply: checkpoints

@@ -1,6 +1,5 @@
 import type { RecordedEvent } from '@kosh/domain';
-import type { Db } from '@kosh/event-store/db';
-import type { EventStore } from '@kosh/event-store/port';
+import type { Db, EventStore } from '@kosh/event-store';
 import type { CheckpointWatcher } from './checkpoint-watcher';
 import type { Projection } from './types';
 

@@ -5,7 +5,7 @@
  * and never dead-letter it.
  */
 import type { RecordedEvent } from '@kosh/domain';
-import type { Queryable } from '@kosh/event-store/db';
+import type { Queryable } from '@kosh/event-store';
 import { LIVE_LOCK, type RunnerContext } from './context';
 
 /**

@@ -8,8 +8,7 @@ import type {
   TransactionEvent,
   UserEvent,
 } from '@kosh/domain';
-import type { Queryable } from '@kosh/event-store/db';
-import type { MigrationSource } from '@kosh/event-store/migrations';
+import type { MigrationSource, Queryable } from '@kosh/event-store';
 import type { Projection } from './types';
 
 /** Every event the log holds. */

@@ -1,5 +1,5 @@
 import type { RecordedEvent } from '@kosh/domain';
-import type { Queryable } from '@kosh/event-store/db';
+import type { Queryable } from '@kosh/event-store';
 import { defineProjection, type EventOfType, type ProjectionDefinition, type ReadModel } from './define';
 
 /** A row whose fold changed in a batch: `before` as stored, `after` null = remove. */

@@ -1,12 +1,14 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { Db, Queryable } from '@kosh/event-store/db';
-import { createPgDb } from '@kosh/event-store/db-pg';
-import { createPgliteDb } from '@kosh/event-store/db-pglite';
-import { eventStoreMigrations, migrate } from '@kosh/event-store/migrations';
-import type { EventStore } from '@kosh/event-store/port';
-import { createPostgresEventStore } from '@kosh/event-store/postgres';
-import { createTestDatabase, type TestDatabase } from '@kosh/event-store/testing/test-database';
+import type { Db, EventStore, Queryable } from '@kosh/event-store';
+import {
+  createPgDb,
+  createPgliteDb,
+  createPostgresEventStore,
+  eventStoreMigrations,
+  migrate,
+} from '@kosh/event-store';
+import { createTestDatabase, type TestDatabase } from '@kosh/event-store/testing';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runnerMigrations } from '../registry';
 import {

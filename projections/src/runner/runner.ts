@@ -9,8 +9,7 @@
  * - Rebuild (`rebuild.ts`): replays into fresh copies of the tables, then swaps them in with
  *   the checkpoint in one transaction; a killed rebuild resumes.
  */
-import type { Db } from '@kosh/event-store/db';
-import type { EventStore } from '@kosh/event-store/port';
+import type { Db, EventStore } from '@kosh/event-store';
 import { createCatchUp } from './catch-up';
 import { createCheckpointWatcher } from './checkpoint-watcher';
 import { createRunnerContext, type RunnerLogger } from './context';

@@ -1,5 +1,5 @@
 import type { RecordedEvent } from '@kosh/domain';
-import type { Queryable } from '@kosh/event-store/db';
+import type { Queryable } from '@kosh/event-store';
 
 /**
  * A read model. Its tables are created by its `schema.sql` (a migration); it writes them with

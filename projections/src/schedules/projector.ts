@@ -9,7 +9,7 @@ import {
   type ScheduleTotals,
   toDecimalString,
 } from '@kosh/domain';
-import type { Queryable } from '@kosh/event-store/db';
+import type { Queryable } from '@kosh/event-store';
 import { rowProjection } from '../runner/row-projection';
 
 /**

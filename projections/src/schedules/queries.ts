@@ -1,5 +1,5 @@
 import { loanStatus, overdueEmis, type PaidEmi, toPaise } from '@kosh/domain';
-import type { Queryable } from '@kosh/event-store/db';
+import type { Queryable } from '@kosh/event-store';
 import type { ScheduleView, ScheduleViewRow } from './projector';
 
 export type { ScheduleView, ScheduleViewRow } from './projector';

@@ -1,5 +1,5 @@
 import { type Paise, type TransactionType, toPaise } from '@kosh/domain';
-import type { Queryable } from '@kosh/event-store/db';
+import type { Queryable } from '@kosh/event-store';
 import {
   type DbTransactionRow,
   fromDb,

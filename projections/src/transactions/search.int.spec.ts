@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { Db, Queryable } from '@kosh/event-store/db';
-import { createPgliteDb } from '@kosh/event-store/db-pglite';
-import { eventStoreMigrations, migrate } from '@kosh/event-store/migrations';
-import { createTestDatabase, type TestDatabase } from '@kosh/event-store/testing/test-database';
+import type { Db, Queryable } from '@kosh/event-store';
+import { createPgliteDb, eventStoreMigrations, migrate } from '@kosh/event-store';
+import { createTestDatabase, type TestDatabase } from '@kosh/event-store/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrationSources } from '../registry';
 import { listTransactions, type TransactionListQuery } from './queries';

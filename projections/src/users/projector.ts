@@ -1,5 +1,5 @@
 import { assertNever, type RecordedEvent, USER_EVENT_TYPES, type UserEvent } from '@kosh/domain';
-import type { Queryable } from '@kosh/event-store/db';
+import type { Queryable } from '@kosh/event-store';
 import { rowProjection, splitChanges } from '../runner/row-projection';
 
 /** One row of `users`. Instants are ISO-8601 UTC strings. */

@@ -1,4 +1,4 @@
-import type { Queryable } from '@kosh/event-store/db';
+import type { Queryable } from '@kosh/event-store';
 import { selectUserRow, type UserRow } from './projector';
 
 export type { UserRow } from './projector';

@@ -1,5 +1,5 @@
 import { Button, Icon, Intent } from '@blueprintjs/core';
-import { validateForgotPassword } from '@kosh/domain/validation/auth';
+import { validateForgotPassword } from '@kosh/domain';
 import { useState } from 'react';
 import { Form } from 'react-final-form';
 import { Link, useLocation } from 'wouter';

@@ -1,5 +1,5 @@
 import { Button, Callout, Intent } from '@blueprintjs/core';
-import { validateLogin } from '@kosh/domain/validation/auth';
+import { validateLogin } from '@kosh/domain';
 import { useEffect, useRef, useState } from 'react';
 import { Form } from 'react-final-form';
 import { Link, useLocation } from 'wouter';

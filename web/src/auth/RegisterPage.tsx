@@ -1,4 +1,4 @@
-import { validateRegisterForm } from '@kosh/domain/validation/auth';
+import { validateRegisterForm } from '@kosh/domain';
 import { Form } from 'react-final-form';
 import { Link, useLocation } from 'wouter';
 import {

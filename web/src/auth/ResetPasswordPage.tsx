@@ -1,5 +1,5 @@
 import { Callout, Intent } from '@blueprintjs/core';
-import { validateResetPasswordForm } from '@kosh/domain/validation/auth';
+import { validateResetPasswordForm } from '@kosh/domain';
 import { useState } from 'react';
 import { Form } from 'react-final-form';
 import { Link, useLocation } from 'wouter';

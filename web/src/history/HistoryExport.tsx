@@ -1,6 +1,5 @@
 import { Button, Callout, Card, FileInput, H2 } from '@blueprintjs/core';
-import { type VerifyResult, verifyExport } from '@kosh/domain/export/history-export';
-import { webExportCrypto } from '@kosh/domain/export/web-crypto';
+import { type VerifyResult, verifyExport, webExportCrypto } from '@kosh/domain';
 import { useState } from 'react';
 import { useAppSelector } from '../app/store';
 import { todayIso } from '../format';

@@ -1,5 +1,5 @@
 import { Callout, Card, Intent } from '@blueprintjs/core';
-import { validateChangePasswordForm } from '@kosh/domain/validation/auth';
+import { validateChangePasswordForm } from '@kosh/domain';
 import { Form } from 'react-final-form';
 import { PageHeader } from '../app/layout/PageHeader';
 import { useAppDispatch, useAppSelector } from '../app/store';

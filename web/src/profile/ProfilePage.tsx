@@ -1,5 +1,5 @@
 import { Button, Card, H2, Intent, Tag } from '@blueprintjs/core';
-import { validateProfile } from '@kosh/domain/validation/auth';
+import { validateProfile } from '@kosh/domain';
 import { useState } from 'react';
 import { Form } from 'react-final-form';
 import { PageHeader } from '../app/layout/PageHeader';

@@ -1,5 +1,5 @@
 import { Button, Intent } from '@blueprintjs/core';
-import { validateProfilePicture } from '@kosh/domain/validation/auth';
+import { validateProfilePicture } from '@kosh/domain';
 import { useRef } from 'react';
 import { isApiError } from '../api/apiError';
 import { Avatar } from '../app/layout/Avatar';

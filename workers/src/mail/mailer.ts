@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Queryable } from '@kosh/event-store/db';
+import type { Queryable } from '@kosh/event-store';
 import nodemailer from 'nodemailer';
 
 export type Mail = Readonly<{ to: string; subject: string; text: string; html: string }>;

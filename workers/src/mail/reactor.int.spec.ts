@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { RecordedEvent } from '@kosh/domain';
-import { eventStoreMigrations, migrate } from '@kosh/event-store/migrations';
-import { createTestDatabase, type TestDatabase } from '@kosh/event-store/testing/test-database';
-import { migrationSources } from '@kosh/projections/registry';
+import { eventStoreMigrations, migrate } from '@kosh/event-store';
+import { createTestDatabase, type TestDatabase } from '@kosh/event-store/testing';
+import { migrationSources } from '@kosh/projections';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createInProcessQueue } from '../queue/in-process';
 import { createOutboxMailer, listOutbox, mailMigrations } from './mailer';

@@ -6,8 +6,8 @@ import type {
   PasswordResetRequested,
   RecordedEvent,
 } from '@kosh/domain';
-import type { Queryable } from '@kosh/event-store/db';
-import type { Projection } from '@kosh/projections/runner/types';
+import type { Queryable } from '@kosh/event-store';
+import type { Projection } from '@kosh/projections';
 import type { JobQueue } from '../queue/port';
 import type { Mail, Mailer } from './mailer';
 import {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { listOutbox } from '@kosh/platform/dev-mailbox';
+import { listOutbox } from '@kosh/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 import { AUDIT_GRANT_LIMIT } from '../auth/limits';

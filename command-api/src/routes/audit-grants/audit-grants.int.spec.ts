@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { AUDIT_GRANT_MESSAGES, verifyExport } from '@kosh/domain';
-import { listOutbox } from '@kosh/platform/dev-mailbox';
+import { listOutbox } from '@kosh/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeExportCrypto } from '../../history/verify-export';
 import { testClock } from '../../testing/clock';

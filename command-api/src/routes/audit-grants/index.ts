@@ -17,8 +17,7 @@ import {
   userDecider,
   userStreamId,
 } from '@kosh/domain';
-import { type AuditGrantRow, selectAuditGrants } from '@kosh/projections/audit-grants/projector';
-import { selectUserRow } from '@kosh/projections/users/projector';
+import { type AuditGrantRow, selectAuditGrants, selectUserRow } from '@kosh/projections';
 import type { FastifyInstance } from 'fastify';
 import { loadAggregate } from '../../commands/handle';
 import { commandRoutes } from '../../commands/route';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { emailStreamId } from '@kosh/domain';
-import { listOutbox } from '@kosh/platform/dev-mailbox';
+import { listOutbox } from '@kosh/platform';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../testing/test-app';

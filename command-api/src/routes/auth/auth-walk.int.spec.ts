@@ -1,4 +1,4 @@
-import { type SmtpPeer, startSmtpPeer } from '@kosh/platform/testing/smtp-peer';
+import { type SmtpPeer, startSmtpPeer } from '@kosh/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 import { bearer, dataUrl, PNG_1PX, register, tokenFromLink } from './testing/fixtures';

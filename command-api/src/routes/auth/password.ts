@@ -15,7 +15,7 @@ import {
   validateChangePassword,
   validateResetPassword,
 } from '@kosh/domain';
-import { findUserIdByResetTokenHash } from '@kosh/projections/users/queries';
+import { findUserIdByResetTokenHash } from '@kosh/projections';
 import type { FastifyInstance } from 'fastify';
 import { loadAggregate } from '../../commands/handle';
 import { commandContext, commandRoutes } from '../../commands/route';

@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { errorResponses, ProfileBody, UserResponse } from '@kosh/contract';
 import { NotFoundError, USER_MESSAGES, validateProfile } from '@kosh/domain';
-import { getUser } from '@kosh/projections/users/queries';
+import { getUser } from '@kosh/projections';
 import type { FastifyInstance } from 'fastify';
 import { commandContext, commandRoutes } from '../../commands/route';
 import { findUserByEmail, noteClaim, ownUserStream, runUserCommand } from './accounts';

@@ -16,7 +16,7 @@ import {
   userStreamId,
   validateRegister,
 } from '@kosh/domain';
-import { findUserIdByVerificationTokenHash } from '@kosh/projections/users/queries';
+import { findUserIdByVerificationTokenHash } from '@kosh/projections';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { loadAggregate } from '../../commands/handle';
 import { commandContext } from '../../commands/route';

@@ -21,8 +21,14 @@ import {
   validateBank,
   validateLoanType,
 } from '@kosh/domain';
-import { evolveBankRow, evolveLoanTypeRow } from '@kosh/projections/catalog/projector';
-import { getBank, getLoanType, listBanks, nextCatalogId } from '@kosh/projections/catalog/queries';
+import {
+  evolveBankRow,
+  evolveLoanTypeRow,
+  getBank,
+  getLoanType,
+  listBanks,
+  nextCatalogId,
+} from '@kosh/projections';
 import type { FastifyInstance } from 'fastify';
 import { commandRoutes, readOrFold } from '../../commands/route';
 import { parseBankListQuery } from '../loans/list-query';

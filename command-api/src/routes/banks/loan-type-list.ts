@@ -1,6 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { errorResponses, LoanTypeListResponse } from '@kosh/contract';
-import { listLoanTypes } from '@kosh/projections/catalog/queries';
+import { listLoanTypes } from '@kosh/projections';
 import type { FastifyInstance } from 'fastify';
 import { toWireLoanType } from './wire';
 

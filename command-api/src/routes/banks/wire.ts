@@ -1,5 +1,5 @@
 import type { WireBank, WireLoanType } from '@kosh/contract';
-import type { BankRow, LoanTypeRow } from '@kosh/projections/catalog/queries';
+import type { BankRow, LoanTypeRow } from '@kosh/projections';
 
 export const toWireBank = (bank: BankRow): WireBank => ({
   id: bank.id,

@@ -18,19 +18,22 @@ import {
   LOAN_NOT_FOUND,
   loanStreamId,
   NotFoundError,
+  TRANSACTION_NOT_FOUND,
   transactionStreamId,
   ValidationError,
 } from '@kosh/domain';
-import { TRANSACTION_NOT_FOUND } from '@kosh/domain/transaction/decide';
-import { HISTORY_EVENT_TYPES } from '@kosh/projections/history/projector';
-import { type HistoryFilter, historyPage, ownsStream } from '@kosh/projections/history/queries';
 import {
   diffSchedules,
+  HISTORY_EVENT_TYPES,
+  type HistoryFilter,
+  historyPage,
+  ownsStream,
   type ScheduleVersion,
   scheduleVersions,
   scheduleVersionsWithRows,
-} from '@kosh/projections/history/schedule-versions';
-import { streamIdOfWire, type TimelineEntry } from '@kosh/projections/history/timeline';
+  streamIdOfWire,
+  type TimelineEntry,
+} from '@kosh/projections';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { exportStream, publicKeyOf } from '../../history/export';
 import { capped, parseInstant } from '../../history/read-at';

@@ -17,8 +17,8 @@ import {
   ValidationError,
   type YearMonth,
 } from '@kosh/domain';
-import type { Queryable } from '@kosh/event-store/db';
-import { type LedgerLine, ledgerEntries, ledgerPeriods } from '@kosh/projections/ledger/queries';
+import type { Queryable } from '@kosh/event-store';
+import { type LedgerLine, ledgerEntries, ledgerPeriods } from '@kosh/projections';
 import type { FastifyInstance } from 'fastify';
 import { readAt, readsLive } from '../../history/read-at';
 import { createAnswerCache } from '../answer-cache';

@@ -30,10 +30,8 @@ import {
   scheduleTermsOf,
   ValidationError,
 } from '@kosh/domain';
-import type { LoanView } from '@kosh/projections/loans/queries';
-import { getSchedule, type ScheduleView } from '@kosh/projections/schedules/queries';
-import { getTransaction } from '@kosh/projections/transactions/queries';
-import { getUser } from '@kosh/projections/users/queries';
+import type { LoanView } from '@kosh/projections';
+import { getSchedule, getTransaction, getUser, type ScheduleView } from '@kosh/projections';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TSchema } from 'typebox';
 import { loadAggregate } from '../../commands/handle';

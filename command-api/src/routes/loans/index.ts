@@ -28,12 +28,20 @@ import {
   parseLoan,
   ValidationError,
 } from '@kosh/domain';
-import type { Queryable } from '@kosh/event-store/db';
-import { getBank, getLoanType } from '@kosh/projections/catalog/queries';
-import { evolveLoanRow } from '@kosh/projections/loans/projector';
-import { getLoan, getLoanStats, type LoanView, listLoans } from '@kosh/projections/loans/queries';
-import { evolveSchedule } from '@kosh/projections/schedules/projector';
-import { getSchedule, loanStandings, standingOf } from '@kosh/projections/schedules/queries';
+import type { Queryable } from '@kosh/event-store';
+import {
+  evolveLoanRow,
+  evolveSchedule,
+  getBank,
+  getLoan,
+  getLoanStats,
+  getLoanType,
+  getSchedule,
+  type LoanView,
+  listLoans,
+  loanStandings,
+  standingOf,
+} from '@kosh/projections';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { etagOf, loadAggregate } from '../../commands/handle';
 import { type CommandOutcome, commandRoutes, readOrFold, wireFieldErrors } from '../../commands/route';

@@ -1,11 +1,13 @@
 import type { FieldError } from '@kosh/domain';
-import { BANK_SORT_KEYS, type BankListQuery, type BankSortKey } from '@kosh/projections/catalog/queries';
 import {
+  BANK_SORT_KEYS,
+  type BankListQuery,
+  type BankSortKey,
   LOAN_PAGE_SIZES,
   LOAN_SORT_KEYS,
   type LoanListQuery,
   type LoanSortKey,
-} from '@kosh/projections/loans/queries';
+} from '@kosh/projections';
 
 export const LOAN_QUERY_MESSAGES = {
   page: 'Page must be a whole number of at least 1',

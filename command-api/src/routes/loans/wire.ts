@@ -1,7 +1,6 @@
 import type { LoanBody, WireLoan, WireScheduleRow, WireScheduleSummary } from '@kosh/contract';
 import { fromPaise, type LoanInput } from '@kosh/domain';
-import type { LoanView } from '@kosh/projections/loans/queries';
-import type { LoanStanding, ScheduleView, ScheduleViewRow } from '@kosh/projections/schedules/queries';
+import type { LoanStanding, LoanView, ScheduleView, ScheduleViewRow } from '@kosh/projections';
 
 /** Wire (snake_case) body → the domain's camelCase loan input. */
 export function loanInputOf(body: LoanBody): LoanInput {

@@ -12,28 +12,25 @@ import {
   TransactionStatsResponse,
   type WireTransaction,
 } from '@kosh/contract';
+import type { TransactionEvent, TransactionState } from '@kosh/domain';
 import {
   fromPaise,
   NotFoundError,
   parseTransaction,
+  TRANSACTION_NOT_FOUND,
+  type TransactionCommand,
   type TransactionInput,
+  transactionDecider,
   transactionStreamId,
   ValidationError,
 } from '@kosh/domain';
 import {
-  TRANSACTION_NOT_FOUND,
-  type TransactionCommand,
-  transactionDecider,
-} from '@kosh/domain/transaction/decide';
-import type { TransactionEvent } from '@kosh/domain/transaction/events';
-import type { TransactionState } from '@kosh/domain/transaction/state';
-import { evolveTransactionRow } from '@kosh/projections/transactions/projector';
-import {
+  evolveTransactionRow,
   getTransaction,
   getTransactionStats,
   listTransactions,
   type TransactionRow,
-} from '@kosh/projections/transactions/queries';
+} from '@kosh/projections';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { etagOf, loadAggregate } from '../../commands/handle';
 import { type CommandOutcome, commandRoutes, readOrFold } from '../../commands/route';

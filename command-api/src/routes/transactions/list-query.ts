@@ -4,7 +4,7 @@ import {
   TRANSACTION_SORT_KEYS,
   type TransactionListQuery,
   type TransactionSortKey,
-} from '@kosh/projections/transactions/queries';
+} from '@kosh/projections';
 
 export const LIST_QUERY_MESSAGES = {
   page: 'Page must be a whole number of at least 1',

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { listOutbox } from '@kosh/platform/dev-mailbox';
+import { listOutbox } from '@kosh/platform';
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import { tokenFromLink } from '../../routes/auth/testing/fixtures';

@@ -4,8 +4,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Command, Decider, DomainEvent, RecordedEvent } from '@kosh/domain';
-import { migrate } from '@kosh/event-store/migrations';
-import { createTestDatabase, type TestDatabase } from '@kosh/event-store/testing/test-database';
+import { migrate } from '@kosh/event-store';
+import { createTestDatabase, type TestDatabase } from '@kosh/event-store/testing';
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import type { ReadModel } from '../define';
 import { tableDigest } from './test-projections';

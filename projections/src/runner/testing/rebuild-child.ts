@@ -2,8 +2,7 @@
  * A separate process that rebuilds the totals projection slowly and prints its progress, so a
  * test can SIGKILL it mid-rebuild. Usage: tsx rebuild-child.ts <database url>
  */
-import { createPgDb } from '@kosh/event-store/db-pg';
-import { createPostgresEventStore } from '@kosh/event-store/postgres';
+import { createPgDb, createPostgresEventStore } from '@kosh/event-store';
 import { createProjectionRunner } from '../runner';
 import { totalsProjection } from './test-projections';
 

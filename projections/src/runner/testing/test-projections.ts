@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Queryable } from '@kosh/event-store/db';
-import type { EventStore, NewEvent } from '@kosh/event-store/port';
+import type { EventStore, NewEvent, Queryable } from '@kosh/event-store';
 import type { Projection } from '../types';
 
 /**

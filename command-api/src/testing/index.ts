@@ -1,0 +1,3 @@
+/** @kosh/command-api test support: what the other packages import from it. */
+export { createTestApp, registeredUserEvents, signUp, type TestApp } from './test-app';
+export { waitUntil } from './wait-until';

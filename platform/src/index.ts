@@ -1,0 +1,6 @@
+/** @kosh/platform: what the other packages import from it. */
+export { loadConfig } from './config';
+export { listOutbox } from './dev-mailbox';
+export { buildHttpApp } from './http-app';
+export type { Logger } from './logger';
+export { createPlatform, type Platform } from './runtime';
