@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedCatalog } from '../commands/seed-catalog';
 import { IDEMPOTENCY_MESSAGES } from '../plugins/idempotency';
 import { testClock } from '../testing/clock';
 import { loanInput } from '../testing/fixtures';
