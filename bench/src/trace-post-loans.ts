@@ -1,0 +1,43 @@
+/**
+ * Which of our source files run for one `POST /api/loans`, from the request to the ledger row:
+ * V8 precise coverage of this process around the second of two identical creates (the first
+ * warms lazy imports), in embedded mode so the projections run in the same process.
+ */
+import { Session } from 'node:inspector/promises';
+
+import { createTestApp } from '@kosh/command-api/testing';
+
+const homeLoan = {
+  bank_id: 1, loan_type_id: 1, account_number: 'HL00012345', short_detail: 'Flat in Pune',
+  principal_amount: 2500000, interest_rate: 8.5, is_interest_rate_yearly: 1, duration: 20,
+  is_duration_yearly: 1, start_date: '2025-03-15', end_date: '2045-03-15', processing_fee: 10000,
+  has_gst: 0, gst_percentage: 0,
+};
+const repo = new URL('../..', import.meta.url).pathname;
+const session = new Session();
+session.connect();
+await session.post('Profiler.enable');
+await session.post('Profiler.startPreciseCoverage', { callCount: true, detailed: false });
+const t = await createTestApp({ mode: 'embedded' });
+// createTestApp seeds the catalog and waits for it.
+const headers = await t.signedInHeader('trace-user');
+const create = async () => {
+  const res = await t.app.inject({ method: 'POST', url: '/api/loans', headers, payload: homeLoan });
+  if (res.statusCode !== 201) throw new Error(`${res.statusCode} ${res.body}`);
+  await new Promise((r) => setTimeout(r, 1500)); // every projection settles (embedded queue)
+};
+await create();
+await session.post('Profiler.takePreciseCoverage');
+await create();
+const { result } = await session.post('Profiler.takePreciseCoverage');
+const files = result
+  .filter((s) => s.url.startsWith(`file://${repo}`) && !s.url.includes('node_modules') && !s.url.includes('/bench/'))
+  .filter((s) => s.functions.some((f) => f.ranges[0].count > 0 && f.functionName !== ''))
+  .map((s) => s.url.slice(`file://${repo}`.length))
+  .sort();
+const byPackage = new Map<string, number>();
+for (const f of files) byPackage.set(f.split('/')[0], (byPackage.get(f.split('/')[0]) ?? 0) + 1);
+console.log(files.join('\n'));
+console.log(`${files.length} files in ${byPackage.size} packages:`, Object.fromEntries(byPackage));
+await t.close();
+process.exit(0);
