@@ -8,10 +8,20 @@ import { Session } from 'node:inspector/promises';
 import { createTestApp } from '@kosh/command-api/testing';
 
 const homeLoan = {
-  bank_id: 1, loan_type_id: 1, account_number: 'HL00012345', short_detail: 'Flat in Pune',
-  principal_amount: 2500000, interest_rate: 8.5, is_interest_rate_yearly: 1, duration: 20,
-  is_duration_yearly: 1, start_date: '2025-03-15', end_date: '2045-03-15', processing_fee: 10000,
-  has_gst: 0, gst_percentage: 0,
+  bank_id: 1,
+  loan_type_id: 1,
+  account_number: 'HL00012345',
+  short_detail: 'Flat in Pune',
+  principal_amount: 2500000,
+  interest_rate: 8.5,
+  is_interest_rate_yearly: 1,
+  duration: 20,
+  is_duration_yearly: 1,
+  start_date: '2025-03-15',
+  end_date: '2045-03-15',
+  processing_fee: 10000,
+  has_gst: 0,
+  gst_percentage: 0,
 };
 const repo = new URL('../..', import.meta.url).pathname;
 const session = new Session();
@@ -31,12 +41,18 @@ await session.post('Profiler.takePreciseCoverage');
 await create();
 const { result } = await session.post('Profiler.takePreciseCoverage');
 const files = result
-  .filter((s) => s.url.startsWith(`file://${repo}`) && !s.url.includes('node_modules') && !s.url.includes('/bench/'))
-  .filter((s) => s.functions.some((f) => f.ranges[0].count > 0 && f.functionName !== ''))
+  .filter(
+    (s) =>
+      s.url.startsWith(`file://${repo}`) && !s.url.includes('node_modules') && !s.url.includes('/bench/'),
+  )
+  .filter((s) => s.functions.some((f) => (f.ranges[0]?.count ?? 0) > 0 && f.functionName !== ''))
   .map((s) => s.url.slice(`file://${repo}`.length))
   .sort();
 const byPackage = new Map<string, number>();
-for (const f of files) byPackage.set(f.split('/')[0], (byPackage.get(f.split('/')[0]) ?? 0) + 1);
+for (const f of files) {
+  const pkg = f.split('/')[0] ?? f;
+  byPackage.set(pkg, (byPackage.get(pkg) ?? 0) + 1);
+}
 console.log(files.join('\n'));
 console.log(`${files.length} files in ${byPackage.size} packages:`, Object.fromEntries(byPackage));
 await t.close();
