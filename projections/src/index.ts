@@ -15,7 +15,13 @@ export {
 } from './catalog/queries';
 export { type AsOfReadModel, type AsOfScope, readAsOf } from './history/as-of';
 export { HISTORY_EVENT_TYPES } from './history/projector';
-export { exportPage, type HistoryFilter, historyPage, ownsStream } from './history/queries';
+export {
+  type ExportedEvent,
+  exportPage,
+  type HistoryFilter,
+  historyPage,
+  ownsStream,
+} from './history/queries';
 export {
   diffSchedules,
   type ScheduleVersion,
