@@ -52,8 +52,21 @@ function blueprintIconPaths(): Plugin {
   };
 }
 
+/** Blueprint's icon-name tables give way to web/src/app/iconNames.ts (see there why). */
+function lightIconNames(): Plugin {
+  const replacement = fileURLToPath(new URL('./src/app/iconNames.ts', import.meta.url));
+  return {
+    name: 'kosh-light-icon-names',
+    enforce: 'pre',
+    resolveId(source, importer) {
+      if (source === './iconNames' && importer?.includes('@blueprintjs/icons/lib/esm/')) return replacement;
+      return null;
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), blueprintIconPaths()],
+  plugins: [react(), blueprintIconPaths(), lightIconNames()],
   resolve: {
     // The workspace root holds an older React that some libraries would otherwise pick up.
     dedupe: ['react', 'react-dom'],
