@@ -15,13 +15,7 @@ export {
 } from './catalog/queries';
 export { type AsOfReadModel, type AsOfScope, readAsOf } from './history/as-of';
 export { HISTORY_EVENT_TYPES } from './history/projector';
-export {
-  type ExportedEvent,
-  exportPage,
-  type HistoryFilter,
-  historyPage,
-  ownsStream,
-} from './history/queries';
+export { exportPage, type HistoryFilter, historyPage, ownsStream } from './history/queries';
 export {
   diffSchedules,
   type ScheduleVersion,

@@ -1,30 +1,21 @@
 import { createHash, createPublicKey, type KeyObject, sign } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { EXPORT_FORMAT, type ExportHeader, type ExportSummary, GENESIS, signedText } from '@kosh/domain';
+import {
+  EXPORT_FORMAT,
+  type ExportEventLine,
+  type ExportHeader,
+  type ExportSummary,
+  GENESIS,
+  signedText,
+} from '@kosh/domain';
 import type { Queryable } from '@kosh/event-store';
-import { type ExportedEvent, exportPage } from '@kosh/projections';
+import { exportPage } from '@kosh/projections';
 
 export const sha256Hex = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
 
 /** Base64 of the public half (SubjectPublicKeyInfo, DER). */
 export function publicKeyOf(privateKey: KeyObject): string {
   return createPublicKey(privateKey).export({ format: 'der', type: 'spki' }).toString('base64');
-}
-
-/**
- * One event line, the `ExportEventLine` shape with its keys in that order: written by hand so
- * the event's data and metadata go in as PostgreSQL's JSON text, unparsed (the verifier hashes
- * the text and parses it; whitespace inside them is the text's own).
- */
-export function eventLine(n: number, prev: string, e: ExportedEvent): string {
-  const s = JSON.stringify;
-  const chain = e.chain ? `,"chain":{"seq":${e.chain.seq},"hash":${s(e.chain.hash)}}` : '';
-  return (
-    `{"n":${n},"prev":"${prev}","kind":"event","event":{"position":${s(e.position)},` +
-    `"event_id":${s(e.eventId)},"stream_id":${s(e.streamId)},"stream_version":${e.streamVersion},` +
-    `"type":${s(e.type)},"recorded_at":${s(e.recordedAt)},"data":${e.dataJson},` +
-    `"metadata":${e.metadataJson}}${chain}}`
-  );
 }
 
 /** Events read per query while streaming. */
@@ -56,8 +47,24 @@ export function exportStream(db: Queryable, userId: string, key: KeyObject, expo
       for (const e of events) {
         n++;
         count++;
-        line = eventLine(n, sha256Hex(line), e);
+        const next: ExportEventLine = {
+          n,
+          prev: sha256Hex(line),
+          kind: 'event',
+          event: {
+            position: e.position,
+            event_id: e.eventId,
+            stream_id: e.streamId,
+            stream_version: e.streamVersion,
+            type: e.type,
+            recorded_at: e.recordedAt,
+            data: e.data,
+            metadata: e.metadata,
+          },
+          ...(e.chain ? { chain: e.chain } : {}),
+        };
         chainHead = e.chain;
+        line = JSON.stringify(next);
         chunk += `${line}\n`;
       }
       if (chunk) yield chunk;

@@ -216,11 +216,7 @@ export async function firstRecordedAt(db: Queryable, userId: string): Promise<st
   return rows[0]?.at ?? null;
 }
 
-/**
- * What the export writes of an event: the stored row as it is, in log order. `data` and
- * `metadata` stay PostgreSQL's JSON text: the export writes them into its lines as they are,
- * instead of parsing 100,000 objects only to print them again.
- */
+/** What the export writes of an event: the stored row as it is, in log order. */
 export type ExportedEvent = {
   position: string;
   eventId: string;
@@ -228,10 +224,8 @@ export type ExportedEvent = {
   streamVersion: number;
   type: string;
   recordedAt: string;
-  /** JSON text of the event's data. */
-  dataJson: string;
-  /** JSON text of the event's metadata. */
-  metadataJson: string;
+  data: Record<string, unknown>;
+  metadata: RecordedEvent['metadata'];
   /** Its link in the owner's hash chain in the event store (null: the store keeps none). */
   chain: { seq: number; hash: string } | null;
 };
@@ -245,21 +239,11 @@ export async function exportPage(
 ): Promise<ExportedEvent[]> {
   // The event store's chain lives in the same database on PostgreSQL and PGlite (position
   // 'xid:global_position'); on EventStoreDB the table is empty and events carry no link.
-  const { rows } = await db.query<{
-    position: string;
-    stream_id: string;
-    stream_version: string | number;
-    type: string;
-    data_json: string;
-    metadata_json: string;
-    recorded_at: string;
-    event_id: string;
-    seq: number | null;
-    hash: string | null;
-  }>(
-    `SELECT h.position, h.stream_id, h.stream_version, h.type, h.data::text AS data_json,
-            h.metadata::text AS metadata_json, ${ISO('h.recorded_at')} AS recorded_at, h.event_id,
-            c.seq, c.hash
+  const { rows } = await db.query<
+    DbHistoryRow & { event_id: string; seq: number | null; hash: string | null }
+  >(
+    `SELECT h.position, h.stream_id, h.stream_version, h.type, h.data, h.metadata,
+            ${ISO('h.recorded_at')} AS recorded_at, h.event_id, c.seq, c.hash
        FROM history_events h
        LEFT JOIN event_chain c ON c.global_position = split_part(h.position, ':', 2)::bigint AND c.user_id = h.user_id
       WHERE h.user_id = $1 AND h.position > $2
@@ -273,8 +257,8 @@ export async function exportPage(
     streamVersion: Number(r.stream_version),
     type: r.type,
     recordedAt: r.recorded_at,
-    dataJson: r.data_json,
-    metadataJson: r.metadata_json,
+    data: r.data,
+    metadata: r.metadata,
     chain: r.seq === null || r.hash === null ? null : { seq: Number(r.seq), hash: r.hash },
   }));
 }
