@@ -5,24 +5,9 @@
  */
 import { Session } from 'node:inspector/promises';
 
-import { createTestApp } from '@kosh/command-api/testing';
+import { createTestApp, loanInput } from '@kosh/command-api/testing';
 
-const homeLoan = {
-  bank_id: 1,
-  loan_type_id: 1,
-  account_number: 'HL00012345',
-  short_detail: 'Flat in Pune',
-  principal_amount: 2500000,
-  interest_rate: 8.5,
-  is_interest_rate_yearly: 1,
-  duration: 20,
-  is_duration_yearly: 1,
-  start_date: '2025-03-15',
-  end_date: '2045-03-15',
-  processing_fee: 10000,
-  has_gst: 0,
-  gst_percentage: 0,
-};
+const homeLoan = loanInput();
 const repo = new URL('../..', import.meta.url).pathname;
 const session = new Session();
 session.connect();
