@@ -152,6 +152,19 @@ const MIN_SECRET_BITS = 128;
  * what is left by the Shannon entropy of the characters. `openssl rand -base64 48` scores about
  * 350 bits; a phrase repeated, a keyboard run or one character repeated stay far below 128.
  */
+/** For an entry point: the configuration, or its message on stderr and exit code 1. */
+export function loadConfigOrExit(): Config {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
 export function weakSecretReason(secret: string): string | null {
   if (KNOWN_EXAMPLE_SECRETS.has(secret.trim())) return 'is the published example value';
   if (/^(.)\1*$/su.test(secret)) return 'is one character repeated';

@@ -1,20 +1,11 @@
 import closeWithGrace from 'close-with-grace';
-import { ConfigError, loadConfig, roleOf } from './config';
+import { loadConfigOrExit, roleOf } from './config';
 import { buildHttpApp } from './http-app';
 import { createPlatform } from './runtime';
 
 /** The only file that listens: builds the platform and the app, serves, and shuts down cleanly. */
 export async function startServer(options: { webDist?: string } = {}) {
-  let config: ReturnType<typeof loadConfig>;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message);
-      process.exit(1);
-    }
-    throw error;
-  }
+  const config = loadConfigOrExit();
   const role = roleOf(config, 'api');
   if (role === 'worker') {
     console.error('KOSH_ROLE=worker serves no HTTP: start it with `npm run workers`.');

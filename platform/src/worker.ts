@@ -1,5 +1,5 @@
 import closeWithGrace from 'close-with-grace';
-import { ConfigError, loadConfig, roleOf } from './config';
+import { loadConfigOrExit, roleOf } from './config';
 import { createPlatform } from './runtime';
 
 /**
@@ -8,16 +8,7 @@ import { createPlatform } from './runtime';
  * processors inside the API. Start as many as you like: the runner's advisory locks keep one
  * applier per projection.
  */
-let config: ReturnType<typeof loadConfig>;
-try {
-  config = loadConfig();
-} catch (error) {
-  if (error instanceof ConfigError) {
-    console.error(error.message);
-    process.exit(1);
-  }
-  throw error;
-}
+const config = loadConfigOrExit();
 if (!config.REDIS_URL) {
   console.error('The worker process needs REDIS_URL; embedded mode runs workers inside `npm start`.');
   process.exit(1);
