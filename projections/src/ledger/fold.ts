@@ -115,6 +115,24 @@ export function evolveTransactionEntry(
   }
 }
 
+/** A new schedule version replaces the loan's EMIs; an older or repeated one changes nothing. */
+function withSchedule(
+  loan: LedgerLoan | null,
+  version: number,
+  schedule: { version: number; generatedAt: string },
+  emis: () => EmiInstalment[],
+): LedgerLoan | null {
+  if (!loan) return null;
+  if (schedule.version <= loan.scheduleVersion) return { ...loan, version };
+  return {
+    ...loan,
+    scheduleVersion: schedule.version,
+    emis: emis(),
+    generatedAt: schedule.generatedAt,
+    version,
+  };
+}
+
 /** Pure fold of a loan's events into what its EMI entries are made from. */
 export function evolveLedgerLoan(
   loan: LedgerLoan | null,
@@ -151,32 +169,20 @@ export function evolveLedgerLoan(
       };
     }
     case 'ScheduleGenerated': {
-      if (!loan) return null;
       const d = event.data;
-      if (d.version <= loan.scheduleVersion) return { ...loan, version };
-      return {
-        ...loan,
-        scheduleVersion: d.version,
-        emis: d.rows.map((r) => ({ n: r.paymentNumber, date: r.emiDate, emi: r.emi })),
-        generatedAt: d.generatedAt,
-        version,
-      };
+      return withSchedule(loan, version, d, () =>
+        d.rows.map((r) => ({ n: r.paymentNumber, date: r.emiDate, emi: r.emi })),
+      );
     }
     case 'ScheduleRevised': {
-      if (!loan) return null;
       const d = event.data;
-      if (d.version <= loan.scheduleVersion) return { ...loan, version };
-      return {
-        ...loan,
-        scheduleVersion: d.version,
-        emis: d.rows.map((r) =>
+      return withSchedule(loan, version, d, () =>
+        d.rows.map((r) =>
           r.kind === 'emi'
             ? { n: r.paymentNumber, date: r.date, emi: r.amount }
             : { n: r.paymentNumber, date: r.date, emi: r.amount, kind: r.kind },
         ),
-        generatedAt: d.generatedAt,
-        version,
-      };
+      );
     }
     case 'EmiMarkedPaid': {
       if (!loan) return null;
