@@ -16,6 +16,9 @@
  * request carries a browser's `Accept-Encoding: gzip, deflate, br`.
  * Not a test: figures only.
  *
+ * Repeated reads are answered from the answer cache while the read models have not moved; the
+ * `search=<new … each request>` rows ask a term per request, so they measure the search itself.
+ *
  * Options (environment): BENCH_TRANSACTIONS=100000  BENCH_DURATION=5 (seconds per run)
  * BENCH_CONNECTIONS=10,50  BENCH_ONLY=<substring of route names>  BENCH_LOG_LEVEL=info
  * BENCH_KEEP=1 (keep the database, for EXPLAIN; drop it yourself)
@@ -41,6 +44,19 @@ const CONNECTIONS = (process.env.BENCH_CONNECTIONS ?? '10,50').split(',').map(Nu
 const ONLY = process.env.BENCH_ONLY ?? '';
 const NOW = new Date('2025-12-20T06:00:00.000Z');
 const TICKS_PER_MS = 100 / 1000; // USER_HZ
+
+const TERM_LETTERS = 'abcdefghijklmnopqrstuvwxyz0123456789';
+/** A random search term of `length` letters or digits (1,332 of one or two characters). */
+function randomTerm(length: number): string {
+  let term = '';
+  for (let i = 0; i < length; i++) term += TERM_LETTERS[Math.floor(Math.random() * TERM_LETTERS.length)];
+  return term;
+}
+
+/** `#` and four digits, URL-encoded: the trigram index's case (the book's notes end in `#1..9999`). */
+function orderNumberTerm(): string {
+  return encodeURIComponent(`#${1000 + Math.floor(Math.random() * 9000)}`);
+}
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -102,6 +118,8 @@ type Route = {
   body?: string;
   headers?: Record<string, string>;
   baseline?: boolean;
+  /** A new path for every request (terms the answer cache has not seen), instead of `path`. */
+  paths?: () => string;
 };
 
 type Figures = { rps: number; p50: number; p99: number; nodeMs: number; pgMs: number; bad: number };
@@ -187,6 +205,18 @@ async function main() {
       },
       { name: 'GET /api/transactions?search=ui', server: 'kosh', path: '/api/transactions?search=ui' },
       { name: 'GET /api/transactions?search=z', server: 'kosh', path: '/api/transactions?search=z' },
+      {
+        name: 'search=<new 1-2 chars each request>',
+        server: 'kosh',
+        path: '/api/transactions',
+        paths: () => `/api/transactions?search=${randomTerm(1 + Math.floor(Math.random() * 2))}`,
+      },
+      {
+        name: 'search=<new #NNNN each request>',
+        server: 'kosh',
+        path: '/api/transactions',
+        paths: () => `/api/transactions?search=${orderNumberTerm()}`,
+      },
       { name: 'GET /api/transactions/stats', server: 'kosh', path: '/api/transactions/stats' },
       {
         name: `GET /api/ledger (${month.n} entries)`,
@@ -208,6 +238,12 @@ async function main() {
         method: 'POST',
         body: post,
         headers: { 'content-type': 'application/json' },
+      },
+      {
+        name: 'search=<new #NNNN> after the writes',
+        server: 'kosh',
+        path: '/api/transactions',
+        paths: () => `/api/transactions?search=${orderNumberTerm()}`,
       },
       {
         name: 'search=swiggy after the writes',
@@ -239,6 +275,13 @@ async function main() {
         },
         connections,
         duration,
+        ...(route.paths
+          ? {
+              requests: [
+                { setupRequest: (request) => ({ ...request, path: route.paths?.() ?? route.path }) },
+              ],
+            }
+          : {}),
       });
       const nodeMs = (cpuMs(server.process.pid as number) ?? nodeBefore) - nodeBefore;
       // Backends that closed during the run are not counted (the pools keep theirs open).

@@ -40,6 +40,14 @@ export const Pagination = Type.Object({
 });
 export type Pagination = Static<typeof Pagination>;
 
+/** The `meta.pagination` of page `page` of `limit` items out of `totalItems`. */
+export const paginationOf = (page: number, limit: number, totalItems: number): Pagination => ({
+  page,
+  limit,
+  total_items: totalItems,
+  total_pages: Math.ceil(totalItems / limit),
+});
+
 /** A list answer: one page of items in `data`, where it stands in `meta.pagination`. */
 export const page = <T extends TSchema>(item: T) =>
   Type.Object({

@@ -3,7 +3,11 @@ import { UnauthorizedError, userDecider, userStreamId } from '@kosh/domain';
 import { getTokenSubject } from '@kosh/projections';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { checkpointTags, lruMap, tagOf } from '../checkpoint-tags';
 import { loadAggregate } from '../commands/handle';
+
+/** Token subjects kept in memory (one small entry per signed-in user seen recently). */
+const SUBJECTS_KEPT = 50_000;
 
 /**
  * Claims of our access tokens: `sub` is the user id; `iat`/`exp` are set by @fastify/jwt.
@@ -60,14 +64,26 @@ export const authPlugin = fp(
         { expiresIn: options?.rememberMe ? '30d' : '1d' },
       ),
     );
+    type Subject = { tokensValidAfter: Date | null };
+    const tags = checkpointTags(app.platform.db);
+    const subjects = lruMap<{ tag: string; subject: Subject }>(SUBJECTS_KEPT);
     /**
-     * The token's user, if registered: one users read-model lookup. Only when the row is missing
-     * (an unknown subject, or a read model still behind the write that created the user) is the
-     * user's stream read, the source of truth.
+     * The token's user, if registered: a users read-model lookup, kept while the users read
+     * model's checkpoint holds (a password change moves it before its answer, so the next request
+     * reads the new row), so a request's own statement is shared with every concurrent one.
+     * Only when the row is missing (an unknown subject, or a read model still behind the write
+     * that created the user) is the user's stream read, the source of truth; that is never kept.
      */
-    async function tokenSubject(userId: string): Promise<{ tokensValidAfter: Date | null } | null> {
+    async function tokenSubject(userId: string): Promise<Subject | null> {
+      // The tag before the row, as in answer-cache.ts: a row older than its tag cannot be kept.
+      const tag = tagOf(await tags(), ['users']);
+      const kept = subjects.get(userId);
+      if (kept?.tag === tag) return kept.subject;
       const row = await getTokenSubject(app.platform.db, userId);
-      if (row) return row;
+      if (row) {
+        subjects.set(userId, { tag, subject: row });
+        return row;
+      }
       const { state } = await loadAggregate(app.platform, userStreamId(userId), userDecider);
       if (state.status !== 'registered') return null;
       return { tokensValidAfter: state.tokensValidAfter ? new Date(state.tokensValidAfter) : null };

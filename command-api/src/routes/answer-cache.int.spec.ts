@@ -6,9 +6,10 @@ import { loanInput } from '../testing/fixtures';
 import { createTestApp, type TestApp } from '../testing/test-app';
 
 /**
- * The ledger month and the amortization schedule are served from a cache of their serialised
- * answers, tagged with the read model's checkpoint: an ETag, 304 on If-None-Match, and a write
- * that changes the answer changes the ETag (read-your-writes kept), on both stores.
+ * The live reads (the ledger month and periods, the amortization schedule, the loan list and
+ * totals, the transaction page and totals) are served from a cache of their serialised answers,
+ * tagged with the read models' checkpoints: an ETag, 304 on If-None-Match, and a write that
+ * changes the answer changes the ETag (read-your-writes kept), on both stores.
  */
 describe.each(['postgres', 'embedded'] as const)('cached large reads (%s)', (mode) => {
   let t: TestApp;
@@ -120,5 +121,54 @@ describe.each(['postgres', 'embedded'] as const)('cached large reads (%s)', (mod
 
     expect((await t.as(alice).delete(`/api/loans/${loanId}`)).status).toBe(200);
     expect((await read(alice, url, { 'if-none-match': next.etag })).status).toBe(404);
+  });
+
+  it('lists and totals: ETag, 304 while unchanged, each user their own, a write shows in the very next read', async () => {
+    const urls = [
+      '/api/loans',
+      '/api/loans?search=home&sort_by=principal_amount&sort_order=ASC',
+      '/api/loans/stats',
+      '/api/transactions',
+      '/api/transactions?search=rent',
+      '/api/transactions/stats',
+      '/api/ledger/periods',
+    ];
+    const before = new Map<string, Awaited<ReturnType<typeof read>>>();
+    for (const url of urls) {
+      const first = await read(alice, url);
+      expect(first.status, url).toBe(200);
+      expect(first.etag, url).toMatch(/^W\/"[\w-]+"$/);
+      expect(await read(alice, url), url).toEqual(first);
+      expect((await read(alice, url, { 'if-none-match': first.etag })).status, url).toBe(304);
+      // Bob asks the same URL with Alice's tag: his own answer, never hers.
+      const bobs = await read(bob, url, { 'if-none-match': first.etag });
+      expect(bobs.status, url).toBe(200);
+      expect(bobs.etag, url).not.toBe(first.etag);
+      before.set(url, first);
+    }
+    // A query the route refuses is refused every time, never served from the cache.
+    for (let i = 0; i < 2; i++) {
+      const bad = await t.as(alice).get('/api/transactions?sort_by=nope');
+      expect(bad.status).toBe(422);
+    }
+
+    const loan = await t.as(alice).post('/api/loans', loanInput({ short_detail: null, processing_fee: 0 }));
+    expect(loan.status, loan.text).toBe(201);
+    await record(alice, 'Rent for April', '2025-04-05');
+    const principal = Number(loan.body.data.loan.principal_amount);
+    for (const url of urls) {
+      const old = before.get(url) as Awaited<ReturnType<typeof read>>;
+      const now = await read(alice, url, { 'if-none-match': old.etag });
+      expect(now.status, url).toBe(200);
+      expect(now.etag, url).not.toBe(old.etag);
+    }
+    const list = JSON.parse((await read(alice, '/api/loans')).body);
+    expect(list.data.map((l: { id: string }) => l.id)).toContain(loan.body.data.loan.id);
+    const stats = JSON.parse((await read(alice, '/api/loans/stats')).body).data;
+    expect(stats.total_amount).toBeGreaterThanOrEqual(principal);
+    const rents = JSON.parse((await read(alice, '/api/transactions?search=rent')).body).data;
+    expect(rents.transactions.map((r: { notes: string }) => r.notes)).toContain('Rent for April');
+    const periods = JSON.parse((await read(alice, '/api/ledger/periods')).body).data.periods;
+    expect(periods.map((p: { month: number; year: number }) => `${p.year}-${p.month}`)).toContain('2025-4');
   });
 });

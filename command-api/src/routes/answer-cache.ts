@@ -1,16 +1,22 @@
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
+import { calendarDateOf } from '@kosh/domain';
 import type { Queryable } from '@kosh/event-store';
+import type { AsOfReadModel } from '@kosh/projections';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { checkpointTags, lruMap, tagOf } from '../checkpoint-tags';
+import { type ReadSource, readAt, readsLive } from '../history/read-at';
+import type { Platform } from '../platform';
 
 /**
- * Serialised answers of the large reads (a ledger month, a loan's schedule), kept in this
- * process and tagged with the checkpoints of the projections they read. A read model's tables
- * change only in the transaction that moves its checkpoint (a batch, or a rebuild's swap, which
- * also stamps `updated_at`), so an unchanged checkpoint means an unchanged answer: the request
- * then costs one indexed lookup of the checkpoint, and `If-None-Match` with the ETag gets a 304.
- * Any process may serve any request: a process with an older entry sees the checkpoint moved.
+ * Serialised answers of the live reads (a ledger month, a loan's schedule, the lists and totals),
+ * kept in this process and tagged with the checkpoints of the projections they read. A read
+ * model's tables change only in the transaction that moves its checkpoint (checkpoint-tags.ts),
+ * so an unchanged checkpoint means an unchanged answer: the request then shares one read of the
+ * checkpoints with every request that arrived with it, and `If-None-Match` with the ETag gets a
+ * 304. Any process may serve any request: a process with an older entry sees the checkpoint moved.
+ * The checkpoints are global: any user's write to a read model renews every answer built on it.
  */
 export type AnswerCache = {
   /**
@@ -28,44 +34,6 @@ export type AnswerCache = {
 const gzipAsync = promisify(gzip);
 
 type Entry = { etag: string; body: string; gzipped?: Buffer };
-
-/** The checkpoints' positions and when each last moved, in one indexed statement. */
-async function checkpointsTag(db: Queryable, names: readonly string[]): Promise<string> {
-  const { rows } = await db.query<{ tag: string | null }>(
-    `SELECT string_agg(name || '@' || position || '@' || (extract(epoch FROM updated_at) * 1000000)::bigint,
-                       ',' ORDER BY name) AS tag
-       FROM projection_checkpoints WHERE name = ANY($1)`,
-    [names],
-  );
-  return rows[0]?.tag ?? '';
-}
-
-/**
- * Reads of one tag shared by concurrent requests, never older than the request: a request joins
- * a read that starts after it arrived (the next one, queued behind the read in flight), so it
- * still sees every write that finished before it came (read-your-writes), from any process.
- */
-function coalesced(read: () => Promise<string>): () => Promise<string> {
-  let next: Promise<string> | null = null;
-  let inFlight: Promise<unknown> = Promise.resolve();
-  return () => {
-    if (!next) {
-      const started = inFlight.then(
-        () => {
-          next = null;
-          return read();
-        },
-        () => {
-          next = null;
-          return read();
-        },
-      );
-      next = started;
-      inFlight = started.catch(() => {});
-    }
-    return next;
-  };
-}
 
 /** `If-None-Match` holds `etag` (a list, or `*`); weak comparison, as for GET. */
 function matches(header: string | undefined, etag: string): boolean {
@@ -88,65 +56,68 @@ function acceptsGzip(header: string | string[] | undefined): boolean {
 }
 
 export function createAnswerCache(db: Queryable, maxBytes = 32 * 1024 * 1024): AnswerCache {
-  // Map order is recency order: a hit moves the entry to the end, eviction takes the front.
-  const entries = new Map<string, Entry>();
-  const tags = new Map<string, () => Promise<string>>();
-  let bytes = 0;
-  const size = (entry: Entry) => entry.body.length + (entry.gzipped?.length ?? 0);
-
-  function remember(key: string, entry: Entry): void {
-    const old = entries.get(key);
-    if (old) {
-      entries.delete(key);
-      bytes -= size(old);
-    }
-    if (size(entry) > maxBytes) return;
-    entries.set(key, entry);
-    bytes += size(entry);
-    for (const [oldest, value] of entries) {
-      if (bytes <= maxBytes) break;
-      entries.delete(oldest);
-      bytes -= size(value);
-    }
-  }
-
-  function tagOf(projections: readonly string[]): Promise<string> {
-    const name = projections.join(',');
-    let read = tags.get(name);
-    if (!read) {
-      read = coalesced(() => checkpointsTag(db, projections));
-      tags.set(name, read);
-    }
-    return read();
-  }
+  const entries = lruMap<Entry>(maxBytes, (entry) => entry.body.length + (entry.gzipped?.length ?? 0));
+  const tags = checkpointTags(db);
 
   return {
     async answer(request, reply, { key, projections, build }) {
       // The tag is read before the rows: an answer built from newer rows than its tag says is
       // replaced once the tag moves; one built from older rows than its tag could stay forever.
-      const tag = await tagOf(projections);
+      const tag = tagOf(await tags(), projections);
       // Weak: the same tag names the plain and the gzipped bytes of one answer.
       const etag = `W/"${createHash('sha256').update(`${key}\n${tag}`).digest('base64url').slice(0, 27)}"`;
       reply.header('ETag', etag).header('Vary', 'Accept-Encoding');
       if (matches(request.headers['if-none-match'], etag)) return reply.code(304).send();
       let entry = entries.get(key);
-      if (entry?.etag === etag) {
-        entries.delete(key);
-        entries.set(key, entry);
-      } else {
+      if (entry?.etag !== etag) {
         entry = { etag, body: String(reply.serialize(await build())) };
-        remember(key, entry);
+        entries.set(key, entry);
       }
       reply.type('application/json; charset=utf-8');
       // Large answers compress about tenfold; compressed once per version, then served as is.
       if (entry.body.length >= 1024 && acceptsGzip(request.headers['accept-encoding'])) {
         if (!entry.gzipped) {
           entry.gzipped = await gzipAsync(entry.body);
-          if (entries.get(key) === entry) bytes += entry.gzipped.length;
+          entries.grew(key, entry, entry.gzipped.length);
         }
         return reply.header('Content-Encoding', 'gzip').send(entry.gzipped);
       }
       return reply.send(entry.body);
     },
   };
+}
+
+/**
+ * A read route's body, answered live through `cache` (served again while the checkpoints of
+ * `models` and `alsoReads` hold) or, with `as_of` or under an auditor's as-of limit, replayed by
+ * `readAt`: one body for both. The cache key is the user, the route, its params and query text
+ * and the India date of "now" (a body may depend on today: standings, the current month); a
+ * query the body refuses (422) throws before anything is stored.
+ */
+export async function cachedReadAt<T>(
+  platform: Platform,
+  cache: AnswerCache,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  options: {
+    models: readonly AsOfReadModel[];
+    /** Read models the body reads that an as-of replay does not rebuild (e.g. the catalog). */
+    alsoReads?: readonly string[];
+    body: (source: ReadSource) => Promise<T>;
+  },
+): Promise<T | FastifyReply> {
+  if (!readsLive(request)) return readAt(platform, request, options.models, options.body);
+  const now = platform.clock();
+  const key = [
+    request.userId,
+    request.routeOptions.url,
+    JSON.stringify(request.params ?? null),
+    JSON.stringify(request.query ?? null),
+    calendarDateOf(now),
+  ].join('\n');
+  return cache.answer(request, reply, {
+    key,
+    projections: [...options.models, ...(options.alsoReads ?? [])],
+    build: () => options.body({ db: platform.db, now, asOf: null }),
+  });
 }

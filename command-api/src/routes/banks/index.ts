@@ -8,6 +8,7 @@ import {
   errorResponses,
   LoanTypeBody,
   LoanTypeResponse,
+  paginationOf,
 } from '@kosh/contract';
 import {
   type AddBank,
@@ -67,14 +68,7 @@ export async function bankRoutes(fastify: FastifyInstance) {
       return {
         success: true as const,
         data: rows.map(toWireBank),
-        meta: {
-          pagination: {
-            page: query.page,
-            limit: query.limit,
-            total_items: totalItems,
-            total_pages: Math.ceil(totalItems / query.limit),
-          },
-        },
+        meta: { pagination: paginationOf(query.page, query.limit, totalItems) },
       };
     },
   );

@@ -21,7 +21,7 @@ import type { Queryable } from '@kosh/event-store';
 import { type LedgerLine, ledgerEntries, ledgerPeriods } from '@kosh/projections';
 import type { FastifyInstance } from 'fastify';
 import { readAt, readsLive } from '../../history/read-at';
-import { createAnswerCache } from '../answer-cache';
+import { cachedReadAt, createAnswerCache } from '../answer-cache';
 
 export const LEDGER_QUERY_MESSAGES = {
   month: 'Month must be a whole number from 1 to 12',
@@ -154,23 +154,26 @@ export async function ledgerRoutes(fastify: FastifyInstance) {
         response: { 200: PeriodsResponse, ...errorResponses(401, 422) },
       },
     },
-    async (request) =>
-      readAt(platform, request, ['ledger'], async ({ db, now }) => {
-        const current = monthOf(now);
-        const periods = await ledgerPeriods(db, request.userId, current);
-        return {
-          success: true as const,
-          data: {
-            periods: periods.map((p) => ({
-              month: p.month,
-              year: p.year,
-              monthName: monthName(p.month),
-              count: p.transactionCount + p.emiCount,
-            })),
-            currentMonth: current.month,
-            currentYear: current.year,
-          },
-        };
+    async (request, reply) =>
+      cachedReadAt(platform, cache, request, reply, {
+        models: ['ledger'],
+        body: async ({ db, now }) => {
+          const current = monthOf(now);
+          const periods = await ledgerPeriods(db, request.userId, current);
+          return {
+            success: true as const,
+            data: {
+              periods: periods.map((p) => ({
+                month: p.month,
+                year: p.year,
+                monthName: monthName(p.month),
+                count: p.transactionCount + p.emiCount,
+              })),
+              currentMonth: current.month,
+              currentYear: current.year,
+            },
+          };
+        },
       }),
   );
 }

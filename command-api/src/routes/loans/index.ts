@@ -10,6 +10,7 @@ import {
   LoanParams,
   LoanResponse,
   LoanStatsResponse,
+  paginationOf,
   ScheduleResponse,
 } from '@kosh/contract';
 import {
@@ -46,7 +47,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { etagOf, loadAggregate } from '../../commands/handle';
 import { type CommandOutcome, commandRoutes, readOrFold, wireFieldErrors } from '../../commands/route';
 import { readAt, readsLive } from '../../history/read-at';
-import { createAnswerCache } from '../answer-cache';
+import { cachedReadAt, createAnswerCache } from '../answer-cache';
 import { registerLoanTypeList } from '../banks/loan-type-list';
 import { loanChangeRoutes } from './changes';
 import { parseLoanListQuery } from './list-query';
@@ -75,6 +76,8 @@ export async function loanRoutes(fastify: FastifyInstance) {
   const { platform } = app;
   app.addHook('onRequest', app.authenticate);
   const scheduleCache = createAnswerCache(platform.db);
+  // The list and the totals: small answers, many keys (page, sort, search).
+  const readCache = createAnswerCache(platform.db, 8 * 1024 * 1024);
 
   const today = () => calendarDateOf(platform.clock());
 
@@ -185,30 +188,27 @@ export async function loanRoutes(fastify: FastifyInstance) {
         response: { 200: LoanListResponse, ...errorResponses(401, 422) },
       },
     },
-    async (request) =>
-      readAt(platform, request, ['loans', 'schedules'], async ({ db, now }) => {
-        const parsed = parseLoanListQuery(request.query);
-        if (!parsed.ok) throw new ValidationError(parsed.errors);
-        const query = parsed.value;
-        const { rows, totalItems } = await listLoans(db, request.userId, query);
-        const standings = await loanStandings(
-          db,
-          request.userId,
-          rows.map((row) => row.id),
-          calendarDateOf(now),
-        );
-        return {
-          success: true as const,
-          data: rows.map((row) => toWireLoan(row, standings.get(row.id))),
-          meta: {
-            pagination: {
-              page: query.page,
-              limit: query.limit,
-              total_items: totalItems,
-              total_pages: Math.ceil(totalItems / query.limit),
-            },
-          },
-        };
+    async (request, reply) =>
+      cachedReadAt(platform, readCache, request, reply, {
+        models: ['loans', 'schedules'],
+        alsoReads: ['catalog'],
+        body: async ({ db, now }) => {
+          const parsed = parseLoanListQuery(request.query);
+          if (!parsed.ok) throw new ValidationError(parsed.errors);
+          const query = parsed.value;
+          const { rows, totalItems } = await listLoans(db, request.userId, query);
+          const standings = await loanStandings(
+            db,
+            request.userId,
+            rows.map((row) => row.id),
+            calendarDateOf(now),
+          );
+          return {
+            success: true as const,
+            data: rows.map((row) => toWireLoan(row, standings.get(row.id))),
+            meta: { pagination: paginationOf(query.page, query.limit, totalItems) },
+          };
+        },
       }),
   );
 
@@ -223,20 +223,23 @@ export async function loanRoutes(fastify: FastifyInstance) {
         response: { 200: LoanStatsResponse, ...errorResponses(401, 422) },
       },
     },
-    async (request) =>
-      readAt(platform, request, ['loans', 'schedules'], async ({ db, now }) => {
-        const stats = await getLoanStats(db, request.userId, calendarDateOf(now));
-        return {
-          success: true as const,
-          data: {
-            total_loans: stats.totalLoans,
-            active_loans: stats.activeLoans,
-            total_amount: fromPaise(stats.totalAmount),
-            remaining_amount: fromPaise(stats.remainingAmount),
-            overdue_loans: stats.overdueLoans,
-            overdue_emis: stats.overdueEmis,
-          },
-        };
+    async (request, reply) =>
+      cachedReadAt(platform, readCache, request, reply, {
+        models: ['loans', 'schedules'],
+        body: async ({ db, now }) => {
+          const stats = await getLoanStats(db, request.userId, calendarDateOf(now));
+          return {
+            success: true as const,
+            data: {
+              total_loans: stats.totalLoans,
+              active_loans: stats.activeLoans,
+              total_amount: fromPaise(stats.totalAmount),
+              remaining_amount: fromPaise(stats.remainingAmount),
+              overdue_loans: stats.overdueLoans,
+              overdue_emis: stats.overdueEmis,
+            },
+          };
+        },
       }),
   );
 
@@ -340,15 +343,19 @@ export async function loanRoutes(fastify: FastifyInstance) {
     async (request, reply) => {
       // Live answers are served again while the schedules read model has not moved (ETag, 304);
       // an as-of answer is a replay.
+      // The key holds the asking user: an entry exists only once that user's ownership was
+      // checked, and stays only while neither the loans nor the schedules have moved since.
       if (readsLive(request)) {
-        const loan = await ownLoan(request.userId, request.params.id);
         return scheduleCache.answer(request, reply, {
-          key: `${request.userId}/${loan.id}`,
-          projections: ['schedules'],
-          build: async () => ({
-            success: true as const,
-            data: toWireSchedule(await getSchedule(platform.db, request.userId, loan.id)),
-          }),
+          key: `${request.userId}/${request.params.id}`,
+          projections: ['loans', 'schedules'],
+          build: async () => {
+            const loan = await ownLoan(request.userId, request.params.id);
+            return {
+              success: true as const,
+              data: toWireSchedule(await getSchedule(platform.db, request.userId, loan.id)),
+            };
+          },
         });
       }
       return readAt(platform, request, ['loans', 'schedules'], async ({ db }) => {

@@ -34,7 +34,7 @@ import {
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { etagOf, loadAggregate } from '../../commands/handle';
 import { type CommandOutcome, commandRoutes, readOrFold } from '../../commands/route';
-import { readAt } from '../../history/read-at';
+import { cachedReadAt, createAnswerCache } from '../answer-cache';
 import { parseTransactionListQuery } from './list-query';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -58,6 +58,8 @@ const security = [{ bearerAuth: [] }];
 export async function transactionRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { platform } = app;
+  // The page and the totals are served again while the transactions read model has not moved.
+  const readCache = createAnswerCache(platform.db, 16 * 1024 * 1024);
   app.addHook('onRequest', app.authenticate);
 
   /** The caller's transaction or 404 (a malformed id is simply not found). */
@@ -123,34 +125,37 @@ export async function transactionRoutes(fastify: FastifyInstance) {
         response: { 200: TransactionListResponse, ...errorResponses(401, 422) },
       },
     },
-    async (request) =>
-      readAt(platform, request, ['transactions'], async ({ db }) => {
-        const parsed = parseTransactionListQuery(request.query);
-        if (!parsed.ok) throw new ValidationError(parsed.errors);
-        const query = parsed.value;
-        const { rows, totalItems } = await listTransactions(db, request.userId, query);
-        const totalPages = Math.ceil(totalItems / query.limit);
-        return {
-          success: true as const,
-          data: {
-            transactions: rows.map(toWire),
-            pagination: {
-              current_page: query.page,
-              total_pages: totalPages,
-              total_items: totalItems,
-              has_prev: query.page > 1,
-              has_next: query.page < totalPages,
+    async (request, reply) =>
+      cachedReadAt(platform, readCache, request, reply, {
+        models: ['transactions'],
+        body: async ({ db }) => {
+          const parsed = parseTransactionListQuery(request.query);
+          if (!parsed.ok) throw new ValidationError(parsed.errors);
+          const query = parsed.value;
+          const { rows, totalItems } = await listTransactions(db, request.userId, query);
+          const totalPages = Math.ceil(totalItems / query.limit);
+          return {
+            success: true as const,
+            data: {
+              transactions: rows.map(toWire),
+              pagination: {
+                current_page: query.page,
+                total_pages: totalPages,
+                total_items: totalItems,
+                has_prev: query.page > 1,
+                has_next: query.page < totalPages,
+              },
+              filters: {
+                search: query.search,
+                transaction_type: query.transactionType,
+                date_from: query.dateFrom,
+                date_to: query.dateTo,
+                sort_by: query.sortBy,
+                sort_order: query.sortOrder,
+              },
             },
-            filters: {
-              search: query.search,
-              transaction_type: query.transactionType,
-              date_from: query.dateFrom,
-              date_to: query.dateTo,
-              sort_by: query.sortBy,
-              sort_order: query.sortOrder,
-            },
-          },
-        };
+          };
+        },
       }),
   );
 
@@ -165,20 +170,23 @@ export async function transactionRoutes(fastify: FastifyInstance) {
         response: { 200: TransactionStatsResponse, ...errorResponses(401, 422) },
       },
     },
-    async (request) =>
-      readAt(platform, request, ['transactions'], async ({ db }) => {
-        const stats = await getTransactionStats(db, request.userId);
-        return {
-          success: true as const,
-          data: {
-            stats: {
-              total_transactions: stats.totalTransactions,
-              credit_amount: fromPaise(stats.creditAmount),
-              debit_amount: fromPaise(stats.debitAmount),
-              net_amount: fromPaise(stats.creditAmount - stats.debitAmount),
+    async (request, reply) =>
+      cachedReadAt(platform, readCache, request, reply, {
+        models: ['transactions'],
+        body: async ({ db }) => {
+          const stats = await getTransactionStats(db, request.userId);
+          return {
+            success: true as const,
+            data: {
+              stats: {
+                total_transactions: stats.totalTransactions,
+                credit_amount: fromPaise(stats.creditAmount),
+                debit_amount: fromPaise(stats.debitAmount),
+                net_amount: fromPaise(stats.creditAmount - stats.debitAmount),
+              },
             },
-          },
-        };
+          };
+        },
       }),
   );
 

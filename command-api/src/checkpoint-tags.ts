@@ -1,0 +1,97 @@
+import type { Queryable } from '@kosh/event-store';
+
+/**
+ * The read models' checkpoints as tags (`position@updated_at` per projection name). A read
+ * model's tables change only in the transaction that moves its checkpoint (a batch, or a
+ * rebuild's swap, which also stamps `updated_at`), so an unchanged tag means unchanged rows:
+ * what was read under a tag may be served again while the tag holds (answer-cache.ts, the token
+ * check in plugins/auth.ts).
+ */
+export type CheckpointTags = () => Promise<ReadonlyMap<string, string>>;
+
+async function readTags(db: Queryable): Promise<ReadonlyMap<string, string>> {
+  const { rows } = await db.query<{ name: string; tag: string }>(
+    `SELECT name, position || '@' || (extract(epoch FROM updated_at) * 1000000)::bigint AS tag
+       FROM projection_checkpoints`,
+  );
+  return new Map(rows.map((r) => [r.name, r.tag]));
+}
+
+/**
+ * Reads shared by concurrent requests, never older than the request: a request joins a read that
+ * starts after it arrived (the next one, queued behind the read in flight), so it still sees
+ * every write that finished before it came (read-your-writes), from any process. Under load one
+ * small statement serves every request that arrived while the previous one ran.
+ */
+function coalesced<T>(read: () => Promise<T>): () => Promise<T> {
+  let next: Promise<T> | null = null;
+  let inFlight: Promise<unknown> = Promise.resolve();
+  return () => {
+    if (!next) {
+      const run = () => {
+        next = null;
+        return read();
+      };
+      const started = inFlight.then(run, run);
+      next = started;
+      inFlight = started.catch(() => {});
+    }
+    return next;
+  };
+}
+
+const perDatabase = new WeakMap<Queryable, CheckpointTags>();
+
+/** The tags of every read model, one coalesced reader per database. */
+export function checkpointTags(db: Queryable): CheckpointTags {
+  let tags = perDatabase.get(db);
+  if (!tags) {
+    tags = coalesced(() => readTags(db));
+    perDatabase.set(db, tags);
+  }
+  return tags;
+}
+
+/** The tag of a set of read models ('' for one that has no checkpoint yet). */
+export function tagOf(tags: ReadonlyMap<string, string>, names: readonly string[]): string {
+  return names.map((name) => `${name}@${tags.get(name) ?? ''}`).join(',');
+}
+
+/**
+ * A bounded map in recency order: a hit moves the entry to the end, eviction takes the front.
+ * `weigh` gives an entry's cost (1 each by default) against `capacity`.
+ */
+export function lruMap<V>(capacity: number, weigh: (value: V) => number = () => 1) {
+  const entries = new Map<string, V>();
+  let used = 0;
+  return {
+    get(key: string): V | undefined {
+      const value = entries.get(key);
+      if (value !== undefined) {
+        entries.delete(key);
+        entries.set(key, value);
+      }
+      return value;
+    },
+    set(key: string, value: V): void {
+      const old = entries.get(key);
+      if (old !== undefined) {
+        entries.delete(key);
+        used -= weigh(old);
+      }
+      const weight = weigh(value);
+      if (weight > capacity) return;
+      entries.set(key, value);
+      used += weight;
+      for (const [oldest, evicted] of entries) {
+        if (used <= capacity) break;
+        entries.delete(oldest);
+        used -= weigh(evicted);
+      }
+    },
+    /** Re-weighs an entry whose value grew in place (e.g. a gzipped copy added). */
+    grew(key: string, value: V, by: number): void {
+      if (entries.get(key) === value) used += by;
+    },
+  };
+}
