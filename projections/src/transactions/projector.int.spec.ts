@@ -66,6 +66,49 @@ describe('transactions read model in PostgreSQL', () => {
       ...rent.decide(record(rentId, 'Rent', 'D', 2500000)),
     ];
     const counts = await spec.landsOnce(events);
-    expect(counts).toEqual([2, 1]);
+    // Rows, totals, and the note grams: "salary" and "rent" hold 8 distinct letters and 8 pairs.
+    expect(counts).toEqual([2, 1, 16]);
+  });
+
+  it('keeps, per user, how many notes hold each one- or two-character piece, as ILIKE finds them', async () => {
+    const { salary, rent } = streams();
+    const pizzaId = '1e7d8f4e-0000-4000-8000-000000000003';
+    const pizza = recordedStream(transactionDecider, transactionStreamId(pizzaId), userId);
+    await spec.apply([
+      ...salary.decide(record(salaryId, 'Salary', 'C', 9000000)),
+      ...rent.decide(record(rentId, 'Rent', 'D', 2500000)),
+      ...pizza.decide(record(pizzaId, 'PIZZA at Straße ΣΑΣ #42', 'D', 45000)),
+    ]);
+    await spec.apply(
+      rent.decide({
+        type: 'UpdateTransaction',
+        data: { ...record(rentId, 'Rent for March (50%)', 'D', 2500000).data, now: later },
+      }),
+    );
+    await spec.apply(
+      salary.decide({ type: 'DeleteTransaction', data: { transactionId: salaryId, userId, now: later } }),
+    );
+    const pieces = new Set<string>();
+    for (const notes of ['Salary', 'Rent', 'Rent for March (50%)', 'PIZZA at Straße ΣΑΣ #42', 'qx']) {
+      const chars = [...notes];
+      chars.forEach((c, i) => {
+        pieces.add(c);
+        if (i + 1 < chars.length) pieces.add(c + chars[i + 1]);
+      });
+    }
+    // ILIKE's own answer per piece (`%` and `_` escaped: they are pieces of the notes here).
+    const counted = await spec.rows<{ piece: string; kept: number; found: number }>(
+      `SELECT p.piece, coalesce(g.n, 0)::int AS kept,
+              (SELECT count(*)::int FROM transactions t
+                WHERE t.user_id = $1
+                  AND t.notes ILIKE '%' || replace(replace(p.piece, '%', '\\%'), '_', '\\_') || '%') AS found
+         FROM unnest($2::text[]) AS p(piece)
+         LEFT JOIN transaction_note_grams g ON g.user_id = $1 AND g.gram = lower(p.piece)`,
+      [userId, [...pieces]],
+    );
+    expect(counted.length).toBe(pieces.size);
+    for (const row of counted) expect(row.kept, String(row.piece)).toBe(row.found);
+    const some = Object.fromEntries(counted.map((r) => [r.piece, r.kept]));
+    expect(some).toMatchObject({ r: 2, R: 2, '%': 1, a: 2, S: 1, Σ: 1, ß: 1, q: 0, qx: 0 });
   });
 });

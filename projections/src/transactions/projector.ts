@@ -215,11 +215,47 @@ async function addToStats(tx: Queryable, deltas: ReadonlyMap<string, Transaction
   );
 }
 
-/** The transaction list and each user's totals: one read and at most three writes per batch. */
+/**
+ * Notes that leave (-1) and notes that arrive (+1) per owner: a row whose notes did not change
+ * adds nothing. The grams themselves are cut in SQL, with PostgreSQL's lower(), the very
+ * case-folding ILIKE compares with.
+ */
+export function notesDeltaOf(
+  changes: readonly RowChange<TransactionRow>[],
+): { userId: string; notes: string; sign: 1 | -1 }[] {
+  const delta: { userId: string; notes: string; sign: 1 | -1 }[] = [];
+  for (const { before, after } of changes) {
+    if (before && after && before.notes === after.notes && before.userId === after.userId) continue;
+    if (before) delta.push({ userId: before.userId, notes: before.notes, sign: -1 });
+    if (after) delta.push({ userId: after.userId, notes: after.notes, sign: 1 });
+  }
+  return delta;
+}
+
+/** Every one- and two-character piece of lower(notes), each once per note (003_note_grams.sql). */
+const NOTE_GRAMS = `SELECT DISTINCT substr(lower(r."notes"), i, k) AS gram
+      FROM generate_series(1, char_length(lower(r."notes"))) AS i, (VALUES (1), (2)) AS len(k)
+     WHERE i + k - 1 <= char_length(lower(r."notes"))`;
+
+/** Adds each note's pieces to (or, sign -1, takes them from) its owner's counts. */
+export async function addToNoteGrams(tx: Queryable, delta: ReturnType<typeof notesDeltaOf>): Promise<void> {
+  if (delta.length === 0) return;
+  await tx.query(
+    `INSERT INTO transaction_note_grams AS g (user_id, gram, n)
+     SELECT r."userId", s.gram, sum(r."sign")
+       FROM jsonb_to_recordset($1::jsonb) AS r("userId" text, "notes" text, "sign" integer)
+       CROSS JOIN LATERAL (${NOTE_GRAMS}) s
+      GROUP BY r."userId", s.gram
+     ON CONFLICT (user_id, gram) DO UPDATE SET n = g.n + EXCLUDED.n`,
+    [JSON.stringify(delta)],
+  );
+}
+
+/** The transaction list, each user's totals and note grams: one read, at most four writes per batch. */
 export const transactionsProjection = rowProjection({
   name: 'transactions',
   handles: TRANSACTION_EVENT_TYPES,
-  tables: ['transactions', 'transaction_stats'],
+  tables: ['transactions', 'transaction_stats', 'transaction_note_grams'],
   migrations: new URL('./migrations', import.meta.url),
   keyOf: transactionIdOf,
   evolve: evolveTransactionRow,
@@ -229,5 +265,6 @@ export const transactionsProjection = rowProjection({
     if (removed.length > 0) await tx.query('DELETE FROM transactions WHERE id = ANY($1::uuid[])', [removed]);
     await saveRows(tx, saved);
     await addToStats(tx, statsDeltaOf(changes));
+    await addToNoteGrams(tx, notesDeltaOf(changes));
   },
 });
