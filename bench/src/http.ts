@@ -2,13 +2,14 @@
  * HTTP benchmark (issue 16): `npm run bench:http`.
  *
  * Seeds one user with 100,000 transactions and 10 loans (one of 600 months) plus four other users
- * with 5,000 transactions each on a fresh PostgreSQL database, then starts three servers, each
+ * with 5,000 transactions each on a fresh PostgreSQL database, then starts four servers, each
  * its own process, and drives them with autocannon in the same run:
  *
  *   hello     — Fastify answering a fixed ~2 KB JSON document (the HTTP floor)
  *   thin raw  — Fastify + `pg`, one indexed query for the same first page of transactions
  *   Kosh      — `platform/src/server.ts` as production runs it (NODE_ENV=production, PostgreSQL,
- *               BullMQ on Redis, info-level logs to a pipe), rate limits off
+ *               BullMQ on Redis, info-level logs to a pipe), rate limits off; and a second one
+ *               with no answers kept (ANSWER_CACHE_MB=0)
  *
  * Per route and connection count it prints req/s, p50, p99, the ratio of req/s to thin raw at
  * the same connection count, and CPU per request of the server's node process and of the
@@ -16,8 +17,9 @@
  * request carries a browser's `Accept-Encoding: gzip, deflate, br`.
  * Not a test: figures only.
  *
- * Repeated reads are answered from the answer cache while the read models have not moved; the
- * `search=<new … each request>` rows ask a term per request, so they measure the search itself.
+ * Repeated reads are answered from the answer cache while the read models have not moved: the
+ * rows marked "no cache" go to a second Kosh server with ANSWER_CACHE_MB=0, so they measure the
+ * read itself; `<new …>` rows ask a new search term per request.
  *
  * Options (environment): BENCH_TRANSACTIONS=100000  BENCH_DURATION=5 (seconds per run)
  * BENCH_CONNECTIONS=10,50  BENCH_ONLY=<substring of route names>  BENCH_LOG_LEVEL=info
@@ -89,7 +91,7 @@ async function start(name: string, args: string[], env: Record<string, string>):
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
-  const probe = name === 'kosh' ? `${url}/livez` : url;
+  const probe = name === 'kosh' || name === 'uncached' ? `${url}/livez` : url;
   for (let i = 0; i < 600; i++) {
     if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}`);
     const ok = await fetch(probe).then(
@@ -112,7 +114,7 @@ async function stop(server: Server): Promise<void> {
 
 type Route = {
   name: string;
-  server: 'hello' | 'thin' | 'kosh';
+  server: 'hello' | 'thin' | 'kosh' | 'uncached';
   path: string;
   method?: 'GET' | 'POST';
   body?: string;
@@ -169,7 +171,7 @@ async function main() {
     const month = busiest[0];
     if (!month) throw new Error('no ledger month');
 
-    const kosh = await start('kosh', ['platform/src/server.ts'], {
+    const koshEnv = {
       NODE_ENV: 'production',
       DATABASE_URL: database.url,
       REDIS_URL: process.env.REDIS_URL || 'redis://127.0.0.1:6379',
@@ -178,8 +180,17 @@ async function main() {
       RATE_LIMIT_ENABLED: 'false',
       LOG_LEVEL: process.env.BENCH_LOG_LEVEL || 'info',
       DATA_DIR: config.DATA_DIR,
-    });
+    };
+    const kosh = await start('kosh', ['platform/src/server.ts'], koshEnv);
     servers.push(kosh);
+    // The same server with no answers kept (ANSWER_CACHE_MB=0): what a read costs when it is built.
+    servers.push(
+      await start('uncached', ['platform/src/server.ts'], {
+        ...koshEnv,
+        QUEUE_PREFIX: `kosh-bench-${randomBytes(4).toString('hex')}`,
+        ANSWER_CACHE_MB: '0',
+      }),
+    );
     const targets = ['bench/src/support/http-targets.ts'];
     servers.push(await start('hello', [...targets, 'hello'], {}));
     servers.push(
@@ -194,6 +205,10 @@ async function main() {
       transaction_date: '2025-12-01',
       amount: 123.45,
     });
+    const ledgerPath = `/api/ledger?month=${month.month}&year=${month.year}`;
+    const schedulePath = `/api/loans/${longLoan}/amortization`;
+    const newShortTerm = () => `/api/transactions?search=${randomTerm(1 + Math.floor(Math.random() * 2))}`;
+    const newOrderNumber = () => `/api/transactions?search=${orderNumberTerm()}`;
     const routes: Route[] = [
       { name: 'hello world (2 KB JSON)', server: 'hello', path: '/', baseline: true },
       { name: 'thin raw (1 query, page 1)', server: 'thin', path: '/', baseline: true },
@@ -203,34 +218,23 @@ async function main() {
         server: 'kosh',
         path: '/api/transactions?search=swiggy',
       },
-      { name: 'GET /api/transactions?search=ui', server: 'kosh', path: '/api/transactions?search=ui' },
-      { name: 'GET /api/transactions?search=z', server: 'kosh', path: '/api/transactions?search=z' },
-      {
-        name: 'search=<new 1-2 chars each request>',
-        server: 'kosh',
-        path: '/api/transactions',
-        paths: () => `/api/transactions?search=${randomTerm(1 + Math.floor(Math.random() * 2))}`,
-      },
-      {
-        name: 'search=<new #NNNN each request>',
-        server: 'kosh',
-        path: '/api/transactions',
-        paths: () => `/api/transactions?search=${orderNumberTerm()}`,
-      },
       { name: 'GET /api/transactions/stats', server: 'kosh', path: '/api/transactions/stats' },
-      {
-        name: `GET /api/ledger (${month.n} entries)`,
-        server: 'kosh',
-        path: `/api/ledger?month=${month.month}&year=${month.year}`,
-      },
+      { name: `GET /api/ledger (${month.n} entries)`, server: 'kosh', path: ledgerPath },
       { name: 'GET /api/ledger/periods', server: 'kosh', path: '/api/ledger/periods' },
       { name: 'GET /api/loans', server: 'kosh', path: '/api/loans' },
       { name: 'GET /api/loans/stats', server: 'kosh', path: '/api/loans/stats' },
-      {
-        name: 'GET /api/loans/{id}/amortization (600)',
-        server: 'kosh',
-        path: `/api/loans/${longLoan}/amortization`,
-      },
+      { name: 'GET /api/loans/{id}/amortization (600)', server: 'kosh', path: schedulePath },
+      // Built on every request (ANSWER_CACHE_MB=0): the reads themselves, and the notes search
+      // (a repeated search is a cache hit on the server above).
+      { name: 'no cache: GET /api/transactions', server: 'uncached', path: '/api/transactions' },
+      { name: `no cache: GET /api/ledger (${month.n})`, server: 'uncached', path: ledgerPath },
+      { name: 'no cache: GET /api/loans', server: 'uncached', path: '/api/loans' },
+      { name: 'no cache: amortization (600)', server: 'uncached', path: schedulePath },
+      { name: 'no cache: search=swiggy', server: 'uncached', path: '/api/transactions?search=swiggy' },
+      { name: 'no cache: search=ui', server: 'uncached', path: '/api/transactions?search=ui' },
+      { name: 'no cache: search=z', server: 'uncached', path: '/api/transactions?search=z' },
+      { name: 'no cache: search=<new 1-2 chars>', server: 'uncached', path: '/', paths: newShortTerm },
+      { name: 'no cache: search=<new #NNNN>', server: 'uncached', path: '/', paths: newOrderNumber },
       {
         name: 'POST /api/transactions',
         server: 'kosh',
@@ -240,16 +244,17 @@ async function main() {
         headers: { 'content-type': 'application/json' },
       },
       {
-        name: 'search=<new #NNNN> after the writes',
-        server: 'kosh',
-        path: '/api/transactions',
-        paths: () => `/api/transactions?search=${orderNumberTerm()}`,
-      },
-      {
-        name: 'search=swiggy after the writes',
-        server: 'kosh',
+        name: 'no cache: search=swiggy after the writes',
+        server: 'uncached',
         path: '/api/transactions?search=swiggy',
       },
+      {
+        name: 'no cache: search=<new #NNNN> after writes',
+        server: 'uncached',
+        path: '/',
+        paths: newOrderNumber,
+      },
+      { name: 'no cache: search=<new 1-2> after writes', server: 'uncached', path: '/', paths: newShortTerm },
     ];
 
     const run = async (route: Route, connections: number, duration: number): Promise<Figures> => {
@@ -270,7 +275,7 @@ async function main() {
         // As a browser asks: servers that compress nothing (the baselines, most routes) ignore it.
         headers: {
           'accept-encoding': 'gzip, deflate, br',
-          ...(route.server === 'kosh' ? auth : {}),
+          ...(route.server === 'kosh' || route.server === 'uncached' ? auth : {}),
           ...route.headers,
         },
         connections,

@@ -17,6 +17,8 @@ export interface ApiConfig {
   readonly JWT_SECRET: string;
   readonly UPLOADS_DIR: string;
   readonly READ_YOUR_WRITES_TIMEOUT_MS: number;
+  /** Memory per family of cached live answers (MB; 0: none kept). */
+  readonly ANSWER_CACHE_MB: number;
   readonly RATE_LIMIT_ENABLED: boolean;
   readonly DOCS_ENABLED: boolean;
   readonly TRUST_PROXY: string[];

@@ -32,6 +32,11 @@ const ConfigSchema = Type.Object({
   ),
   /** Bound on read-your-writes waits (DESIGN.md). */
   READ_YOUR_WRITES_TIMEOUT_MS: Type.Integer({ minimum: 0 }),
+  /**
+   * Memory for the serialised live answers, per family of routes (ledger, schedules, loan lists,
+   * transaction pages), in MB; 0 keeps none (every read is built; ETags and 304 still hold).
+   */
+  ANSWER_CACHE_MB: Type.Number({ minimum: 0 }),
   /** Prefix of BullMQ keys, so several deployments or test runs can share one Redis. */
   QUEUE_PREFIX: Type.String({ minLength: 1 }),
   /** Turns the auth rate limits off (load tests only). */
@@ -98,6 +103,7 @@ export function loadConfig(env: Env = process.env): Config {
     READ_YOUR_WRITES_TIMEOUT_MS: env.READ_YOUR_WRITES_TIMEOUT_MS
       ? Number(env.READ_YOUR_WRITES_TIMEOUT_MS)
       : 5000,
+    ANSWER_CACHE_MB: env.ANSWER_CACHE_MB ? Number(env.ANSWER_CACHE_MB) : 32,
     QUEUE_PREFIX: env.QUEUE_PREFIX || 'kosh',
     RATE_LIMIT_ENABLED: env.RATE_LIMIT_ENABLED !== 'false',
     DOCS_ENABLED: env.DOCS_ENABLED ? env.DOCS_ENABLED === 'true' : env.NODE_ENV !== 'production',

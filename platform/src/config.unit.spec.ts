@@ -103,6 +103,15 @@ describe('configuration at boot', () => {
     expect(isLoopbackHost('128.0.0.1')).toBe(false);
   });
 
+  it('keeps 32 MB of live answers per route family by default; 0 keeps none; nonsense refuses to boot', () => {
+    const env = { ...postgres, JWT_SECRET: strongSecret() };
+    expect(loadConfig(env).ANSWER_CACHE_MB).toBe(32);
+    expect(loadConfig({ ...env, ANSWER_CACHE_MB: '0' }).ANSWER_CACHE_MB).toBe(0);
+    expect(loadConfig({ ...env, ANSWER_CACHE_MB: '0.5' }).ANSWER_CACHE_MB).toBe(0.5);
+    expect(configError({ ...env, ANSWER_CACHE_MB: '-1' })).toContain('ANSWER_CACHE_MB');
+    expect(configError({ ...env, ANSWER_CACHE_MB: 'lots' })).toContain('ANSWER_CACHE_MB');
+  });
+
   it('trusts no proxy by default, and only addresses or CIDRs from TRUST_PROXY', () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'kosh-config-'));
     expect(loadConfig({ DATA_DIR: dataDir }).TRUST_PROXY).toEqual([]);

@@ -11,7 +11,12 @@ import { createTestApp, type TestApp } from '../testing/test-app';
  * tagged with the read models' checkpoints: an ETag, 304 on If-None-Match, and a write that
  * changes the answer changes the ETag (read-your-writes kept), on both stores.
  */
-describe.each(['postgres', 'embedded'] as const)('cached large reads (%s)', (mode) => {
+describe.each([
+  ['postgres', '32'],
+  ['embedded', '32'],
+  // Nothing kept: every read is built, with the same answers, tags and 304s.
+  ['postgres', '0'],
+] as const)('cached live reads (%s, ANSWER_CACHE_MB=%s)', (mode, cacheMb) => {
   let t: TestApp;
   const clock = testClock('2025-03-20T06:00:00.000Z', { step: 1000 });
   const alice = randomUUID();
@@ -32,7 +37,7 @@ describe.each(['postgres', 'embedded'] as const)('cached large reads (%s)', (mod
   };
 
   beforeAll(async () => {
-    t = await createTestApp({ mode, clock });
+    t = await createTestApp({ mode, clock, env: { ANSWER_CACHE_MB: cacheMb } });
     await record(alice, 'Rent', '2025-03-05');
   });
   afterAll(async () => {

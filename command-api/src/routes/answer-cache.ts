@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import { calendarDateOf } from '@kosh/domain';
-import type { Queryable } from '@kosh/event-store';
 import type { AsOfReadModel } from '@kosh/projections';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { checkpointTags, lruMap, tagOf } from '../checkpoint-tags';
@@ -55,7 +54,10 @@ function acceptsGzip(header: string | string[] | undefined): boolean {
   });
 }
 
-export function createAnswerCache(db: Queryable, maxBytes = 32 * 1024 * 1024): AnswerCache {
+/** A cache of `ANSWER_CACHE_MB` (0: none kept, each read built; the ETag and 304 still hold). */
+export function createAnswerCache(platform: Pick<Platform, 'db' | 'config'>): AnswerCache {
+  const { db } = platform;
+  const maxBytes = platform.config.ANSWER_CACHE_MB * 1024 * 1024;
   const entries = lruMap<Entry>(maxBytes, (entry) => entry.body.length + (entry.gzipped?.length ?? 0));
   const tags = checkpointTags(db);
 

@@ -71,7 +71,7 @@ export async function ledgerRoutes(fastify: FastifyInstance) {
   const { platform } = app;
   app.addHook('onRequest', app.authenticate);
   // A month's answer is served again while the ledger read model has not moved (ETag, 304).
-  const cache = createAnswerCache(platform.db);
+  const cache = createAnswerCache(platform);
 
   app.get(
     '/',

@@ -75,9 +75,9 @@ export async function loanRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { platform } = app;
   app.addHook('onRequest', app.authenticate);
-  const scheduleCache = createAnswerCache(platform.db);
+  const scheduleCache = createAnswerCache(platform);
   // The list and the totals: small answers, many keys (page, sort, search).
-  const readCache = createAnswerCache(platform.db, 8 * 1024 * 1024);
+  const readCache = createAnswerCache(platform);
 
   const today = () => calendarDateOf(platform.clock());
 

@@ -59,7 +59,7 @@ export async function transactionRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { platform } = app;
   // The page and the totals are served again while the transactions read model has not moved.
-  const readCache = createAnswerCache(platform.db, 16 * 1024 * 1024);
+  const readCache = createAnswerCache(platform);
   app.addHook('onRequest', app.authenticate);
 
   /** The caller's transaction or 404 (a malformed id is simply not found). */
