@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
+import { buildHttpApp, createPlatform, type Platform } from '@kosh/platform';
+import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testClock } from '../testing/clock';
 import { loanInput } from '../testing/fixtures';
@@ -175,5 +177,52 @@ describe.each([
     expect(rents.transactions.map((r: { notes: string }) => r.notes)).toContain('Rent for April');
     const periods = JSON.parse((await read(alice, '/api/ledger/periods')).body).data.periods;
     expect(periods.map((p: { month: number; year: number }) => `${p.year}-${p.month}`)).toContain('2025-4');
+  });
+});
+
+/**
+ * Two API processes on one database (as production runs several): a write answered by one is in
+ * the very next read of the other, though that one had the old answer kept.
+ */
+describe('cached live reads across processes', () => {
+  let t: TestApp;
+  let other: { app: FastifyInstance; platform: Platform } | undefined;
+  const alice = randomUUID();
+
+  beforeAll(async () => {
+    t = await createTestApp({ clock: testClock('2025-03-20T06:00:00.000Z', { step: 1000 }) });
+    const platform = await createPlatform(t.platform.config, { clock: t.platform.clock });
+    other = { platform, app: await buildHttpApp(platform) };
+  });
+  afterAll(async () => {
+    await other?.app.close();
+    await other?.platform.close();
+    await t?.close();
+  });
+
+  it('a loan created through the other process is in this one’s next list and totals', async () => {
+    const headers = await t.signedInHeader(alice);
+    const list = await t.as(alice).get('/api/loans');
+    const stats = await t.as(alice).get('/api/loans/stats');
+    expect(list.body.data).toEqual([]);
+    expect((await t.as(alice).get('/api/loans')).headers.etag).toBe(list.headers.etag);
+
+    const created = await other?.app.inject({
+      method: 'POST',
+      url: '/api/loans',
+      headers,
+      payload: loanInput({ short_detail: null, processing_fee: 0 }),
+    });
+    expect(created?.statusCode, created?.body).toBe(201);
+    const loanId = created?.json().data.loan.id;
+
+    const after = await t
+      .as(alice)
+      .get('/api/loans', { headers: { 'if-none-match': list.headers.etag as string } });
+    expect(after.status).toBe(200);
+    expect(after.body.data.map((l: { id: string }) => l.id)).toEqual([loanId]);
+    const statsAfter = await t.as(alice).get('/api/loans/stats');
+    expect(statsAfter.headers.etag).not.toBe(stats.headers.etag);
+    expect(statsAfter.body.data.total_loans).toBe(1);
   });
 });
