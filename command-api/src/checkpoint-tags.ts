@@ -1,18 +1,18 @@
 import type { Queryable } from '@kosh/event-store';
 
 /**
- * The read models' checkpoints as tags (`position@updated_at` per projection name). A read
- * model's tables change only in the transaction that moves its checkpoint (a batch, or a
- * rebuild's swap, which also stamps `updated_at`), so an unchanged tag means unchanged rows:
- * what was read under a tag may be served again while the tag holds (answer-cache.ts, the token
- * check in plugins/auth.ts).
+ * The read models' change counts as tags (`changes@changed_position` per projection name). A
+ * read model's tables change only in a transaction that moves its count (a batch that applied an
+ * event the projection handles, or a rebuild's swap; runner/catch-up.ts, runner/rebuild.ts), so
+ * an unchanged tag means unchanged rows: what was read under a tag may be served again while the
+ * tag holds (answer-cache.ts, the token check in plugins/auth.ts). Events a read model does not
+ * handle move its checkpoint but not its tag: a transaction recorded does not renew the loans.
  */
 export type CheckpointTags = () => Promise<ReadonlyMap<string, string>>;
 
 async function readTags(db: Queryable): Promise<ReadonlyMap<string, string>> {
   const { rows } = await db.query<{ name: string; tag: string }>(
-    `SELECT name, position || '@' || (extract(epoch FROM updated_at) * 1000000)::bigint AS tag
-       FROM projection_checkpoints`,
+    `SELECT name, changes || '@' || changed_position AS tag FROM projection_checkpoints`,
   );
   return new Map(rows.map((r) => [r.name, r.tag]));
 }

@@ -159,9 +159,16 @@ describe.each([
       expect(bad.status).toBe(422);
     }
 
+    // A transaction recorded (by anyone) changes no loan read model: the loan answers stand.
+    await record(bob, 'Coffee', '2025-03-12');
+    await record(alice, 'Rent for April', '2025-04-05');
+    await t.caughtUp(['loans', 'schedules', 'catalog']);
+    for (const url of ['/api/loans', '/api/loans/stats']) {
+      const old = before.get(url) as Awaited<ReturnType<typeof read>>;
+      expect((await read(alice, url, { 'if-none-match': old.etag })).status, url).toBe(304);
+    }
     const loan = await t.as(alice).post('/api/loans', loanInput({ short_detail: null, processing_fee: 0 }));
     expect(loan.status, loan.text).toBe(201);
-    await record(alice, 'Rent for April', '2025-04-05');
     const principal = Number(loan.body.data.loan.principal_amount);
     for (const url of urls) {
       const old = before.get(url) as Awaited<ReturnType<typeof read>>;

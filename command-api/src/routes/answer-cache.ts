@@ -10,12 +10,12 @@ import type { Platform } from '../platform';
 
 /**
  * Serialised answers of the live reads (a ledger month, a loan's schedule, the lists and totals),
- * kept in this process and tagged with the checkpoints of the projections they read. A read
- * model's tables change only in the transaction that moves its checkpoint (checkpoint-tags.ts),
- * so an unchanged checkpoint means an unchanged answer: the request then shares one read of the
- * checkpoints with every request that arrived with it, and `If-None-Match` with the ETag gets a
- * 304. Any process may serve any request: a process with an older entry sees the checkpoint moved.
- * The checkpoints are global: any user's write to a read model renews every answer built on it.
+ * kept in this process and tagged with the change counts of the projections they read. A read
+ * model's tables change only in the transaction that moves its count (checkpoint-tags.ts), so an
+ * unchanged count means an unchanged answer: the request then shares one read of the counts with
+ * every request that arrived with it, and `If-None-Match` with the ETag gets a 304. Any process
+ * may serve any request: a process with an older entry sees the count moved. The counts are per
+ * read model, not per user: a user's write to a read model renews every answer built on it.
  */
 export type AnswerCache = {
   /**

@@ -55,10 +55,14 @@ export function createCatchUp(
       if (row.status === 'stopped') return 'stopped' as const;
       if (row.position !== expected) return 'moved' as const;
       if (handled.length > 0) await projection.apply(tx, handled);
-      await tx.query('UPDATE projection_checkpoints SET position = $2, updated_at = now() WHERE name = $1', [
-        name,
-        last.position,
-      ]);
+      // `changes` and `changed_position` move only when rows may have: the answer cache's tag.
+      await tx.query(
+        handled.length > 0
+          ? `UPDATE projection_checkpoints SET position = $2, updated_at = now(), changes = changes + 1,
+               changed_position = $2 WHERE name = $1`
+          : 'UPDATE projection_checkpoints SET position = $2, updated_at = now() WHERE name = $1',
+        [name, last.position],
+      );
       return 'applied' as const;
     });
     if (status === 'applied') watcher.advanced(name, last.position);

@@ -111,7 +111,8 @@ export function createRebuild(ctx: RunnerContext, { rebuildBatchSize }: { rebuil
       }
       await tx.query(`DROP SCHEMA ${quote(schema)} CASCADE`);
       await tx.query(
-        `UPDATE projection_checkpoints SET position = $2, status = 'running', error = NULL, updated_at = now()
+        `UPDATE projection_checkpoints SET position = $2, status = 'running', error = NULL, updated_at = now(),
+                changes = changes + 1, changed_position = $2
          WHERE name = $1`,
         [name, position],
       );

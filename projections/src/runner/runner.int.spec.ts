@@ -266,7 +266,17 @@ describe('projection runner on PostgreSQL', () => {
     expect(afterResume).toBe(await expectedDigest(database.db));
     expect(afterResume).not.toBe(live);
 
+    // The swap renews the read model's change count (the answer cache's tag), rows or not.
+    const changes = async () =>
+      (
+        await database.db.query<{ changes: string }>(
+          'SELECT changes::text FROM projection_checkpoints WHERE name = $1',
+          [TOTALS],
+        )
+      ).rows[0]?.changes;
+    const countBefore = Number(await changes());
     const clean = await runner.rebuild(TOTALS, { restart: true });
+    expect(Number(await changes())).toBe(countBefore + 1);
     expect(clean.processed).toBe(await eventsUpTo(database.db, clean.position));
     await catchUpTo(runner, TOTALS, last);
     expect(await totalsDigest(database.db)).toBe(afterResume);
