@@ -237,17 +237,30 @@ const NOTE_GRAMS = `SELECT DISTINCT substr(lower(r."notes"), i, k) AS gram
       FROM generate_series(1, char_length(lower(r."notes"))) AS i, (VALUES (1), (2)) AS len(k)
      WHERE i + k - 1 <= char_length(lower(r."notes"))`;
 
-/** Adds each note's pieces to (or, sign -1, takes them from) its owner's counts. */
+/**
+ * Adds each note's pieces to (or, sign -1, takes them from) its owner's counts. A count that
+ * reaches 0 is removed, so the table holds what a rebuild of the same log holds (a rebuild folds a
+ * record and its later edit into one change and never counts the old notes' pieces).
+ */
 export async function addToNoteGrams(tx: Queryable, delta: ReturnType<typeof notesDeltaOf>): Promise<void> {
   if (delta.length === 0) return;
-  await tx.query(
+  const { rows } = await tx.query<{ user_id: string; gram: string; n: number }>(
     `INSERT INTO transaction_note_grams AS g (user_id, gram, n)
      SELECT r."userId", s.gram, sum(r."sign")
        FROM jsonb_to_recordset($1::jsonb) AS r("userId" text, "notes" text, "sign" integer)
        CROSS JOIN LATERAL (${NOTE_GRAMS}) s
       GROUP BY r."userId", s.gram
-     ON CONFLICT (user_id, gram) DO UPDATE SET n = g.n + EXCLUDED.n`,
+     ON CONFLICT (user_id, gram) DO UPDATE SET n = g.n + EXCLUDED.n
+     RETURNING g.user_id, g.gram, g.n`,
     [JSON.stringify(delta)],
+  );
+  const gone = rows.filter((r) => Number(r.n) <= 0);
+  if (gone.length === 0) return;
+  await tx.query(
+    `DELETE FROM transaction_note_grams g
+      USING unnest($1::text[], $2::text[]) AS z(user_id, gram)
+      WHERE g.user_id = z.user_id AND g.gram = z.gram AND g.n <= 0`,
+    [gone.map((r) => r.user_id), gone.map((r) => r.gram)],
   );
 }
 
