@@ -69,8 +69,8 @@ export const authPlugin = fp(
     const subjects = lruMap<{ tag: string; subject: Subject }>(SUBJECTS_KEPT);
     /**
      * The token's user, if registered: a users read-model lookup, kept while the users read
-     * model's checkpoint holds (a password change moves it before its answer, so the next request
-     * reads the new row), so a request's own statement is shared with every concurrent one.
+     * model's change count holds (a password change moves it before its answer, so the next
+     * request reads the new row): a request then costs only its share of the counts' read.
      * Only when the row is missing (an unknown subject, or a read model still behind the write
      * that created the user) is the user's stream read, the source of truth; that is never kept.
      */
