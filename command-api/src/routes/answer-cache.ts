@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import { calendarDateOf } from '@kosh/domain';
-import type { AsOfReadModel } from '@kosh/projections';
+import type { AsOfReadModel, AsOfScope } from '@kosh/projections';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { checkpointTags, lruMap, tagOf } from '../checkpoint-tags';
 import { type ReadSource, readAt, readsLive } from '../history/read-at';
@@ -106,9 +106,11 @@ export async function cachedReadAt<T>(
     /** Read models the body reads that an as-of replay does not rebuild (e.g. the catalog). */
     alsoReads?: readonly string[];
     body: (source: ReadSource) => Promise<T>;
+    /** Narrows an as-of replay to what `body` reads at that instant (`readAt`). */
+    scopeAt?: (asOf: Date) => AsOfScope;
   },
 ): Promise<T | FastifyReply> {
-  if (!readsLive(request)) return readAt(platform, request, options.models, options.body);
+  if (!readsLive(request)) return readAt(platform, request, options.models, options.body, options.scopeAt);
   const now = platform.clock();
   const key = [
     request.userId,

@@ -20,7 +20,6 @@ import {
 import type { Queryable } from '@kosh/event-store';
 import { type LedgerLine, ledgerEntries, ledgerPeriods } from '@kosh/projections';
 import type { FastifyInstance } from 'fastify';
-import { readAt, readsLive } from '../../history/read-at';
 import { cachedReadAt, createAnswerCache } from '../answer-cache';
 
 export const LEDGER_QUERY_MESSAGES = {
@@ -84,37 +83,25 @@ export async function ledgerRoutes(fastify: FastifyInstance) {
         response: { 200: LedgerResponse, ...errorResponses(401, 422) },
       },
     },
+    // Live answers are served again while the ledger has not moved (ETag, 304); an as-of answer
+    // is a replay of one month's rows: only the transactions ever dated in it.
     async (request, reply) => {
-      // Live answers are cached per read-model checkpoint; an as-of answer is a replay.
-      if (readsLive(request)) {
-        const parsed = parseLedgerQuery(request.query, monthOf(platform.clock()));
-        if (!parsed.ok) throw new ValidationError(parsed.errors);
-        const { year, month } = parsed.value;
-        return cache.answer(request, reply, {
-          key: `${request.userId}/${year}-${month}`,
-          projections: ['ledger'],
-          build: () => ledgerMonth(platform.db, request.userId, year, month),
-        });
-      }
       const monthAt = (now: Date) => {
         const parsed = parseLedgerQuery(request.query, monthOf(now));
         if (!parsed.ok) throw new ValidationError(parsed.errors);
         return parsed.value;
       };
-      return readAt(
-        platform,
-        request,
-        ['ledger'],
-        async ({ db, now }) => {
+      return cachedReadAt(platform, cache, request, reply, {
+        models: ['ledger'],
+        body: async ({ db, now }) => {
           const { year, month } = monthAt(now);
           return ledgerMonth(db, request.userId, year, month);
         },
-        // One month's rows: only the transactions ever dated in it are replayed.
-        (asOf) => {
+        scopeAt: (asOf) => {
           const { year, month } = monthAt(asOf);
           return { transactionMonth: `${year}-${String(month).padStart(2, '0')}` };
         },
-      );
+      });
     },
   );
 

@@ -46,7 +46,7 @@ import {
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { etagOf, loadAggregate } from '../../commands/handle';
 import { type CommandOutcome, commandRoutes, readOrFold, wireFieldErrors } from '../../commands/route';
-import { readAt, readsLive } from '../../history/read-at';
+import { readAt } from '../../history/read-at';
 import { cachedReadAt, createAnswerCache } from '../answer-cache';
 import { registerLoanTypeList } from '../banks/loan-type-list';
 import { loanChangeRoutes } from './changes';
@@ -75,9 +75,8 @@ export async function loanRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { platform } = app;
   app.addHook('onRequest', app.authenticate);
-  const scheduleCache = createAnswerCache(platform);
-  // The list and the totals: small answers, many keys (page, sort, search).
-  const readCache = createAnswerCache(platform);
+  // The list, the totals and the schedules, each keyed by user, route and query.
+  const cache = createAnswerCache(platform);
 
   const today = () => calendarDateOf(platform.clock());
 
@@ -189,7 +188,7 @@ export async function loanRoutes(fastify: FastifyInstance) {
       },
     },
     async (request, reply) =>
-      cachedReadAt(platform, readCache, request, reply, {
+      cachedReadAt(platform, cache, request, reply, {
         models: ['loans', 'schedules'],
         alsoReads: ['catalog'],
         body: async ({ db, now }) => {
@@ -224,7 +223,7 @@ export async function loanRoutes(fastify: FastifyInstance) {
       },
     },
     async (request, reply) =>
-      cachedReadAt(platform, readCache, request, reply, {
+      cachedReadAt(platform, cache, request, reply, {
         models: ['loans', 'schedules'],
         body: async ({ db, now }) => {
           const stats = await getLoanStats(db, request.userId, calendarDateOf(now));
@@ -340,30 +339,20 @@ export async function loanRoutes(fastify: FastifyInstance) {
         response: { 200: ScheduleResponse, ...errorResponses(401, 404, 422) },
       },
     },
-    async (request, reply) => {
-      // Live answers are served again while the schedules read model has not moved (ETag, 304);
-      // an as-of answer is a replay.
-      // The key holds the asking user: an entry exists only once that user's ownership was
-      // checked, and stays only while neither the loans nor the schedules have moved since.
-      if (readsLive(request)) {
-        return scheduleCache.answer(request, reply, {
-          key: `${request.userId}/${request.params.id}`,
-          projections: ['loans', 'schedules'],
-          build: async () => {
-            const loan = await ownLoan(request.userId, request.params.id);
-            return {
-              success: true as const,
-              data: toWireSchedule(await getSchedule(platform.db, request.userId, loan.id)),
-            };
-          },
-        });
-      }
-      return readAt(platform, request, ['loans', 'schedules'], async ({ db }) => {
-        const loan = await ownLoan(request.userId, request.params.id, db);
-        const schedule = await getSchedule(db, request.userId, loan.id);
-        return { success: true as const, data: toWireSchedule(schedule) };
-      });
-    },
+    // Live answers are served again while neither the loans nor the schedules have moved (ETag,
+    // 304); the key holds the asking user, so an entry exists only once that user's ownership was
+    // checked. An as-of answer is a replay.
+    async (request, reply) =>
+      cachedReadAt(platform, cache, request, reply, {
+        models: ['loans', 'schedules'],
+        body: async ({ db }) => {
+          const loan = await ownLoan(request.userId, request.params.id, db);
+          return {
+            success: true as const,
+            data: toWireSchedule(await getSchedule(db, request.userId, loan.id)),
+          };
+        },
+      }),
   );
 
   loanCommand({
