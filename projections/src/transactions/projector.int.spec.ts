@@ -16,12 +16,22 @@ const record = (transactionId: string, notes: string, transactionType: 'C' | 'D'
     data: { transactionId, userId, notes, transactionType, transactionDate: '2026-01-05', amount, now },
   }) as const;
 
+const pizzaId = '1e7d8f4e-0000-4000-8000-000000000003';
+const edit = (transactionId: string, notes: string, transactionType: 'C' | 'D', amount: number) =>
+  ({
+    type: 'UpdateTransaction',
+    data: { ...record(transactionId, notes, transactionType, amount).data, now: later },
+  }) as const;
+const remove = (transactionId: string) =>
+  ({ type: 'DeleteTransaction', data: { transactionId, userId, now: later } }) as const;
+
 describe('transactions read model in PostgreSQL', () => {
   const spec = readModelSpec(transactionsProjection);
 
   const streams = () => ({
     salary: recordedStream(transactionDecider, transactionStreamId(salaryId), userId),
     rent: recordedStream(transactionDecider, transactionStreamId(rentId), userId),
+    pizza: recordedStream(transactionDecider, transactionStreamId(pizzaId), userId),
   });
 
   it('holds one row per transaction and the user totals, as the events leave them', async () => {
@@ -30,12 +40,7 @@ describe('transactions read model in PostgreSQL', () => {
       ...salary.decide(record(salaryId, 'Salary', 'C', 9000000)),
       ...rent.decide(record(rentId, 'Rent', 'D', 2500000)),
     ]);
-    await spec.apply(
-      rent.decide({
-        type: 'UpdateTransaction',
-        data: { ...record(rentId, 'Rent', 'D', 2600000).data, now: later },
-      }),
-    );
+    await spec.apply(rent.decide(edit(rentId, 'Rent', 'D', 2600000)));
     expect(await spec.rows(ROWS)).toEqual([
       { id: rentId, notes: 'Rent', transaction_type: 'D', amount: '26000.00', version: 2 },
       { id: salaryId, notes: 'Salary', transaction_type: 'C', amount: '90000.00', version: 1 },
@@ -50,9 +55,7 @@ describe('transactions read model in PostgreSQL', () => {
         debit_amount: '26000.00',
       },
     ]);
-    await spec.apply(
-      rent.decide({ type: 'DeleteTransaction', data: { transactionId: rentId, userId, now: later } }),
-    );
+    await spec.apply(rent.decide(remove(rentId)));
     expect(await spec.rows(ROWS)).toMatchObject([{ id: salaryId }]);
     expect(await spec.rows(STATS)).toMatchObject([
       { total_transactions: 1, debit_count: 0, debit_amount: '0.00' },
@@ -71,23 +74,14 @@ describe('transactions read model in PostgreSQL', () => {
   });
 
   it('keeps, per user, how many notes hold each one- or two-character piece, as ILIKE finds them', async () => {
-    const { salary, rent } = streams();
-    const pizzaId = '1e7d8f4e-0000-4000-8000-000000000003';
-    const pizza = recordedStream(transactionDecider, transactionStreamId(pizzaId), userId);
+    const { salary, rent, pizza } = streams();
     await spec.apply([
       ...salary.decide(record(salaryId, 'Salary', 'C', 9000000)),
       ...rent.decide(record(rentId, 'Rent', 'D', 2500000)),
       ...pizza.decide(record(pizzaId, 'PIZZA at Straße ΣΑΣ #42', 'D', 45000)),
     ]);
-    await spec.apply(
-      rent.decide({
-        type: 'UpdateTransaction',
-        data: { ...record(rentId, 'Rent for March (50%)', 'D', 2500000).data, now: later },
-      }),
-    );
-    await spec.apply(
-      salary.decide({ type: 'DeleteTransaction', data: { transactionId: salaryId, userId, now: later } }),
-    );
+    await spec.apply(rent.decide(edit(rentId, 'Rent for March (50%)', 'D', 2500000)));
+    await spec.apply(salary.decide(remove(salaryId)));
     const pieces = new Set<string>();
     for (const notes of ['Salary', 'Rent', 'Rent for March (50%)', 'PIZZA at Straße ΣΑΣ #42', 'qx']) {
       const chars = [...notes];

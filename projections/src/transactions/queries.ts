@@ -75,18 +75,22 @@ export async function listTransactions(
     .join(', ');
   const filter = where.join(' AND ');
   const offset = (query.page - 1) * query.limit;
+  /** The page by itself, when its count comes from elsewhere. */
+  const page = async () =>
+    (
+      await db.query<DbTransactionRow>(
+        `SELECT ${TRANSACTION_COLUMNS} FROM transactions t WHERE ${filter}
+          ORDER BY ${order} LIMIT ${query.limit} OFFSET ${offset}`,
+        params,
+      )
+    ).rows.map(fromDb);
   if (query.search && !query.transactionType && !query.dateFrom && !query.dateTo) {
     const total = await shortSearchCount(db, userId, query.search);
     if (total === 0) return { rows: [], totalItems: 0 };
     if (total !== null) {
       // Known count: the page is a walk of the sort order's index that stops at `limit`
       // matches (about limit / share of rows read; a rare piece reads the user's rows).
-      const { rows } = await db.query<DbTransactionRow>(
-        `SELECT ${TRANSACTION_COLUMNS} FROM transactions t WHERE ${filter}
-          ORDER BY ${order} LIMIT ${query.limit} OFFSET ${offset}`,
-        params,
-      );
-      return { rows: rows.map(fromDb), totalItems: total };
+      return { rows: await page(), totalItems: total };
     }
   }
   if (query.search) {
@@ -127,15 +131,8 @@ export async function listTransactions(
       : await countTransactions(db, userId, query, filter, params);
     return { rows: rows.map(fromDb), totalItems: total };
   }
-  const [page, count] = await Promise.all([
-    db.query<DbTransactionRow>(
-      `SELECT ${TRANSACTION_COLUMNS} FROM transactions t WHERE ${filter}
-        ORDER BY ${order} LIMIT ${query.limit} OFFSET ${offset}`,
-      params,
-    ),
-    countTransactions(db, userId, query, filter, params),
-  ]);
-  return { rows: page.rows.map(fromDb), totalItems: count };
+  const [rows, count] = await Promise.all([page(), countTransactions(db, userId, query, filter, params)]);
+  return { rows, totalItems: count };
 }
 
 /**
