@@ -33,8 +33,8 @@ const ConfigSchema = Type.Object({
   /** Bound on read-your-writes waits (DESIGN.md). */
   READ_YOUR_WRITES_TIMEOUT_MS: Type.Integer({ minimum: 0 }),
   /**
-   * Memory for the serialised live answers, per family of routes (ledger, schedules, loan lists,
-   * transaction pages), in MB; 0 keeps none (every read is built; ETags and 304 still hold).
+   * Memory for the serialised live answers, per family of routes (ledger, loans, transactions),
+   * in MB; 0 keeps none (every read is built; ETags and 304 still hold).
    */
   ANSWER_CACHE_MB: Type.Number({ minimum: 0 }),
   /** Prefix of BullMQ keys, so several deployments or test runs can share one Redis. */
