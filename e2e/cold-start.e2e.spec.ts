@@ -94,3 +94,34 @@ test('a cold start on a money screen asks for its data alongside the session che
   expect(scheduleCalls).toEqual(['loan', 'schedule']);
   await expect(schedule.rows).toHaveCount(24);
 });
+
+test('a cold start asks for each of its first reads once: the answers sent for before the app loaded are the ones shown', async ({
+  page,
+  request,
+}) => {
+  const user = await createVerifiedUser(request, 'Kavya');
+  const api = await MoneyApi.signIn(request, user);
+  await api.createTransaction('Early salary', 'C', isoDate(new Date()), 75000);
+  await signInThroughUi(page, user);
+
+  for (const [path, shown] of [
+    ['/ledger', () => new LedgerPage(page).creditTable],
+    ['/transactions', () => new TransactionsPage(page).rows.filter({ hasText: 'Early salary' })],
+  ] as const) {
+    const reads = new Map<string, number>();
+    const onRequest = (sent: { url(): string; method(): string }) => {
+      const url = new URL(sent.url());
+      if (sent.method() === 'GET' && url.pathname.startsWith('/api/')) {
+        const key = url.pathname + url.search;
+        reads.set(key, (reads.get(key) ?? 0) + 1);
+      }
+    };
+    page.on('request', onRequest);
+    await page.goto(path);
+    await expect(shown()).toContainText('Early salary');
+    page.off('request', onRequest);
+    expect([...reads.keys()]).toContain('/api/auth/profile');
+    const repeated = [...reads].filter(([, times]) => times > 1);
+    expect(repeated, `${path}: reads sent more than once`).toEqual([]);
+  }
+});

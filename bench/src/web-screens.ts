@@ -13,7 +13,8 @@
  * (the npm script does it). Figures only, not a test.
  *
  * Options (environment): BENCH_WEB_TRANSACTIONS=10000  BENCH_WEB_RUNS=5  BENCH_WEB_COLD_RUNS=3
- * BENCH_WEB_DIST=web/dist
+ * BENCH_WEB_DIST=web/dist  BENCH_WEB_WATERFALL=1 (requests)  BENCH_WEB_PROFILE=1 (main-thread time)
+ * BENCH_WEB_RTT_MS=100 (cold loads over a slower network)
  */
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync } from 'node:fs';
@@ -262,6 +263,81 @@ async function scrollFrames(page: Page): Promise<number[]> {
 
 /** BENCH_WEB_WATERFALL=1: each screen's first cold load, request by request (where the time goes). */
 const WATERFALL = process.env.BENCH_WEB_WATERFALL === '1';
+/**
+ * BENCH_WEB_RTT_MS=100: cold loads over an emulated network of that round-trip time (Chromium's
+ * network emulation, no bandwidth cap), as a phone on a mobile network would load the screens.
+ */
+const RTT_MS = Number(process.env.BENCH_WEB_RTT_MS ?? 0);
+/** BENCH_WEB_PROFILE=1: each screen's first cold load, main-thread time by kind and by script. */
+const PROFILE = process.env.BENCH_WEB_PROFILE === '1';
+
+type CpuProfile = {
+  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
+  samples: number[];
+  timeDeltas: number[];
+};
+
+/** Starts Chromium's sampling profiler and timeline counters on a page before it navigates. */
+async function startProfile(page: Page) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Performance.enable');
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
+  await cdp.send('Profiler.start');
+  return async (name: string) => {
+    const { profile } = (await cdp.send('Profiler.stop')) as unknown as { profile: CpuProfile };
+    const { metrics } = await cdp.send('Performance.getMetrics');
+    const metric = (key: string) => ((metrics.find((m) => m.name === key)?.value ?? 0) * 1000).toFixed(0);
+    console.log(
+      `  ${name}: main thread ms — tasks ${metric('TaskDuration')}, script ${metric('ScriptDuration')}, ` +
+        `style ${metric('RecalcStyleDuration')}, layout ${metric('LayoutDuration')}`,
+    );
+    const byId = new Map(profile.nodes.map((n) => [n.id, n.callFrame]));
+    const self = new Map<string, number>();
+    const byScript = new Map<string, number>();
+    profile.samples.forEach((id, i) => {
+      const frame = byId.get(id);
+      const ms = (profile.timeDeltas[i] ?? 0) / 1000;
+      if (!frame) return;
+      const script = frame.url ? new URL(frame.url).pathname : `(${frame.functionName || 'native'})`;
+      byScript.set(script, (byScript.get(script) ?? 0) + ms);
+      const key = `${frame.functionName || '(anonymous)'} ${script}:${frame.lineNumber}`;
+      self.set(key, (self.get(key) ?? 0) + ms);
+    });
+    const top = (map: Map<string, number>, n: number) => [...map].sort((a, b) => b[1] - a[1]).slice(0, n);
+    // The load as a strip: per 50 ms, what the main thread did most (idle = waiting).
+    const strip: string[] = [];
+    let at = 0;
+    const buckets = new Map<number, Map<string, number>>();
+    profile.samples.forEach((id, i) => {
+      const ms = (profile.timeDeltas[i] ?? 0) / 1000;
+      at += ms;
+      const frame = byId.get(id);
+      const kind = !frame
+        ? '?'
+        : frame.url
+          ? (new URL(frame.url).pathname.replace(/^\/assets\//, '').split('-')[0] ?? '')
+          : frame.functionName;
+      const bucket = buckets.get(Math.floor(at / 50)) ?? new Map<string, number>();
+      bucket.set(kind, (bucket.get(kind) ?? 0) + ms);
+      buckets.set(Math.floor(at / 50), bucket);
+    });
+    for (const [b, kinds] of [...buckets].sort((x, y) => x[0] - y[0])) {
+      const parts = [...kinds]
+        .sort((x, y) => y[1] - x[1])
+        .slice(0, 3)
+        .map(([k, ms]) => `${k} ${ms.toFixed(0)}`);
+      strip.push(`${String(b * 50).padStart(5)}: ${parts.join(', ')}`);
+    }
+    console.log(`    timeline (from the profiler's start):\n      ${strip.join('\n      ')}`);
+    console.log('    by script (self ms):');
+    for (const [script, ms] of top(byScript, 10))
+      console.log(`      ${ms.toFixed(0).padStart(5)}  ${script}`);
+    console.log('    by function (self ms):');
+    for (const [fn, ms] of top(self, 15))
+      console.log(`      ${ms.toFixed(0).padStart(5)}  ${fn.slice(0, 100)}`);
+  };
+}
 
 type Timed = { path: string; start: number; end: number };
 
@@ -313,7 +389,8 @@ async function main() {
     const list = screens(setup.scheduleLoanId);
     const page = await signedInPage();
 
-    console.log(`\nms from navigation start to usable (load ${loadavg()[0]?.toFixed(1)}):`);
+    const network = RTT_MS > 0 ? `, cold loads at ${RTT_MS} ms round trip` : '';
+    console.log(`\nms from navigation start to usable (load ${loadavg()[0]?.toFixed(1)}${network}):`);
     console.log(
       `${'screen'.padEnd(40)} ${'cold p50'.padStart(9)} ${'cold max'.padStart(9)} ${'warm p50'.padStart(9)} ${'warm max'.padStart(9)}`,
     );
@@ -322,9 +399,20 @@ async function main() {
       const colds: number[] = [];
       for (let i = 0; i < COLD_RUNS; i++) {
         const coldPage = await signedInPage();
+        if (RTT_MS > 0) {
+          const cdp = await coldPage.context().newCDPSession(coldPage);
+          await cdp.send('Network.emulateNetworkConditions', {
+            offline: false,
+            latency: RTT_MS,
+            downloadThroughput: -1,
+            uploadThroughput: -1,
+          });
+        }
         const requests = WATERFALL && i === 0 ? recordRequests(coldPage) : null;
+        const stopProfile = PROFILE && i === 0 ? await startProfile(coldPage) : null;
         colds.push(await timeScreen(coldPage, setup.baseUrl, screen));
         if (requests) printWaterfall(screen.name, requests, colds[0] as number);
+        await stopProfile?.(screen.name);
         await coldPage.context().close();
       }
       const cold = median(colds);

@@ -13,6 +13,7 @@ import { sessionEnded } from '../auth/sessionActions';
 import { isTokenExpired } from '../auth/token';
 import { TOAST_TIMEOUT_MS, toast } from '../toaster';
 import { type ApiError, toApiError, toastMessagesFor } from './apiError';
+import { fetchOrTakeEarly } from './earlyFetch';
 import { carriesIdempotencyKey } from './idempotency';
 import { keepsServerNames } from './serverNames';
 
@@ -62,6 +63,8 @@ function splitToastOptions(args: Args): { request: string | FetchArgs; errorToas
 const rawBaseQuery = fetchBaseQuery({
   baseUrl: '/api',
   timeout: REQUEST_TIMEOUT_MS,
+  // A cold start's first reads may already be on their way (earlyFetch.ts, boot.ts).
+  fetchFn: fetchOrTakeEarly,
   prepareHeaders(headers, { getState, arg }) {
     const { token } = (getState() as SessionState).session;
     // Spec section 4: an expired (or undecodable) token is never sent.

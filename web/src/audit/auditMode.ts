@@ -1,31 +1,11 @@
 import { useSyncExternalStore } from 'react';
+import { type AuditAccount, storeAuditAccount, storedAuditAccount } from './auditStorage';
 
-/** The account an auditor is reading (issue 14): a grant received, as GET /api/audit-grants gives it. */
-export type AuditAccount = Readonly<{
-  grantId: string;
-  ownerUserId: string;
-  ownerName: string;
-  expiresAt: string;
-  asOfLimit: string | null;
-}>;
-
-const STORAGE_KEY = 'kosh.auditAccount';
-
-function stored(): AuditAccount | null {
-  try {
-    const text = window.sessionStorage.getItem(STORAGE_KEY);
-    const value = text ? (JSON.parse(text) as Partial<AuditAccount>) : null;
-    return value && typeof value.ownerUserId === 'string' && typeof value.grantId === 'string'
-      ? (value as AuditAccount)
-      : null;
-  } catch {
-    return null;
-  }
-}
+export type { AuditAccount } from './auditStorage';
 
 type State = { account: AuditAccount | null; refusals: number };
 
-let state: State = { account: typeof window === 'undefined' ? null : stored(), refusals: 0 };
+let state: State = { account: typeof window === 'undefined' ? null : storedAuditAccount(), refusals: 0 };
 const listeners = new Set<() => void>();
 
 function update(next: State): void {
@@ -48,12 +28,7 @@ export function auditAccount(): AuditAccount | null {
  * mode, another tab or a new session does not. The caller resets the API cache.
  */
 export function setAuditAccount(account: AuditAccount | null): void {
-  try {
-    if (account) window.sessionStorage.setItem(STORAGE_KEY, JSON.stringify(account));
-    else window.sessionStorage.removeItem(STORAGE_KEY);
-  } catch {
-    // Storage off (private mode): the mode lasts until the next reload.
-  }
+  storeAuditAccount(account);
   update({ account, refusals: 0 });
 }
 
