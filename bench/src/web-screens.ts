@@ -295,38 +295,27 @@ async function startProfile(page: Page) {
     const byId = new Map(profile.nodes.map((n) => [n.id, n.callFrame]));
     const self = new Map<string, number>();
     const byScript = new Map<string, number>();
-    profile.samples.forEach((id, i) => {
-      const frame = byId.get(id);
-      const ms = (profile.timeDeltas[i] ?? 0) / 1000;
-      if (!frame) return;
-      const script = frame.url ? new URL(frame.url).pathname : `(${frame.functionName || 'native'})`;
-      byScript.set(script, (byScript.get(script) ?? 0) + ms);
-      const key = `${frame.functionName || '(anonymous)'} ${script}:${frame.lineNumber}`;
-      self.set(key, (self.get(key) ?? 0) + ms);
-    });
-    const top = (map: Map<string, number>, n: number) => [...map].sort((a, b) => b[1] - a[1]).slice(0, n);
     // The load as a strip: per 50 ms, what the main thread did most (idle = waiting).
-    const strip: string[] = [];
-    let at = 0;
     const buckets = new Map<number, Map<string, number>>();
+    const add = (map: Map<string, number>, key: string, ms: number) => map.set(key, (map.get(key) ?? 0) + ms);
+    let at = 0;
     profile.samples.forEach((id, i) => {
       const ms = (profile.timeDeltas[i] ?? 0) / 1000;
       at += ms;
       const frame = byId.get(id);
-      const kind = !frame
-        ? '?'
-        : frame.url
-          ? (new URL(frame.url).pathname.replace(/^\/assets\//, '').split('-')[0] ?? '')
-          : frame.functionName;
+      if (!frame) return;
+      const script = frame.url ? new URL(frame.url).pathname : `(${frame.functionName || 'native'})`;
+      add(byScript, script, ms);
+      add(self, `${frame.functionName || '(anonymous)'} ${script}:${frame.lineNumber}`, ms);
+      const kind = frame.url ? (script.replace(/^\/assets\//, '').split('-')[0] ?? '') : frame.functionName;
       const bucket = buckets.get(Math.floor(at / 50)) ?? new Map<string, number>();
-      bucket.set(kind, (bucket.get(kind) ?? 0) + ms);
+      add(bucket, kind, ms);
       buckets.set(Math.floor(at / 50), bucket);
     });
+    const top = (map: Map<string, number>, n: number) => [...map].sort((a, b) => b[1] - a[1]).slice(0, n);
+    const strip: string[] = [];
     for (const [b, kinds] of [...buckets].sort((x, y) => x[0] - y[0])) {
-      const parts = [...kinds]
-        .sort((x, y) => y[1] - x[1])
-        .slice(0, 3)
-        .map(([k, ms]) => `${k} ${ms.toFixed(0)}`);
+      const parts = top(kinds, 3).map(([k, ms]) => `${k} ${ms.toFixed(0)}`);
       strip.push(`${String(b * 50).padStart(5)}: ${parts.join(', ')}`);
     }
     console.log(`    timeline (from the profiler's start):\n      ${strip.join('\n      ')}`);

@@ -1,7 +1,6 @@
 import { BlueprintProvider } from '@blueprintjs/core';
 import { useEffect } from 'react';
 import { Provider } from 'react-redux';
-import { useRouter } from 'wouter';
 import { useGetProfileQuery } from '../auth/authApi';
 import { useAppearance } from '../settings/appearance';
 import { AppRoutes, preloadRoute } from './routes';
@@ -12,12 +11,11 @@ function useSessionStart(): void {
   const status = useAppSelector((state) => state.session.status);
   useGetProfileQuery(undefined, { skip: status !== 'loading' });
   // Meanwhile the screen asked for loads its code and data, so neither waits for the answer.
-  const { parser } = useRouter();
   const dispatch = useAppDispatch();
   const checking = status === 'loading';
   useEffect(() => {
-    if (checking) preloadRoute(parser, window.location.pathname, dispatch);
-  }, [checking, parser, dispatch]);
+    if (checking) preloadRoute(window.location.pathname, dispatch);
+  }, [checking, dispatch]);
 }
 
 function Shell() {

@@ -5,9 +5,10 @@ import { loadLayout, matchScreen } from './screens';
 
 /**
  * Its own entry, first in index.html and importing nothing heavy, so it runs as soon as it is
- * fetched: on a signed-in cold start of a screen, its code, the frame's and its first data start
- * loading while React, Blueprint and the store (main.tsx's graph) are still being evaluated. The session check's profile goes too.
- * Reads of an audited account wait for the base query (it names the account).
+ * fetched: on a signed-in cold start of a screen, its code, the frame's and its first data (and
+ * the session check's profile) start loading while React, Blueprint and the store (main.tsx's
+ * graph) are still being evaluated. Reads of an audited account wait for the base query (it
+ * names the account).
  */
 export function bootScreen(path: string, now = new Date()): void {
   const token = tokenStorage.read()?.token;

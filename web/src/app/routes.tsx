@@ -1,15 +1,12 @@
 import { Suspense } from 'react';
-import { matchRoute, Redirect, Route, Switch } from 'wouter';
+import { Redirect, Route, Switch } from 'wouter';
 import { prefetchLedger } from '../ledger/ledgerApi';
 import { prefetchSchedule } from '../loans/loansApi';
 import { prefetchTransactionBook } from '../transactions/transactionsApi';
 import { CentredSpinner, Protected, PublicOnly, PublicOnlyUnlessLink } from './guards';
 import { type LazyComponent, lazyComponent, lazyPage } from './lazyPage';
-import { loadLayout, screens } from './screens';
+import { loadLayout, matchScreen, screens } from './screens';
 import type { AppDispatch } from './store';
-
-/** The router's path-pattern parser (wouter's `useRouter().parser`). */
-type Parser = Parameters<typeof matchRoute>[0];
 
 const LoginPage = lazyPage(() => import('../auth/LoginPage'), 'LoginPage');
 const RegisterPage = lazyPage(() => import('../auth/RegisterPage'), 'RegisterPage');
@@ -44,8 +41,8 @@ const routeData: Readonly<Record<string, RouteData>> = {
 };
 
 /** Spec section 2: the signed-in screens of screens.ts, each its own chunk. */
-const protectedRoutes: ReadonlyArray<readonly [string, LazyComponent<object>, RouteData?]> = screens.map(
-  (screen) => [screen.path, lazyComponent(screen.loadPage), routeData[screen.path]] as const,
+const protectedPages: ReadonlyMap<string, LazyComponent<object>> = new Map(
+  screens.map((screen) => [screen.path, lazyComponent(screen.loadPage)]),
 );
 
 /**
@@ -53,15 +50,15 @@ const protectedRoutes: ReadonlyArray<readonly [string, LazyComponent<object>, Ro
  * start loading now, alongside the session check, rather than one after the other once the
  * profile has answered (session -> frame chunk -> page chunk -> data).
  */
-export function preloadRoute(parser: Parser, path: string, dispatch: AppDispatch): void {
-  for (const [pattern, Page, data] of protectedRoutes) {
-    const [matches, params] = matchRoute(parser, pattern, path);
-    if (!matches) continue;
-    void AppLayout.preload();
-    void Page.preload();
-    data?.(params, dispatch);
-    return;
-  }
+export function preloadRoute(path: string, dispatch: AppDispatch): void {
+  // The same matcher as boot.ts, which has already asked for these chunks and GETs: the imports
+  // resolve to the same modules and the base query takes the early answers.
+  const match = matchScreen(path);
+  const Page = match && protectedPages.get(match.screen.path);
+  if (!match || !Page) return;
+  void AppLayout.preload();
+  void Page.preload();
+  routeData[match.screen.path]?.(match.params, dispatch);
 }
 
 export function AppRoutes() {
@@ -80,7 +77,7 @@ export function AppRoutes() {
             </PublicOnly>
           </Route>
         ))}
-        {protectedRoutes.map(([path, Page]) => (
+        {[...protectedPages].map(([path, Page]) => (
           <Route key={path} path={path}>
             <Protected>
               <AppLayout>
