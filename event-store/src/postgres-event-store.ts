@@ -60,11 +60,23 @@ type AppendRow = {
   conflict_version: number | null;
 };
 
-const APPEND_SQL =
-  'SELECT next_version, last_position, conflict_version FROM kosh_append_one($1, $2, $3::text[], $4::text[], $5::jsonb[], $6::jsonb[])';
+/**
+ * The elements of a JSON array parameter, in order, as jsonb[]. Bodies travel as one JSON array
+ * instead of a jsonb[] array literal, in which every document is quoted and escaped by the driver
+ * and unescaped again by the server. With the one-event form below, `npm run bench:eventstore`
+ * (three alternated runs each): lone appends 0.53-0.60× → 0.59-0.65× a raw INSERT, 10-event
+ * appends 0.46-0.53× → 0.48-0.58× a raw 10-row INSERT.
+ */
+const jsonbArray = (param: string) =>
+  `ARRAY(SELECT d FROM jsonb_array_elements(${param}::jsonb) WITH ORDINALITY AS t(d, n) ORDER BY n)`;
 
-const APPEND_BATCH_SQL =
-  'SELECT idx, next_version, last_position, conflict_version FROM kosh_append_batch($1::text[], $2::integer[], $3::integer[], $4::text[], $5::text[], $6::jsonb[], $7::jsonb[])';
+const APPEND_SQL = `SELECT next_version, last_position, conflict_version FROM kosh_append_one($1, $2, $3::text[], $4::text[], ${jsonbArray('$5')}, ${jsonbArray('$6')})`;
+
+// One event (most appends): scalar parameters, no array to build or take apart.
+const APPEND_ONE_EVENT_SQL =
+  'SELECT next_version, last_position, conflict_version FROM kosh_append_one($1, $2, ARRAY[$3::text], ARRAY[$4::text], ARRAY[$5::jsonb], ARRAY[$6::jsonb])';
+
+const APPEND_BATCH_SQL = `SELECT idx, next_version, last_position, conflict_version FROM kosh_append_batch($1::text[], $2::integer[], $3::integer[], $4::text[], $5::text[], ${jsonbArray('$6')}, ${jsonbArray('$7')})`;
 
 const EVENT_COLUMNS =
   'kosh_position(transaction_id, global_position) AS position, event_id, stream_id, stream_version, type, data, metadata';
@@ -164,13 +176,25 @@ export async function appendOn(
     }
     return { nextVersion: version, position: rows[0]?.position ?? START_POSITION };
   }
+  const [only] = events;
+  if (events.length === 1 && only) {
+    const { rows } = await q.query<AppendRow>(APPEND_ONE_EVENT_SQL, [
+      streamId,
+      expected,
+      only.id,
+      only.type,
+      JSON.stringify(only.data ?? null),
+      JSON.stringify(only.metadata),
+    ]);
+    return settle(streamId, expectedVersion, rows[0]);
+  }
   const { rows } = await q.query<AppendRow>(APPEND_SQL, [
     streamId,
     expected,
     events.map((e) => e.id),
     events.map((e) => e.type),
-    events.map((e) => JSON.stringify(e.data ?? null)),
-    events.map((e) => JSON.stringify(e.metadata)),
+    JSON.stringify(events.map((e) => e.data ?? null)),
+    JSON.stringify(events.map((e) => e.metadata)),
   ]);
   return settle(streamId, expectedVersion, rows[0]);
 }
@@ -267,15 +291,15 @@ export function createPostgresEventStore(db: Db, options: PostgresEventStoreOpti
       const req: number[] = [];
       const ids: string[] = [];
       const types: string[] = [];
-      const data: string[] = [];
-      const metadata: string[] = [];
+      const data: unknown[] = [];
+      const metadata: unknown[] = [];
       group.forEach((a, i) => {
         for (const e of a.events) {
           req.push(i + 1);
           ids.push(e.id);
           types.push(e.type);
-          data.push(JSON.stringify(e.data ?? null));
-          metadata.push(JSON.stringify(e.metadata));
+          data.push(e.data ?? null);
+          metadata.push(e.metadata);
         }
       });
       ({ rows } = await db.query<AppendRow & { idx: number }>(APPEND_BATCH_SQL, [
@@ -284,8 +308,8 @@ export function createPostgresEventStore(db: Db, options: PostgresEventStoreOpti
         req,
         ids,
         types,
-        data,
-        metadata,
+        JSON.stringify(data),
+        JSON.stringify(metadata),
       ]));
     } catch {
       // The whole group rolled back (a duplicate id raced in, a deadlock with a caller's own

@@ -177,6 +177,45 @@ export function eventStoreContract(
       expect(missing).toEqual({ version: 0, events: [] });
     });
 
+    it('keeps each event’s data and metadata as given: alone, several in one append, and grouped', async () => {
+      // Characters an array literal or a JSON document must escape, text that reads as NULL,
+      // non-ASCII, nesting and a null body; each body must land on its own event, in order.
+      fresh();
+      const awkward = [
+        { notes: 'He said "hi", {then} left\\', amount: 12_345 },
+        { notes: 'NULL', tags: ['a,b', '{c}', ''], nested: { deep: [1, [2, [3]]] } },
+        { notes: '₹ 1,00,000.50 — किराया 🏠', zero: 0, negative: -1, flag: false },
+        null,
+        { notes: "it's \t tab \n newline \u00e9", empty: {} },
+      ];
+      const make = () =>
+        awkward.map((data, i) => {
+          const e = event('Noted', data);
+          return { ...e, metadata: { ...e.metadata, note: `m${i} "quoted", {braced} \\ NULL` } };
+        });
+      const alone = make().slice(0, 1);
+      const several = make();
+      const grouped = [make(), make().slice(2), make().slice(0, 1)];
+      await store.appendToStream(stream('alone'), alone, { expectedVersion: 'no_stream' });
+      await store.appendToStream(stream('several'), several, { expectedVersion: 'no_stream' });
+      await Promise.all(
+        grouped.map((events, g) =>
+          store.appendToStream(stream(`g${g}`), events, { expectedVersion: 'no_stream' }),
+        ),
+      );
+      const cases: [string, NewEvent[]][] = [
+        ['alone', alone],
+        ['several', several],
+        ...grouped.map((events, g): [string, NewEvent[]] => [`g${g}`, events]),
+      ];
+      for (const [name, events] of cases) {
+        const read = await store.readStream(stream(name));
+        expect(read.events.map((e) => e.id)).toEqual(events.map((e) => e.id));
+        expect(read.events.map((e) => e.data)).toEqual(events.map((e) => e.data));
+        expect(read.events.map((e) => e.metadata)).toEqual(events.map((e) => e.metadata));
+      }
+    });
+
     it('checks the expected version: exact, no_stream and any', async () => {
       fresh();
       await store.appendToStream(stream('s'), [event('A', {})], { expectedVersion: 'no_stream' });
