@@ -24,6 +24,8 @@
  * Options (environment): BENCH_TRANSACTIONS=100000  BENCH_DURATION=5 (seconds per run)
  * BENCH_CONNECTIONS=10,50  BENCH_ONLY=<substring of route names>  BENCH_LOG_LEVEL=info
  * BENCH_KEEP=1 (keep the database, for EXPLAIN; drop it yourself)
+ * BENCH_CPU_PROF=/abs/dir (Kosh's servers write CPU profiles to its `kosh/` and `uncached/`; the
+ * largest file of each is the main thread's)
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -85,7 +87,12 @@ type Server = { name: string; url: string; process: ChildProcess };
 
 async function start(name: string, args: string[], env: Record<string, string>): Promise<Server> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
+  // BENCH_CPU_PROF=<dir>: Kosh's servers write CPU profiles (one per thread) when they stop.
+  const profile =
+    process.env.BENCH_CPU_PROF && (name === 'kosh' || name === 'uncached')
+      ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}/${name}`]
+      : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', ...args], {
     cwd: repoRoot,
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'ignore', 'inherit'],

@@ -77,6 +77,12 @@ export type HandleOptions<State, C extends Command, E extends DomainEvent> = {
   expectedVersion?: number;
   /** Read models the answer reads; the command returns once they include its events. */
   waitFor?: readonly string[];
+  /**
+   * The stream's id was made up for this command (a fresh random id): there is nothing to load,
+   * and the append expects no stream. Should it exist after all, the append's conflict loads it
+   * and decides again.
+   */
+  newStream?: boolean;
 };
 
 /**
@@ -99,7 +105,10 @@ export async function handleCommand<State, C extends Command, E extends DomainEv
 ): Promise<HandleResult<State, E>> {
   const { decider, streamId } = options;
   for (let attempt = 0; ; attempt++) {
-    const { state, version, history } = await loadAggregate(ctx.platform, streamId, decider);
+    const { state, version, history } =
+      options.newStream && attempt === 0
+        ? { state: decider.initialState(), version: 0, history: [] as StreamEvent<E>[] }
+        : await loadAggregate(ctx.platform, streamId, decider);
     if (options.expectedVersion !== undefined && options.expectedVersion !== version) {
       throw new ConflictError(STALE_VERSION_MESSAGE, 'STALE_VERSION');
     }

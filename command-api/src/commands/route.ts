@@ -106,6 +106,8 @@ export type CommandRouteOptions<S extends FastifySchema, State, C extends Comman
   idempotent?: boolean;
   /** Honours `If-Match` (the version from a GET): another current version is a 409. */
   ifMatch?: boolean;
+  /** The command writes a stream of a fresh random id: nothing to load first (handle.ts). */
+  newStream?: boolean;
   /** Hooks and limits of the route besides its schema. */
   options?: Pick<RouteShorthandOptions, 'onRequest' | 'preHandler'>;
   /** The command the request asks for; what it throws (401, 404, 422) records nothing. */
@@ -148,6 +150,7 @@ export function commandRoutes<State, C extends Command, E extends DomainEvent>(
           command,
           expectedVersion: route.ifMatch ? parseIfMatch(request.headers['if-match']) : undefined,
           waitFor: stream.waitFor,
+          newStream: route.newStream,
         }).catch((error: unknown) => {
           if (error instanceof ValidationError) {
             throw new ValidationError(wireFieldErrors(error.errors), error.message);

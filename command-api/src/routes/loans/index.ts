@@ -282,6 +282,7 @@ export async function loanRoutes(fastify: FastifyInstance) {
       body: LoanBody,
       response: { 201: LoanResponse, ...errorResponses(401, 422) },
     },
+    newStream: true,
     command: async ({ userId, body }, now) => {
       const fields = await loanFields(userId, body, 'create');
       return { type: 'CreateLoan', data: { loanId: randomUUID(), userId, fields, now } };
