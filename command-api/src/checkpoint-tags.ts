@@ -18,12 +18,14 @@ async function readTags(db: Queryable): Promise<ReadonlyMap<string, string>> {
 }
 
 /**
- * Reads shared by concurrent requests, never older than the request: a request joins a read that
- * starts after it arrived (the next one, queued behind the read in flight), so it still sees
- * every write that finished before it came (read-your-writes), from any process. Under load one
- * small statement serves every request that arrived while the previous one ran.
+ * One run of `read` shared by concurrent callers, never started before the caller came: a caller
+ * joins a run that starts after it arrived (the next one, queued behind the run in flight). For
+ * the tags: a request still sees every write that finished before it came (read-your-writes),
+ * from any process, and under load one small statement serves every request that arrived while
+ * the previous one ran. For the projection jobs (platform/runtime.ts): each append is followed by
+ * a round of jobs sent after it committed, one round in flight at a time.
  */
-function coalesced<T>(read: () => Promise<T>): () => Promise<T> {
+export function coalesced<T>(read: () => Promise<T>): () => Promise<T> {
   let next: Promise<T> | null = null;
   let inFlight: Promise<unknown> = Promise.resolve();
   return () => {

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Platform as AppPlatform } from '@kosh/command-api';
-import { seedCatalog } from '@kosh/command-api';
+import { coalesced, seedCatalog } from '@kosh/command-api';
 import type { Db, EventStore } from '@kosh/event-store';
 import { createPgDb, createPgliteDb, eventStoreMigrations, migrate } from '@kosh/event-store';
 import {
@@ -92,25 +92,10 @@ export async function createPlatform(config: Config, options: PlatformOptions = 
       .catch((err) => logger.warn({ projection: name, err }, 'catch-up failed; will retry'));
   };
 
-  // One round of projection jobs in flight: appends meanwhile ask for one more round after it, so
-  // each append is still followed by a round sent after it committed (what a worker needs to see
-  // it), without nine Redis commands per command under load.
-  let enqueueing = false;
-  let enqueueAgain = false;
-  const wakeWorkers = () => {
-    if (enqueueing) {
-      enqueueAgain = true;
-      return;
-    }
-    enqueueing = true;
-    void (async () => {
-      do {
-        enqueueAgain = false;
-        await enqueueProjections(queue, projectionNames).catch(() => undefined);
-      } while (enqueueAgain);
-      enqueueing = false;
-    })();
-  };
+  // Projection jobs for the workers, one round in flight: appends meanwhile share the next round,
+  // sent after they committed (what a worker needs to see them), instead of nine Redis commands
+  // per command under load.
+  const wakeWorkers = coalesced(() => enqueueProjections(queue, projectionNames).catch(() => undefined));
 
   const metrics = createMetrics({ runner, queue });
   let stopFollowing: (() => void) | null = null;
@@ -133,7 +118,7 @@ export async function createPlatform(config: Config, options: PlatformOptions = 
       // on a worker. BullMQ and NOTIFY wake the others; neither is awaited, so a queue outage
       // never slows or fails a command whose events are stored.
       for (const name of waitFor) catchUp(name);
-      wakeWorkers();
+      void wakeWorkers();
       if (waitFor.length === 0) return true;
       const stopTimer = metrics.readYourWritesWait.startTimer();
       const reached = await runner.waitFor(waitFor, position, config.READ_YOUR_WRITES_TIMEOUT_MS);
