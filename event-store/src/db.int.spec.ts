@@ -15,6 +15,7 @@ const eventStoreFiles = [
   'event-store/003_user_hash_chain.sql',
   'event-store/004_audit_streams_owned.sql',
   'event-store/005_chain_in_one_pass.sql',
+  'event-store/006_chain_lock_then_write.sql',
 ];
 
 async function waitUntil(check: () => boolean, what: string, timeoutMs = 10_000) {
