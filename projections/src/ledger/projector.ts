@@ -146,23 +146,20 @@ async function loadNames(tx: Queryable, loans: Iterable<LedgerLoan>): Promise<Ca
   return { banks, loanTypes };
 }
 
-async function saveEntries(tx: Queryable, entries: readonly LedgerEntry[]): Promise<void> {
-  if (entries.length === 0) return;
-  const records = entries.map((e) => ({ ...e, amount: toDecimalString(e.amount) }));
-  await tx.query(
-    `INSERT INTO ledger_entries
+/** Upserts the entries in `$param` (records of `entryRecords`). */
+const SAVE_ENTRIES = (param: string) => `INSERT INTO ledger_entries
        (entry_id, user_id, entry_date, side, kind, particulars, amount, created_at, loan_id, version, matched_to)
      SELECT r."entryId", r."userId", r."date", r."side", r."kind", r."particulars", r."amount", r."createdAt",
             r."loanId", r."version", r."matchedTo"
-       FROM jsonb_to_recordset($1::jsonb) AS r("entryId" text, "userId" text, "date" date, "side" char(1),
+       FROM jsonb_to_recordset(${param}::jsonb) AS r("entryId" text, "userId" text, "date" date, "side" char(1),
             "kind" text, "particulars" text, "amount" numeric, "createdAt" timestamptz, "loanId" text,
             "version" integer, "matchedTo" text)
      ON CONFLICT (entry_id) DO UPDATE SET
        entry_date = EXCLUDED.entry_date, side = EXCLUDED.side, particulars = EXCLUDED.particulars,
-       amount = EXCLUDED.amount, version = EXCLUDED.version, matched_to = EXCLUDED.matched_to`,
-    [JSON.stringify(records)],
-  );
-}
+       amount = EXCLUDED.amount, version = EXCLUDED.version, matched_to = EXCLUDED.matched_to`;
+
+const entryRecords = (entries: readonly LedgerEntry[]) =>
+  entries.map((e) => ({ ...e, amount: toDecimalString(e.amount) }));
 
 async function saveLoans(tx: Queryable, loans: readonly LedgerLoan[]): Promise<void> {
   if (loans.length === 0) return;
@@ -183,30 +180,56 @@ async function saveLoans(tx: Queryable, loans: readonly LedgerLoan[]): Promise<v
   );
 }
 
-async function savePeriods(tx: Queryable, delta: PeriodDelta): Promise<void> {
-  const records = [...delta]
+/** Adds the month counts in `$param` (records of `periodRecords`); returns the counts. */
+const ADD_TO_PERIODS = (
+  param: string,
+) => `INSERT INTO ledger_periods AS p (user_id, year, month, transaction_count, emi_count)
+     SELECT r."userId", r."year", r."month", r."transactions", r."emis"
+       FROM jsonb_to_recordset(${param}::jsonb) AS r("userId" text, "year" integer, "month" integer,
+            "transactions" integer, "emis" integer)
+     ON CONFLICT (user_id, year, month) DO UPDATE SET
+       transaction_count = p.transaction_count + EXCLUDED.transaction_count,
+       emi_count = p.emi_count + EXCLUDED.emi_count
+     RETURNING p.user_id, p.year, p.month, p.transaction_count, p.emi_count`;
+
+const periodRecords = (delta: PeriodDelta) =>
+  [...delta]
     .filter(([, d]) => d.transactions !== 0 || d.emis !== 0)
     .map(([key, d]) => {
       const [userId, year, month] = key.split('|');
       return { userId, year: Number(year), month: Number(month), transactions: d.transactions, emis: d.emis };
     });
-  if (records.length === 0) return;
-  const json = JSON.stringify(records);
+
+/**
+ * The entries and the month counts in one statement (the two tables are independent: a
+ * statement each was a round trip each on every command, issue 16). A month whose counts reach
+ * 0 is then removed, as a rebuild would never create it.
+ */
+async function saveEntriesAndPeriods(
+  tx: Queryable,
+  entries: readonly LedgerEntry[],
+  delta: PeriodDelta,
+): Promise<void> {
+  const periods = periodRecords(delta);
+  if (entries.length === 0 && periods.length === 0) return;
+  const { rows } = await tx.query<{
+    user_id: string;
+    year: number;
+    month: number;
+    transaction_count: number;
+    emi_count: number;
+  }>(`WITH entries AS (${SAVE_ENTRIES('$1')}) ${ADD_TO_PERIODS('$2')}`, [
+    JSON.stringify(entryRecords(entries)),
+    JSON.stringify(periods),
+  ]);
+  const empty = rows.filter((r) => Number(r.transaction_count) === 0 && Number(r.emi_count) === 0);
+  if (empty.length === 0) return;
   await tx.query(
-    `INSERT INTO ledger_periods AS p (user_id, year, month, transaction_count, emi_count)
-     SELECT r."userId", r."year", r."month", r."transactions", r."emis"
-       FROM jsonb_to_recordset($1::jsonb) AS r("userId" text, "year" integer, "month" integer,
-            "transactions" integer, "emis" integer)
-     ON CONFLICT (user_id, year, month) DO UPDATE SET
-       transaction_count = p.transaction_count + EXCLUDED.transaction_count,
-       emi_count = p.emi_count + EXCLUDED.emi_count`,
-    [json],
-  );
-  await tx.query(
-    `DELETE FROM ledger_periods p USING jsonb_to_recordset($1::jsonb) AS r("userId" text, "year" integer, "month" integer)
-      WHERE p.user_id = r."userId" AND p.year = r."year" AND p.month = r."month"
+    `DELETE FROM ledger_periods p
+      USING unnest($1::text[], $2::int[], $3::int[]) AS z(user_id, year, month)
+      WHERE p.user_id = z.user_id AND p.year = z.year AND p.month = z.month
         AND p.transaction_count = 0 AND p.emi_count = 0`,
-    [json],
+    [empty.map((r) => r.user_id), empty.map((r) => r.year), empty.map((r) => r.month)],
   );
 }
 
@@ -235,8 +258,7 @@ export const ledgerProjection = defineProjection({
     if (removedIds.length > 0) {
       await tx.query('DELETE FROM ledger_entries WHERE entry_id = ANY($1::text[])', [removedIds]);
     }
-    await saveEntries(tx, addedEntries);
     await saveLoans(tx, [...result.loans.values()]);
-    await savePeriods(tx, periodDelta(removedEntries, addedEntries));
+    await saveEntriesAndPeriods(tx, addedEntries, periodDelta(removedEntries, addedEntries));
   },
 });

@@ -30,7 +30,7 @@ export type RunnerContext = Readonly<{
   names(): string[];
   ensureCheckpoint(name: string): Promise<void>;
   readCheckpoint(name: string): Promise<Checkpoint>;
-  /** Up to `limit` events of the log after `position` ('' = from the start). */
+  /** Up to `limit` events of the log after `position` ('' = from the start); callers must not change them. */
   readAfter(position: string, limit: number): Promise<RecordedEvent[]>;
 }>;
 
@@ -62,6 +62,24 @@ export function createRunnerContext(options: {
     ensured.add(name);
   }
 
+  // Reads of the log asked in the same tick for the same range share one query: a command's
+  // catch-ups of the read models it waits for (transactions and ledger) start together from the
+  // same position. A read is shared only by callers that came before it was sent, so each still
+  // sees every event committed before it asked.
+  const unsent = new Map<string, Promise<RecordedEvent[]>>();
+  function readAfter(position: string, limit: number): Promise<RecordedEvent[]> {
+    const key = `${position}|${limit}`;
+    let read = unsent.get(key);
+    if (!read) {
+      read = Promise.resolve().then(() => {
+        unsent.delete(key);
+        return eventStore.readAll({ after: position === '' ? null : position, limit });
+      });
+      unsent.set(key, read);
+    }
+    return read;
+  }
+
   return {
     db,
     eventStore,
@@ -84,6 +102,6 @@ export function createRunnerContext(options: {
       if (!row) throw new Error(`Checkpoint of ${name} vanished`);
       return row;
     },
-    readAfter: (position, limit) => eventStore.readAll({ after: position === '' ? null : position, limit }),
+    readAfter,
   };
 }

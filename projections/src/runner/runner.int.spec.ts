@@ -11,6 +11,8 @@ import {
 import { createTestDatabase, type TestDatabase } from '@kosh/event-store/testing';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runnerMigrations } from '../registry';
+import { createCheckpointWatcher } from './checkpoint-watcher';
+import { createRunnerContext } from './context';
 import {
   type CatchUpResult,
   createProjectionRunner,
@@ -128,20 +130,22 @@ describe('projection runner on PostgreSQL', () => {
     expect((await runner.status())[0]).toMatchObject({ name: TOTALS, position: last, status: 'running' });
   });
 
+  /** The totals, logging which runner applied each event (and taking `sleepSeconds` more). */
+  const loggingProjection = (runnerId: string, sleepSeconds = 0) =>
+    totalsProjection({
+      onApply: async (tx, ids) => {
+        await tx.query('INSERT INTO runner_test_applied (event_id, runner) SELECT unnest($1::text[]), $2', [
+          ids,
+          runnerId,
+        ]);
+        if (sleepSeconds > 0) await tx.query('SELECT pg_sleep($1)', [sleepSeconds]);
+      },
+    });
+
   it('never lets two runners apply the same batch', async () => {
     const last = await seedEvents(store, { count: 1000 });
-    const loggingProjection = (runnerId: string) =>
-      totalsProjection({
-        onApply: async (tx, ids) => {
-          await tx.query('INSERT INTO runner_test_applied (event_id, runner) SELECT unnest($1::text[]), $2', [
-            ids,
-            runnerId,
-          ]);
-          await tx.query('SELECT pg_sleep(0.005)');
-        },
-      });
-    const a = otherProcess({ projections: [loggingProjection('a')], batchSize: 50 });
-    const b = otherProcess({ projections: [loggingProjection('b')], batchSize: 50 });
+    const a = otherProcess({ projections: [loggingProjection('a', 0.005)], batchSize: 50 });
+    const b = otherProcess({ projections: [loggingProjection('b', 0.005)], batchSize: 50 });
 
     await Promise.all([a.catchUp(TOTALS), b.catchUp(TOTALS), a.catchUp(TOTALS), b.catchUp(TOTALS)]);
     await Promise.all([catchUpTo(a, TOTALS, last), catchUpTo(b, TOTALS, last)]);
@@ -151,6 +155,66 @@ describe('projection runner on PostgreSQL', () => {
     );
     expect(rows[0]).toEqual({ applied: 1000, distinct_ids: 1000 });
     expect(await totalsDigest(database.db)).toBe(await expectedDigest(database.db));
+  });
+
+  it('starts a batch where its last one ended, yet follows a checkpoint moved by another process or rewound', async () => {
+    const applied = async () =>
+      (
+        await database.db.query<{ runner: string; n: number; distinct_ids: number }>(
+          `SELECT runner, count(*)::int AS n, count(DISTINCT event_id)::int AS distinct_ids
+             FROM runner_test_applied GROUP BY runner ORDER BY runner`,
+        )
+      ).rows;
+    const a = otherProcess({ projections: [loggingProjection('a')] });
+    const b = otherProcess({ projections: [loggingProjection('b')] });
+
+    const first = await seedEvents(store, { count: 100 });
+    await catchUpTo(a, TOTALS, first);
+    // Another process takes the next events; a's next batch would start where a left off.
+    const second = await seedEvents(store, { count: 50 });
+    await catchUpTo(b, TOTALS, second);
+    const third = await seedEvents(store, { count: 30 });
+    await catchUpTo(a, TOTALS, third);
+    expect(await applied()).toEqual([
+      { runner: 'a', n: 130, distinct_ids: 130 },
+      { runner: 'b', n: 50, distinct_ids: 50 },
+    ]);
+    expect(await totalsDigest(database.db)).toBe(await expectedDigest(database.db));
+
+    // Rewound to replay: a, with nothing after where it left off, replays from the checkpoint.
+    await database.db.query('TRUNCATE runner_test_applied');
+    await database.db.query(`UPDATE projection_checkpoints SET position = '' WHERE name = $1`, [TOTALS]);
+    const replay = await catchUpTo(a, TOTALS, third);
+    expect(replay.events).toBeGreaterThanOrEqual(180);
+    expect(await applied()).toEqual([{ runner: 'a', n: 180, distinct_ids: 180 }]);
+  });
+
+  it('reads of the same range asked together share one query; a later read is a new one', async () => {
+    const reads: (string | null)[] = [];
+    const counting: EventStore = {
+      ...store,
+      readAll: (options) => {
+        reads.push(options?.after ?? null);
+        return store.readAll(options);
+      },
+    };
+    const ctx = createRunnerContext({
+      db: database.db,
+      eventStore: counting,
+      projections: [totalsProjection()],
+      logger: { info() {}, warn() {}, error() {} },
+      watcher: createCheckpointWatcher({ db: database.db, pollIntervalMs: 50 }),
+    });
+    const first = await seedEvents(store, { count: 20 });
+    // A command's catch-ups of the transactions and the ledger ask for the same range at once.
+    const [a, b] = await Promise.all([ctx.readAfter(first, 100), ctx.readAfter(first, 100)]);
+    expect(reads).toEqual([first]);
+    expect(a).toEqual([]);
+    expect(b).toBe(a);
+
+    // Asked after the first read was sent: a query of its own (it may see newer events).
+    await ctx.readAfter(first, 100);
+    expect(reads).toEqual([first, first]);
   });
 
   it('dead-letters a projector that keeps failing and stops only that projection', async () => {

@@ -170,28 +170,37 @@ async function loadRows(tx: Queryable, ids: readonly string[]): Promise<Map<stri
   return new Map(rows.map((r) => [r.id, fromDb(r)]));
 }
 
-async function saveRows(tx: Queryable, rows: readonly TransactionRow[]): Promise<void> {
-  if (rows.length === 0) return;
-  const records = rows.map((r) => ({ ...r, amount: toDecimalString(r.amount) }));
-  await tx.query(
-    `INSERT INTO transactions
+/** Upserts the rows in `$param` (records of `rowRecords`). */
+const SAVE_ROWS = (param: string) => `INSERT INTO transactions
        (id, user_id, notes, transaction_type, transaction_date, amount, created_at, updated_at, version)
      SELECT r."id", r."userId", r."notes", r."transactionType", r."transactionDate", r."amount",
             r."createdAt", r."updatedAt", r."version"
-       FROM jsonb_to_recordset($1::jsonb) AS r("id" uuid, "userId" text, "notes" text,
+       FROM jsonb_to_recordset(${param}::jsonb) AS r("id" uuid, "userId" text, "notes" text,
             "transactionType" char(1), "transactionDate" date, "amount" numeric, "createdAt" timestamptz,
             "updatedAt" timestamptz, "version" integer)
      ON CONFLICT (id) DO UPDATE SET
        notes = EXCLUDED.notes, transaction_type = EXCLUDED.transaction_type,
        transaction_date = EXCLUDED.transaction_date, amount = EXCLUDED.amount,
-       updated_at = EXCLUDED.updated_at, version = EXCLUDED.version`,
-    [JSON.stringify(records)],
-  );
-}
+       updated_at = EXCLUDED.updated_at, version = EXCLUDED.version`;
 
-async function addToStats(tx: Queryable, deltas: ReadonlyMap<string, TransactionStats>): Promise<void> {
-  if (deltas.size === 0) return;
-  const records = [...deltas].map(([userId, d]) => ({
+const rowRecords = (rows: readonly TransactionRow[]) =>
+  rows.map((r) => ({ ...r, amount: toDecimalString(r.amount) }));
+
+/** Adds the owners' changes of totals in `$param` (records of `statsRecords`). */
+const ADD_TO_STATS = (param: string) => `INSERT INTO transaction_stats AS s
+       (user_id, total_transactions, credit_count, debit_count, credit_amount, debit_amount)
+     SELECT r."userId", r."total", r."creditCount", r."debitCount", r."credit", r."debit"
+       FROM jsonb_to_recordset(${param}::jsonb) AS r("userId" text, "total" bigint, "creditCount" bigint,
+            "debitCount" bigint, "credit" numeric, "debit" numeric)
+     ON CONFLICT (user_id) DO UPDATE SET
+       total_transactions = s.total_transactions + EXCLUDED.total_transactions,
+       credit_count = s.credit_count + EXCLUDED.credit_count,
+       debit_count = s.debit_count + EXCLUDED.debit_count,
+       credit_amount = s.credit_amount + EXCLUDED.credit_amount,
+       debit_amount = s.debit_amount + EXCLUDED.debit_amount`;
+
+const statsRecords = (deltas: ReadonlyMap<string, TransactionStats>) =>
+  [...deltas].map(([userId, d]) => ({
     userId,
     total: d.totalTransactions,
     creditCount: d.creditCount,
@@ -199,21 +208,6 @@ async function addToStats(tx: Queryable, deltas: ReadonlyMap<string, Transaction
     credit: toDecimalString(d.creditAmount),
     debit: toDecimalString(d.debitAmount),
   }));
-  await tx.query(
-    `INSERT INTO transaction_stats AS s
-       (user_id, total_transactions, credit_count, debit_count, credit_amount, debit_amount)
-     SELECT r."userId", r."total", r."creditCount", r."debitCount", r."credit", r."debit"
-       FROM jsonb_to_recordset($1::jsonb) AS r("userId" text, "total" bigint, "creditCount" bigint,
-            "debitCount" bigint, "credit" numeric, "debit" numeric)
-     ON CONFLICT (user_id) DO UPDATE SET
-       total_transactions = s.total_transactions + EXCLUDED.total_transactions,
-       credit_count = s.credit_count + EXCLUDED.credit_count,
-       debit_count = s.debit_count + EXCLUDED.debit_count,
-       credit_amount = s.credit_amount + EXCLUDED.credit_amount,
-       debit_amount = s.debit_amount + EXCLUDED.debit_amount`,
-    [JSON.stringify(records)],
-  );
-}
 
 /**
  * Notes that leave (-1) and notes that arrive (+1) per owner: a row whose notes did not change
@@ -237,24 +231,24 @@ const NOTE_GRAMS = `SELECT DISTINCT substr(lower(r."notes"), i, k) AS gram
       FROM generate_series(1, char_length(lower(r."notes"))) AS i, (VALUES (1), (2)) AS len(k)
      WHERE i + k - 1 <= char_length(lower(r."notes"))`;
 
-/**
- * Adds each note's pieces to (or, sign -1, takes them from) its owner's counts. A count that
- * reaches 0 is removed, so the table holds what a rebuild of the same log holds (a rebuild folds a
- * record and its later edit into one change and never counts the old notes' pieces).
- */
-export async function addToNoteGrams(tx: Queryable, delta: ReturnType<typeof notesDeltaOf>): Promise<void> {
-  if (delta.length === 0) return;
-  const { rows } = await tx.query<{ user_id: string; gram: string; n: number }>(
-    `INSERT INTO transaction_note_grams AS g (user_id, gram, n)
+/** Adds each note's pieces in `$param` (a `notesDeltaOf`) to its owner's counts; returns the counts. */
+const ADD_TO_NOTE_GRAMS = (param: string) => `INSERT INTO transaction_note_grams AS g (user_id, gram, n)
      SELECT r."userId", s.gram, sum(r."sign")
-       FROM jsonb_to_recordset($1::jsonb) AS r("userId" text, "notes" text, "sign" integer)
+       FROM jsonb_to_recordset(${param}::jsonb) AS r("userId" text, "notes" text, "sign" integer)
        CROSS JOIN LATERAL (${NOTE_GRAMS}) s
       GROUP BY r."userId", s.gram
      ON CONFLICT (user_id, gram) DO UPDATE SET n = g.n + EXCLUDED.n
-     RETURNING g.user_id, g.gram, g.n`,
-    [JSON.stringify(delta)],
-  );
-  const gone = rows.filter((r) => Number(r.n) <= 0);
+     RETURNING g.user_id, g.gram, g.n`;
+
+type GramCount = { user_id: string; gram: string; n: number };
+
+/**
+ * A count that reached 0 is removed, so the table holds what a rebuild of the same log holds (a
+ * rebuild folds a record and its later edit into one change and never counts the old notes'
+ * pieces).
+ */
+async function dropEmptyGrams(tx: Queryable, counts: readonly GramCount[]): Promise<void> {
+  const gone = counts.filter((r) => Number(r.n) <= 0);
   if (gone.length === 0) return;
   await tx.query(
     `DELETE FROM transaction_note_grams g
@@ -264,7 +258,39 @@ export async function addToNoteGrams(tx: Queryable, delta: ReturnType<typeof not
   );
 }
 
-/** The transaction list, each user's totals and note grams: one read, at most four writes per batch. */
+/** Adds each note's pieces to (or, sign -1, takes them from) its owner's counts. */
+export async function addToNoteGrams(tx: Queryable, delta: ReturnType<typeof notesDeltaOf>): Promise<void> {
+  if (delta.length === 0) return;
+  const { rows } = await tx.query<GramCount>(ADD_TO_NOTE_GRAMS('$1'), [JSON.stringify(delta)]);
+  await dropEmptyGrams(tx, rows);
+}
+
+/**
+ * The rows, the totals and the note grams in one statement: the three tables are independent
+ * (no part reads what another writes), and a statement per table was a round trip each on
+ * every command (issue 16: POST /api/transactions). An empty list writes nothing.
+ */
+async function saveBatch(
+  tx: Queryable,
+  changes: readonly RowChange<TransactionRow>[],
+  saved: readonly TransactionRow[],
+) {
+  const { rows } = await tx.query<GramCount>(
+    `WITH saved AS (${SAVE_ROWS('$1')}), totals AS (${ADD_TO_STATS('$2')})
+     ${ADD_TO_NOTE_GRAMS('$3')}`,
+    [
+      JSON.stringify(rowRecords(saved)),
+      JSON.stringify(statsRecords(statsDeltaOf(changes))),
+      JSON.stringify(notesDeltaOf(changes)),
+    ],
+  );
+  await dropEmptyGrams(tx, rows);
+}
+
+/**
+ * The transaction list, each user's totals and note grams: one read and one write per batch (a
+ * removal, or a count gone to 0, adds one).
+ */
 export const transactionsProjection = rowProjection({
   name: 'transactions',
   handles: TRANSACTION_EVENT_TYPES,
@@ -276,8 +302,6 @@ export const transactionsProjection = rowProjection({
   async write(tx, changes) {
     const { removed, saved } = splitChanges(changes);
     if (removed.length > 0) await tx.query('DELETE FROM transactions WHERE id = ANY($1::uuid[])', [removed]);
-    await saveRows(tx, saved);
-    await addToStats(tx, statsDeltaOf(changes));
-    await addToNoteGrams(tx, notesDeltaOf(changes));
+    await saveBatch(tx, changes, saved);
   },
 });
