@@ -15,6 +15,7 @@
  * - `createInMemoryEventStore()` for unit tests; `createTestDatabase()` (./testing/test-database)
  *   for integration tests.
  */
+export { isConnectionError, wasNeverSent } from './connection-errors';
 export * from './db';
 export { createPgDb, type PgDbOptions } from './db-pg';
 export { createPgliteDb } from './db-pglite';

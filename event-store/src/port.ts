@@ -50,6 +50,22 @@ export interface EventStore {
 /** The position token before every event. */
 export const START_POSITION = '';
 
+/**
+ * The connection to the database broke while an append may have reached it, and appending the
+ * same events again (a no-op if they are stored) found no database to answer in time: the
+ * events may or may not be stored. The caller must say so, not "failed".
+ */
+export class AppendOutcomeUnknownError extends Error {
+  readonly errorCode = 'OUTCOME_UNKNOWN';
+  constructor(
+    readonly streamId: string,
+    cause: unknown,
+  ) {
+    super(`The append to ${streamId} may or may not be stored: the database did not answer`, { cause });
+    this.name = 'AppendOutcomeUnknownError';
+  }
+}
+
 export class ConcurrencyError extends Error {
   readonly errorCode = 'CONCURRENCY_CONFLICT';
   constructor(

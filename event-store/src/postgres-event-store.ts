@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { EventMetadata, RecordedEvent } from '@kosh/domain';
+import { isConnectionError, wasNeverSent } from './connection-errors';
 import type { Db, Queryable } from './db';
 import {
+  AppendOutcomeUnknownError,
   type AppendResult,
   ConcurrencyError,
   type EventStore,
@@ -41,6 +44,12 @@ export type PostgresEventStoreOptions = {
   maxEventsPerGroup?: number;
   /** Most appends in one grouped append statement (default 256). */
   maxAppendsPerGroup?: number;
+  /**
+   * How long an append whose connection broke after it may have reached the database keeps
+   * appending the same events again (stored ones are not stored twice) to learn its outcome,
+   * ms (default 10,000). Past it the append throws AppendOutcomeUnknownError.
+   */
+  confirmWithinMs?: number;
 };
 
 /** An `events` row as the queries select it (also the shape of the history read model's copy). */
@@ -218,6 +227,7 @@ export function createPostgresEventStore(db: Db, options: PostgresEventStoreOpti
   const maxEventsPerGroup = Math.max(1, options.maxEventsPerGroup ?? 1000);
   const maxAppendsPerGroup = Math.max(1, options.maxAppendsPerGroup ?? 256);
   const notifyIntervalMs = Math.max(0, options.notifyIntervalMs ?? 5);
+  const confirmWithinMs = Math.max(0, options.confirmWithinMs ?? 10_000);
   const listeners = new Set<(position?: string) => void>();
   const instance = randomUUID();
   let live: Promise<() => Promise<void>> | null = null;
@@ -268,20 +278,63 @@ export function createPostgresEventStore(db: Db, options: PostgresEventStoreOpti
     }
   }
 
-  async function appendOne(a: PendingAppend): Promise<void> {
-    try {
-      let result: AppendResult;
+  /** Appends still learning their outcome (confirmOutcome), outside the append slots. */
+  const confirming = new Set<Promise<void>>();
+
+  /**
+   * Appends `a` on its own. `unsure`: an earlier statement carrying it broke off after it may
+   * have reached the database (its grouped statement), so its outcome is open from the start.
+   */
+  async function appendOne(a: PendingAppend, unsure: unknown = null): Promise<void> {
+    let duplicateRetried = false;
+    for (;;) {
       try {
-        result = await appendOn(db, a.streamId, a.events, a.expectedVersion);
+        a.resolve(await appendOn(db, a.streamId, a.events, a.expectedVersion));
+        return;
       } catch (err) {
-        // The same event id committed meanwhile by an append to another stream: retry once,
-        // which returns the original result (or a ConcurrencyError).
-        if (!isDuplicateEventId(err as PgError)) throw err;
-        result = await appendOn(db, a.streamId, a.events, a.expectedVersion);
+        // The same event id committed meanwhile by an append to another stream: once more,
+        // which answers the original result (or a ConcurrencyError).
+        if (isDuplicateEventId(err as PgError) && !duplicateRetried) {
+          duplicateRetried = true;
+          continue;
+        }
+        // The database answered (a conflict is an answer too), or nothing was ever sent.
+        if (!isConnectionError(err) || (unsure === null && wasNeverSent(err))) {
+          a.reject(err);
+          return;
+        }
+        // Learnt outside this append slot: the appends queued behind it go on meanwhile.
+        const learning = confirmOutcome(a, unsure ?? err).finally(() => confirming.delete(learning));
+        confirming.add(learning);
+        return;
       }
-      a.resolve(result);
-    } catch (err) {
-      a.reject(err);
+    }
+  }
+
+  /**
+   * An append whose connection broke after it may have reached the database may be stored
+   * although no answer came: a "failed" then would be a lie. Appending the same events again
+   * tells (kosh_append_one stores no id twice and answers the first append's result), so that is
+   * repeated until the database answers or `confirmWithinMs` has passed; then the outcome is
+   * reported unknown (AppendOutcomeUnknownError), never as a failure.
+   */
+  async function confirmOutcome(a: PendingAppend, broke: unknown): Promise<void> {
+    const deadline = Date.now() + confirmWithinMs;
+    for (let attempt = 1; ; attempt++) {
+      if (Date.now() >= deadline) {
+        a.reject(new AppendOutcomeUnknownError(a.streamId, broke));
+        return;
+      }
+      await sleep(Math.min(25 * 2 ** attempt, 500));
+      try {
+        a.resolve(await appendOn(db, a.streamId, a.events, a.expectedVersion));
+        return;
+      } catch (err) {
+        if (!isConnectionError(err) && !isDuplicateEventId(err as PgError)) {
+          a.reject(err);
+          return;
+        }
+      }
     }
   }
 
@@ -311,10 +364,12 @@ export function createPostgresEventStore(db: Db, options: PostgresEventStoreOpti
         JSON.stringify(data),
         JSON.stringify(metadata),
       ]));
-    } catch {
+    } catch (err) {
       // The whole group rolled back (a duplicate id raced in, a deadlock with a caller's own
-      // transaction, ...): append each on its own, so each gets its own outcome.
-      for (const a of group) await appendOne(a);
+      // transaction, ...), or its connection broke and it may be stored: append each on its
+      // own, so each gets its own outcome.
+      const unsure = isConnectionError(err) && !wasNeverSent(err) ? err : null;
+      for (const a of group) await appendOne(a, unsure);
       return;
     }
     group.forEach((a, i) => {
@@ -442,6 +497,7 @@ export function createPostgresEventStore(db: Db, options: PostgresEventStoreOpti
           drained = resolve;
         });
       }
+      await Promise.all(confirming);
       closed = true;
       wakeFlusher?.();
       await flushing;

@@ -8,7 +8,7 @@ import {
   UnauthorizedError,
   ValidationError,
 } from '@kosh/domain';
-import { ConcurrencyError } from '@kosh/event-store';
+import { AppendOutcomeUnknownError, ConcurrencyError } from '@kosh/event-store';
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 
@@ -19,6 +19,13 @@ export type ErrorEnvelope = {
   errors: FieldError[];
   timestamp: string;
 };
+
+/**
+ * The answer to a command whose events may or may not be stored (the database went away during
+ * the append and did not come back in time): neither "saved" nor "failed" would be true.
+ */
+export const OUTCOME_UNKNOWN_MESSAGE =
+  'We could not confirm that your change was saved. Reload to check it before trying again.';
 
 const STATUS_BY_ERROR_CODE: Record<string, number> = {
   VALIDATION_ERROR: 422,
@@ -100,6 +107,10 @@ export const errorsPlugin = fp(
           'This record was changed by another request. Reload it and try again.',
           error.errorCode,
         );
+      }
+      if (error instanceof AppendOutcomeUnknownError) {
+        request.log.error({ err: error }, 'append outcome unknown');
+        return sendError(reply, 503, OUTCOME_UNKNOWN_MESSAGE, error.errorCode);
       }
       if (error.validation) {
         return sendError(reply, 422, 'Validation failed', 'VALIDATION_ERROR', schemaFieldErrors(error));

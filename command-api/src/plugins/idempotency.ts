@@ -142,6 +142,9 @@ export const idempotencyPlugin = fp(
       if (!claim) return payload;
       request.idempotencyClaim = null;
       const succeeded = reply.statusCode >= 200 && reply.statusCode < 300 && typeof payload === 'string';
+      // 503 from a command route: the events may be stored (errors.ts OUTCOME_UNKNOWN). The key
+      // stays claimed, so a retry is refused (409) rather than recording the change twice.
+      if (reply.statusCode === 503) return payload;
       try {
         if (!succeeded) {
           await releaseKey(db, claim);

@@ -5,7 +5,7 @@
  * and never dead-letter it.
  */
 import type { RecordedEvent } from '@kosh/domain';
-import type { Queryable } from '@kosh/event-store';
+import { isConnectionError, type Queryable } from '@kosh/event-store';
 import { LIVE_LOCK, type RunnerContext } from './context';
 
 /**
@@ -13,28 +13,9 @@ import { LIVE_LOCK, type RunnerContext } from './context';
  * (a restart, a killed connection, Redis down). They must never dead-letter an event; the batch
  * is simply tried again by the next wake-up.
  */
-const TRANSIENT_CODES = new Set([
-  '57P01', // admin_shutdown (pg_terminate_backend, a restart)
-  '57P02', // crash_shutdown
-  '57P03', // cannot_connect_now
-  '08000',
-  '08001',
-  '08003',
-  '08006',
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'EPIPE',
-  'ETIMEDOUT',
-]);
 export function isTransientError(error: unknown): boolean {
-  if (!error || typeof error !== 'object') return false;
-  const { code, transient, message } = error as { code?: unknown; transient?: unknown; message?: unknown };
-  if (transient === true) return true;
-  if (typeof code === 'string' && TRANSIENT_CODES.has(code)) return true;
-  return (
-    typeof message === 'string' &&
-    /Connection terminated|connection timeout|Client has encountered a connection error/i.test(message)
-  );
+  if (isConnectionError(error)) return true;
+  return !!error && typeof error === 'object' && (error as { transient?: unknown }).transient === true;
 }
 
 function errorMessage(error: unknown): string {
