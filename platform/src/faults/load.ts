@@ -22,9 +22,21 @@ export type Ack = {
   kind: 'transaction' | 'loan';
   id: string;
   expected: Record<string, unknown>;
+  /**
+   * Later edits of it answered 503 OUTCOME_UNKNOWN ("may or may not be saved"): the read model
+   * may show one of them instead of `expected`. Any other failed edit must have changed nothing.
+   */
+  mayShow?: Record<string, unknown>[];
+  /** Later edits of it that were not acknowledged (non-2xx), for the diagnosis of a mismatch. */
+  unacknowledged?: string[];
 };
 
-export type Load = { stop(): Promise<{ outcomes: Outcome[]; acks: Map<string, Ack> }> };
+/** A simulated user, and how many of its new transactions were answered 503 OUTCOME_UNKNOWN. */
+export type LoadUser = { userId: string; unknownRecords: number };
+
+export type Load = {
+  stop(): Promise<{ outcomes: Outcome[]; acks: Map<string, Ack>; users: LoadUser[] }>;
+};
 
 const loanBody = (accountNumber: string) => ({
   bank_id: 1,
@@ -74,11 +86,14 @@ const isEnvelope = (json: Record<string, unknown> | null) =>
 export function startLoad(stack: Stack, options: { users: number; pauseMs?: number }): Load {
   const outcomes: Outcome[] = [];
   const acks = new Map<string, Ack>();
+  const users: LoadUser[] = [];
   let running = true;
   const pause = options.pauseMs ?? 250;
 
   async function user(u: number): Promise<void> {
     const userId = randomUUID();
+    const self: LoadUser = { userId, unknownRecords: 0 };
+    users.push(self);
     const token = await stack.signUp(userId);
     let lastTransaction: string | null = null;
     for (let k = 0; running; k++) {
@@ -128,9 +143,18 @@ export function startLoad(stack: Stack, options: { users: number; pauseMs?: numb
               : r.status === 404
                 ? `${what} answered 404`
                 : null;
+          const unknownOutcome = r.status === 503 && r.json?.errorCode === 'OUTCOME_UNKNOWN';
           if (ok && t) {
             acks.set(t.id, { userId, kind: 'transaction', id: t.id, expected: { notes, amount } });
             lastTransaction = t.id;
+          } else if (what === 'record' && unknownOutcome) {
+            self.unknownRecords++;
+          } else if (what === 'edit' && lastTransaction) {
+            const ack = acks.get(lastTransaction);
+            if (ack) {
+              ack.unacknowledged = [...(ack.unacknowledged ?? []), `${r.status} ${JSON.stringify(body)}`];
+              if (unknownOutcome) ack.mayShow = [...(ack.mayShow ?? []), { notes, amount }];
+            }
           }
           outcome = {
             what,
@@ -160,12 +184,12 @@ export function startLoad(stack: Stack, options: { users: number; pauseMs?: numb
     }
   }
 
-  const users = Array.from({ length: options.users }, (_, u) => user(u));
+  const simulated = Array.from({ length: options.users }, (_, u) => user(u));
   return {
     async stop() {
       running = false;
-      await Promise.all(users);
-      return { outcomes, acks };
+      await Promise.all(simulated);
+      return { outcomes, acks, users: [...users] };
     },
   };
 }
@@ -193,14 +217,95 @@ export async function missingAcks(
       const path = ack.kind === 'loan' ? `/api/loans/${ack.id}` : `/api/transactions/${ack.id}`;
       const r = await call(api.url, stack.tokenFor(ack.userId), 'GET', path);
       const data = (r.json?.data as Record<string, Record<string, unknown>> | undefined)?.[ack.kind];
-      const matches =
-        r.status === 200 && data && Object.entries(ack.expected).every(([k, v]) => data[k] === v);
+      const shows = (values: Record<string, unknown>) =>
+        Object.entries(values).every(([k, v]) => data?.[k] === v);
+      const matches = r.status === 200 && data && [ack.expected, ...(ack.mayShow ?? [])].some(shows);
       if (!matches) still.push(ack);
     }
     pending = still;
-    if (pending.length === 0 || Date.now() > deadline) {
-      return pending.map((a) => `${a.kind} ${a.id} of ${a.userId}: expected ${JSON.stringify(a.expected)}`);
-    }
+    if (pending.length === 0) return [];
+    if (Date.now() > deadline) return Promise.all(pending.map((a) => describeMissing(stack, api.url, a)));
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
+}
+
+/**
+ * A missing acknowledged write, with what would tell why: the API's answer now, the stream's
+ * events in the log (type, position, the fields the ack checks) and the read models' checkpoints.
+ */
+async function describeMissing(stack: Stack, apiUrl: string, ack: Ack): Promise<string> {
+  const path = ack.kind === 'loan' ? `/api/loans/${ack.id}` : `/api/transactions/${ack.id}`;
+  const r = await call(apiUrl, stack.tokenFor(ack.userId), 'GET', path);
+  const shown = (r.json?.data as Record<string, Record<string, unknown>> | undefined)?.[ack.kind];
+  const fields = Object.keys(ack.expected);
+  const pick = (o: Record<string, unknown> | undefined) =>
+    o
+      ? Object.fromEntries(
+          fields.map((f) => [f, o[f] ?? o[f.replace(/_([a-z])/g, (_, c) => c.toUpperCase())]]),
+        )
+      : o;
+  const streamId = `${ack.kind === 'loan' ? 'loan' : 'txn'}-${ack.id}`;
+  const db = stack.database.db;
+  const { rows: events } = await db.query<{
+    type: string;
+    v: number;
+    xid: string;
+    g: string;
+    data: Record<string, unknown>;
+  }>(
+    `SELECT type, stream_version AS v, transaction_id::text AS xid, global_position::text AS g, data
+       FROM events WHERE stream_id = $1 ORDER BY stream_version`,
+    [streamId],
+  );
+  const { rows: checkpoints } = await db.query<{ name: string; position: string; status: string }>(
+    `SELECT name, position, status FROM projection_checkpoints ORDER BY name`,
+  );
+  return [
+    `${ack.kind} ${ack.id} of ${ack.userId}: expected ${JSON.stringify(ack.expected)}`,
+    `  API now: ${r.status} ${JSON.stringify(pick(shown))}`,
+    ...(ack.unacknowledged ?? []).map((attempt) => `  later edit answered ${attempt}`),
+    ...events.map(
+      (e) =>
+        `  log: v${e.v} ${e.type} xid ${e.xid} #${e.g} ${JSON.stringify(pick({ ...e.data, ...(e.data.changes as Record<string, unknown> | undefined) }))}`,
+    ),
+    `  checkpoints: ${checkpoints.map((c) => `${c.name}=${c.position}${c.status === 'running' ? '' : ` ${c.status}`}`).join(' ')}`,
+  ].join('\n');
+}
+
+/**
+ * Transactions in the users' books that no answer acknowledged: a record answered with a failure
+ * must have stored nothing. Only a record answered 503 OUTCOME_UNKNOWN ("may or may not be
+ * saved") may be there unacknowledged, as many as there were such answers.
+ */
+export async function unacknowledgedRecords(
+  stack: Stack,
+  users: readonly LoadUser[],
+  acks: ReadonlyMap<string, Ack>,
+): Promise<string[]> {
+  const api = stack.apis.find((a) => a.child);
+  if (!api) throw new Error('no API process running');
+  const found: string[] = [];
+  for (const user of users) {
+    const ids: string[] = [];
+    for (let page = 1; ; page++) {
+      const r = await call(
+        api.url,
+        stack.tokenFor(user.userId),
+        'GET',
+        `/api/transactions?limit=100&page=${page}`,
+      );
+      const data = r.json?.data as
+        | { transactions: { id: string; notes: string }[]; pagination: { has_next: boolean } }
+        | undefined;
+      if (r.status !== 200 || !data) throw new Error(`transaction list answered ${r.status}`);
+      ids.push(...data.transactions.map((t) => t.id));
+      if (!data.pagination.has_next) break;
+    }
+    const extra = ids.filter((id) => acks.get(id)?.userId !== user.userId);
+    if (extra.length > user.unknownRecords)
+      found.push(
+        `${user.userId}: ${extra.length} unacknowledged (${user.unknownRecords} answered 503 OUTCOME_UNKNOWN): ${extra.join(', ')}`,
+      );
+  }
+  return found;
 }

@@ -4,7 +4,17 @@ import path from 'node:path';
 import { repoRoot } from '@kosh/command-api';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Ack, call, type Load, missingAcks, type Outcome, p, startLoad } from './load';
+import {
+  type Ack,
+  call,
+  type Load,
+  type LoadUser,
+  missingAcks,
+  type Outcome,
+  p,
+  startLoad,
+  unacknowledgedRecords,
+} from './load';
 import { liveAndRebuiltDigests } from './read-models';
 import { type Stack, startStack } from './stack';
 
@@ -38,12 +48,14 @@ const during = (outcomes: readonly Outcome[], from: number, to: number) =>
   outcomes.filter((o) => o.startedAt < to && o.startedAt + o.ms >= from);
 const summary = (label: string, outcomes: readonly Outcome[]) =>
   `${label}: ${outcomes.length} commands, p50 ${p(outcomes, 50)} ms, p99 ${p(outcomes, 99)} ms, max ${p(outcomes, 100)} ms, ` +
-  `lagging answers ${outcomes.filter((o) => o.lag).length}, non-2xx ${outcomes.filter((o) => o.status >= 300 || o.status === 0).length}`;
+  `lagging answers ${outcomes.filter((o) => o.lag).length}, non-2xx ${outcomes.filter((o) => o.status >= 300 || o.status === 0).length}, ` +
+  `outcome unknown (503) ${outcomes.filter((o) => o.status === 503).length}`;
 
 let stack: Stack;
 let load: Load;
 let outcomes: Outcome[] = [];
 let acks = new Map<string, Ack>();
+let users: LoadUser[] = [];
 const marks: Record<string, number> = {};
 
 function projectionsCli(...args: string[]) {
@@ -100,14 +112,25 @@ describe(`the production shape under faults (${long ? 'long' : 'short'} form)`, 
     await sleep(s(3, 10));
   });
 
-  it('PostgreSQL gone for seconds under load: only enveloped 5xx meanwhile, every process lives on', async () => {
+  it('PostgreSQL gone for seconds, then cut briefly again and again, under load: only enveloped 5xx meanwhile, every process lives on', async () => {
     marks.pgDown = Date.now();
     await stack.proxy.cut();
     await sleep(s(5, 10));
     await stack.proxy.restore();
     marks.pgUp = Date.now();
+    await sleep(s(4, 8));
+    // Then brief cuts at random moments: each is a chance to break a connection while an append
+    // is on it, whose outcome the answer must still tell truly (stored, or 503 OUTCOME_UNKNOWN).
+    marks.cutsStart = Date.now();
+    for (let i = 0; i < (long ? 12 : 5); i++) {
+      await sleep(600 + Math.random() * 900);
+      await stack.proxy.cut();
+      await sleep(300 + Math.random() * 700);
+      await stack.proxy.restore();
+    }
+    marks.cutsEnd = Date.now();
     await sleep(s(8, 15));
-    ({ outcomes, acks } = await load.stop());
+    ({ outcomes, acks, users } = await load.stop());
     marks.end = Date.now();
     for (const proc of [...stack.apis, ...stack.workers]) expect(proc.child?.exitCode, proc.name).toBeNull();
   });
@@ -119,7 +142,10 @@ describe(`the production shape under faults (${long ? 'long' : 'short'} form)`, 
       afterRestart: between(outcomes, (marks.restarted ?? 0) + 5000, marks.killWindowEnd ?? 0),
       redisDown: between(outcomes, marks.redisDown ?? 0, marks.redisUp ?? 0),
       // Commands in flight when the connections were cut fail too; reconnecting takes a moment.
-      pgDown: during(outcomes, marks.pgDown ?? 0, (marks.pgUp ?? 0) + 2000),
+      pgDown: [
+        ...during(outcomes, marks.pgDown ?? 0, (marks.pgUp ?? 0) + 2000),
+        ...during(outcomes, marks.cutsStart ?? 0, (marks.cutsEnd ?? 0) + 2000),
+      ],
       all: outcomes,
     };
     console.log(
@@ -159,7 +185,10 @@ describe(`the production shape under faults (${long ? 'long' : 'short'} form)`, 
       Math.ceil(windows.redisDown.length / 100),
     );
 
+    // An answer that is not a success stored nothing, unless it said it may have (503
+    // OUTCOME_UNKNOWN: the connection broke during the append and did not come back in time).
     expect(await missingAcks(stack, acks, 60_000)).toEqual([]);
+    expect(await unacknowledgedRecords(stack, users, acks)).toEqual([]);
     const { live, rebuilt } = await liveAndRebuiltDigests(stack, 60_000);
     expect(rebuilt).toEqual(live);
   });
