@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from './db';
 import { eventStoreMigrations, migrate } from './migrations';
-import { AppendOutcomeUnknownError, type NewEvent } from './port';
+import { AppendOutcomeUnknownError } from './port';
 import { createPostgresEventStore } from './postgres-event-store';
+import { newTestEvent } from './testing/events';
 import { createTestDatabase, type TestDatabase } from './testing/test-database';
 
 /**
@@ -57,18 +58,7 @@ function faultyDb(db: Db) {
   };
 }
 
-const event = (): NewEvent => ({
-  id: randomUUID(),
-  type: 'TransactionRecorded',
-  data: { amount: 100 },
-  metadata: {
-    userId: null,
-    correlationId: randomUUID(),
-    causationId: null,
-    recordedAt: new Date().toISOString(),
-    schemaVersion: 1,
-  },
-});
+const event = () => newTestEvent('TransactionRecorded', { amount: 100 });
 
 describe('an append whose connection breaks (PostgreSQL)', () => {
   let database: TestDatabase;

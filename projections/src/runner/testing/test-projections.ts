@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import type { EventStore, NewEvent, Queryable } from '@kosh/event-store';
+import { newTestEvent } from '@kosh/event-store/testing';
 import type { Projection } from '../types';
 
 /**
@@ -78,18 +78,7 @@ export function poisonSensitiveProjection(name = 'runner_test_poisoned'): Projec
 }
 
 export function amountAdded(amount: number, extra: Partial<AmountAdded> = {}): NewEvent {
-  return {
-    id: randomUUID(),
-    type: 'AmountAdded',
-    data: { amount, ...extra },
-    metadata: {
-      userId: null,
-      correlationId: randomUUID(),
-      causationId: null,
-      recordedAt: new Date().toISOString(),
-      schemaVersion: 1,
-    },
-  };
+  return newTestEvent('AmountAdded', { amount, ...extra });
 }
 
 /**
