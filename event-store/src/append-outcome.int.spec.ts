@@ -27,10 +27,6 @@ function faultyDb(db: Db) {
       : new Error('Connection terminated unexpectedly');
   const faulty: Db = {
     ...db,
-    kind: db.kind,
-    transaction: (fn) => db.transaction(fn),
-    listen: (channel, onNotify) => db.listen(channel, onNotify),
-    close: () => db.close(),
     async query(sql, params) {
       if (!/kosh_append_(one|batch)\(/.test(sql)) return db.query(sql, params);
       appendsSeen++;

@@ -201,6 +201,21 @@ export function p(outcomes: readonly Outcome[], percentile: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((percentile / 100) * sorted.length) - 1)] ?? 0;
 }
 
+/** An API process that is running (the suite restarts some). */
+function runningApi(stack: Stack) {
+  const api = stack.apis.find((a) => a.child);
+  if (!api) throw new Error('no API process running');
+  return api;
+}
+
+/** An acknowledged write as the API shows it now: the status, and the loan or transaction. */
+async function readBack(stack: Stack, ack: Ack) {
+  const path = ack.kind === 'loan' ? `/api/loans/${ack.id}` : `/api/transactions/${ack.id}`;
+  const r = await call(runningApi(stack).url, stack.tokenFor(ack.userId), 'GET', path);
+  const shown = (r.json?.data as Record<string, Record<string, unknown>> | undefined)?.[ack.kind];
+  return { status: r.status, shown };
+}
+
 /** Every acknowledged write, read back through the API until it shows (or `timeoutMs`). */
 export async function missingAcks(
   stack: Stack,
@@ -210,21 +225,17 @@ export async function missingAcks(
   const deadline = Date.now() + timeoutMs;
   let pending = [...acks.values()];
   for (;;) {
-    const api = stack.apis.find((a) => a.child);
-    if (!api) throw new Error('no API process running');
     const still: Ack[] = [];
     for (const ack of pending) {
-      const path = ack.kind === 'loan' ? `/api/loans/${ack.id}` : `/api/transactions/${ack.id}`;
-      const r = await call(api.url, stack.tokenFor(ack.userId), 'GET', path);
-      const data = (r.json?.data as Record<string, Record<string, unknown>> | undefined)?.[ack.kind];
+      const { status, shown } = await readBack(stack, ack);
       const shows = (values: Record<string, unknown>) =>
-        Object.entries(values).every(([k, v]) => data?.[k] === v);
-      const matches = r.status === 200 && data && [ack.expected, ...(ack.mayShow ?? [])].some(shows);
+        Object.entries(values).every(([k, v]) => shown?.[k] === v);
+      const matches = status === 200 && shown && [ack.expected, ...(ack.mayShow ?? [])].some(shows);
       if (!matches) still.push(ack);
     }
     pending = still;
     if (pending.length === 0) return [];
-    if (Date.now() > deadline) return Promise.all(pending.map((a) => describeMissing(stack, api.url, a)));
+    if (Date.now() > deadline) return Promise.all(pending.map((a) => describeMissing(stack, a)));
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
 }
@@ -233,10 +244,8 @@ export async function missingAcks(
  * A missing acknowledged write, with what would tell why: the API's answer now, the stream's
  * events in the log (type, position, the fields the ack checks) and the read models' checkpoints.
  */
-async function describeMissing(stack: Stack, apiUrl: string, ack: Ack): Promise<string> {
-  const path = ack.kind === 'loan' ? `/api/loans/${ack.id}` : `/api/transactions/${ack.id}`;
-  const r = await call(apiUrl, stack.tokenFor(ack.userId), 'GET', path);
-  const shown = (r.json?.data as Record<string, Record<string, unknown>> | undefined)?.[ack.kind];
+async function describeMissing(stack: Stack, ack: Ack): Promise<string> {
+  const { status, shown } = await readBack(stack, ack);
   const fields = Object.keys(ack.expected);
   const pick = (o: Record<string, unknown> | undefined) =>
     o
@@ -262,7 +271,7 @@ async function describeMissing(stack: Stack, apiUrl: string, ack: Ack): Promise<
   );
   return [
     `${ack.kind} ${ack.id} of ${ack.userId}: expected ${JSON.stringify(ack.expected)}`,
-    `  API now: ${r.status} ${JSON.stringify(pick(shown))}`,
+    `  API now: ${status} ${JSON.stringify(pick(shown))}`,
     ...(ack.unacknowledged ?? []).map((attempt) => `  later edit answered ${attempt}`),
     ...events.map(
       (e) =>
@@ -282,8 +291,7 @@ export async function unacknowledgedRecords(
   users: readonly LoadUser[],
   acks: ReadonlyMap<string, Ack>,
 ): Promise<string[]> {
-  const api = stack.apis.find((a) => a.child);
-  if (!api) throw new Error('no API process running');
+  const api = runningApi(stack);
   const found: string[] = [];
   for (const user of users) {
     const ids: string[] = [];
