@@ -13,6 +13,8 @@ export type CheckpointTags = () => Promise<ReadonlyMap<string, string>>;
 async function readTags(db: Queryable): Promise<ReadonlyMap<string, string>> {
   const { rows } = await db.query<{ name: string; tag: string }>(
     `SELECT name, changes || '@' || changed_position AS tag FROM projection_checkpoints`,
+    [],
+    { prepared: true },
   );
   return new Map(rows.map((r) => [r.name, r.tag]));
 }

@@ -1,5 +1,6 @@
+import { createHash } from 'node:crypto';
 import pg from 'pg';
-import type { Db, Queryable, QueryResult } from './db';
+import type { Db, Queryable, QueryOptions, QueryResult } from './db';
 
 /**
  * `Db` on a `pg` Pool.
@@ -50,11 +51,26 @@ function lastResult<Row>(res: pg.QueryResult | pg.QueryResult[]): QueryResult<Ro
   return { rows: (r?.rows ?? []) as Row[], rowCount: r?.rowCount ?? 0 };
 }
 
+/** The statement name of a prepared text: the same on every connection, distinct per text. */
+const statementNames = new Map<string, string>();
+function statementName(sql: string): string {
+  let name = statementNames.get(sql);
+  if (!name) {
+    name = `kosh_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`;
+    statementNames.set(sql, name);
+  }
+  return name;
+}
+
 function queryableOf(client: pg.Pool | pg.PoolClient): Queryable {
   return {
-    async query<Row>(sql: string, params?: readonly unknown[]) {
-      const res =
-        params && params.length > 0 ? await client.query(sql, params as unknown[]) : await client.query(sql);
+    async query<Row>(sql: string, params?: readonly unknown[], options?: QueryOptions) {
+      const values = params as unknown[] | undefined;
+      const res = options?.prepared
+        ? await client.query({ name: statementName(sql), text: sql, values })
+        : values && values.length > 0
+          ? await client.query(sql, values)
+          : await client.query(sql);
       return lastResult<Row>(res as pg.QueryResult | pg.QueryResult[]);
     },
   };
@@ -130,14 +146,30 @@ export function createPgDb(url: string, opts: PgDbOptions = {}): Db {
         broken = true;
       };
       client.on('error', onError);
+      // BEGIN rides with the transaction's first statement when that one has no parameters (the
+      // simple protocol takes several statements in one message): one round trip less. A
+      // transaction that never queried sends neither BEGIN nor COMMIT.
+      const inner = queryableOf(client);
+      let begun = false;
+      const tx: Queryable = {
+        async query<Row>(sql: string, params?: readonly unknown[], options?: QueryOptions) {
+          if (!begun) {
+            begun = true;
+            if ((!params || params.length === 0) && !options?.prepared) {
+              return inner.query<Row>(`BEGIN; ${sql}`);
+            }
+            await client.query('BEGIN');
+          }
+          return inner.query<Row>(sql, params, options);
+        },
+      };
       try {
-        await client.query('BEGIN');
-        const result = await fn(queryableOf(client));
-        await client.query('COMMIT');
+        const result = await fn(tx);
+        if (begun) await client.query('COMMIT');
         return result;
       } catch (err) {
         try {
-          await client.query('ROLLBACK');
+          if (begun) await client.query('ROLLBACK');
         } catch {
           broken = true;
         }

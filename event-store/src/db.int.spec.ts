@@ -84,6 +84,35 @@ function driverContract(name: string, open: () => Promise<{ db: Db; close(): Pro
       expect(updated.rowCount).toBe(2);
     });
 
+    it('keeps a transaction whole when its first statement has no parameters (pg sends it with BEGIN)', async () => {
+      await db.query('CREATE TABLE IF NOT EXISTS tx_first (id int PRIMARY KEY)');
+      const xids = await db.transaction(async (tx) => {
+        const first = await tx.query<{ x: string }>(
+          'INSERT INTO tx_first VALUES (1); SELECT pg_current_xact_id()::text AS x',
+        );
+        const second = await tx.query<{ x: string }>('SELECT pg_current_xact_id()::text AS x WHERE $1', [
+          true,
+        ]);
+        return [first.rows[0]?.x, second.rows[0]?.x];
+      });
+      expect(xids[0]).toBeDefined();
+      expect(xids[1]).toBe(xids[0]);
+      await expect(
+        db.transaction(async (tx) => {
+          await tx.query('INSERT INTO tx_first VALUES (2)');
+          await tx.query('INSERT INTO tx_first VALUES ($1)', [3]);
+          throw new Error('boom');
+        }),
+      ).rejects.toThrow('boom');
+      // A failing first statement leaves nothing behind, and the pool's connection is usable.
+      await expect(
+        db.transaction((tx) => tx.query('INSERT INTO tx_first VALUES (4); INSERT INTO tx_first VALUES (1)')),
+      ).rejects.toThrow();
+      const { rows } = await db.query<{ id: number }>('SELECT id FROM tx_first ORDER BY id', []);
+      expect(rows.map((r) => r.id)).toEqual([1]);
+      expect(await db.transaction(async () => 'no statement')).toBe('no statement');
+    });
+
     it('delivers NOTIFY to listeners on commit, and stops after unlisten', async () => {
       const got: string[] = [];
       const unlisten = await db.listen('kosh_probe', (p) => got.push(p));

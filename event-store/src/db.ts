@@ -10,8 +10,19 @@
  */
 export type QueryResult<Row> = { rows: Row[]; rowCount: number };
 
+/**
+ * `prepared`: the statement's text is fixed (its values are all parameters): the pg driver parses
+ * and plans it once per connection (a named statement) instead of on every call. Only for texts of
+ * a bounded set: each is kept on every connection of the pool. PGlite ignores it.
+ */
+export type QueryOptions = { prepared?: boolean };
+
 export interface Queryable {
-  query<Row = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<Row>>;
+  query<Row = Record<string, unknown>>(
+    sql: string,
+    params?: readonly unknown[],
+    options?: QueryOptions,
+  ): Promise<QueryResult<Row>>;
 }
 
 export interface Db extends Queryable {

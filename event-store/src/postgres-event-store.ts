@@ -82,6 +82,9 @@ const jsonbArray = (param: string) =>
 const APPEND_SQL = `SELECT next_version, last_position, conflict_version FROM kosh_append_one($1, $2, $3::text[], $4::text[], ${jsonbArray('$5')}, ${jsonbArray('$6')})`;
 
 // One event (most appends): scalar parameters, no array to build or take apart.
+/** The store's statements are fixed texts: planned once per connection (db.ts `prepared`). */
+const PREPARED = { prepared: true } as const;
+
 const APPEND_ONE_EVENT_SQL =
   'SELECT next_version, last_position, conflict_version FROM kosh_append_one($1, $2, ARRAY[$3::text], ARRAY[$4::text], ARRAY[$5::jsonb], ARRAY[$6::jsonb])';
 
@@ -187,24 +190,32 @@ export async function appendOn(
   }
   const [only] = events;
   if (events.length === 1 && only) {
-    const { rows } = await q.query<AppendRow>(APPEND_ONE_EVENT_SQL, [
-      streamId,
-      expected,
-      only.id,
-      only.type,
-      JSON.stringify(only.data ?? null),
-      JSON.stringify(only.metadata),
-    ]);
+    const { rows } = await q.query<AppendRow>(
+      APPEND_ONE_EVENT_SQL,
+      [
+        streamId,
+        expected,
+        only.id,
+        only.type,
+        JSON.stringify(only.data ?? null),
+        JSON.stringify(only.metadata),
+      ],
+      PREPARED,
+    );
     return settle(streamId, expectedVersion, rows[0]);
   }
-  const { rows } = await q.query<AppendRow>(APPEND_SQL, [
-    streamId,
-    expected,
-    events.map((e) => e.id),
-    events.map((e) => e.type),
-    JSON.stringify(events.map((e) => e.data ?? null)),
-    JSON.stringify(events.map((e) => e.metadata)),
-  ]);
+  const { rows } = await q.query<AppendRow>(
+    APPEND_SQL,
+    [
+      streamId,
+      expected,
+      events.map((e) => e.id),
+      events.map((e) => e.type),
+      JSON.stringify(events.map((e) => e.data ?? null)),
+      JSON.stringify(events.map((e) => e.metadata)),
+    ],
+    PREPARED,
+  );
   return settle(streamId, expectedVersion, rows[0]);
 }
 
@@ -355,15 +366,19 @@ export function createPostgresEventStore(db: Db, options: PostgresEventStoreOpti
           metadata.push(e.metadata);
         }
       });
-      ({ rows } = await db.query<AppendRow & { idx: number }>(APPEND_BATCH_SQL, [
-        group.map((a) => a.streamId),
-        group.map((a) => expectedVersionParam(a.expectedVersion)),
-        req,
-        ids,
-        types,
-        JSON.stringify(data),
-        JSON.stringify(metadata),
-      ]));
+      ({ rows } = await db.query<AppendRow & { idx: number }>(
+        APPEND_BATCH_SQL,
+        [
+          group.map((a) => a.streamId),
+          group.map((a) => expectedVersionParam(a.expectedVersion)),
+          req,
+          ids,
+          types,
+          JSON.stringify(data),
+          JSON.stringify(metadata),
+        ],
+        PREPARED,
+      ));
     } catch (err) {
       // The whole group rolled back (a duplicate id raced in, a deadlock with a caller's own
       // transaction, ...), or its connection broke and it may be stored: append each on its
@@ -449,10 +464,11 @@ export function createPostgresEventStore(db: Db, options: PostgresEventStoreOpti
     },
     async readStream(streamId, opts) {
       const from = Math.max(1, opts?.from ?? 1);
-      const { rows } = await db.query<EventRow & { current_version: number }>(READ_STREAM_SQL, [
-        streamId,
-        from,
-      ]);
+      const { rows } = await db.query<EventRow & { current_version: number }>(
+        READ_STREAM_SQL,
+        [streamId, from],
+        PREPARED,
+      );
       const version = rows[0]?.current_version ?? 0;
       const events = rows.filter((r) => r.event_id !== null).map((r) => upcasters.upcast(rowToEvent(r)));
       return { version, events };
@@ -461,11 +477,11 @@ export function createPostgresEventStore(db: Db, options: PostgresEventStoreOpti
       if (!Number.isSafeInteger(limit) || limit <= 0)
         throw new RangeError('limit must be a positive integer');
       const from = decodePosition(after);
-      const { rows } = await db.query<EventRow>(READ_ALL_SQL, [
-        from.transactionId.toString(),
-        from.globalPosition.toString(),
-        limit,
-      ]);
+      const { rows } = await db.query<EventRow>(
+        READ_ALL_SQL,
+        [from.transactionId.toString(), from.globalPosition.toString(), limit],
+        PREPARED,
+      );
       return rows.map((r) => upcasters.upcast(rowToEvent(r)));
     },
     subscribe(listener) {

@@ -81,6 +81,7 @@ async function loadState(
                   ${ISO('generated_at')} AS generated_at, version
              FROM ledger_loans WHERE loan_id = ANY($1::text[])`,
           [loanIds],
+          { prepared: true },
         );
   for (const r of loanRows.rows) {
     if (!deletedLoanIds.has(r.loan_id)) continue;
@@ -92,6 +93,7 @@ async function loadState(
       : await tx.query<DbLedgerEntry>(
           `SELECT ${ENTRY_COLUMNS} FROM ledger_entries WHERE entry_id = ANY($1::text[])`,
           [[...entryIds]],
+          { prepared: true },
         );
   return {
     entries: new Map(entryRows.rows.map((r) => [r.entry_id, entryFromDb(r)])),
@@ -218,10 +220,11 @@ async function saveEntriesAndPeriods(
     month: number;
     transaction_count: number;
     emi_count: number;
-  }>(`WITH entries AS (${SAVE_ENTRIES('$1')}) ${ADD_TO_PERIODS('$2')}`, [
-    JSON.stringify(entryRecords(entries)),
-    JSON.stringify(periods),
-  ]);
+  }>(
+    `WITH entries AS (${SAVE_ENTRIES('$1')}) ${ADD_TO_PERIODS('$2')}`,
+    [JSON.stringify(entryRecords(entries)), JSON.stringify(periods)],
+    { prepared: true },
+  );
   const empty = rows.filter((r) => Number(r.transaction_count) === 0 && Number(r.emi_count) === 0);
   if (empty.length === 0) return;
   await tx.query(

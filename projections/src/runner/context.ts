@@ -97,6 +97,7 @@ export function createRunnerContext(options: {
       const { rows } = await db.query<Checkpoint>(
         'SELECT position, status FROM projection_checkpoints WHERE name = $1',
         [name],
+        { prepared: true },
       );
       const row = rows[0];
       if (!row) throw new Error(`Checkpoint of ${name} vanished`);

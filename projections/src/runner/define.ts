@@ -39,6 +39,8 @@ export type ProjectionDefinition<T extends string, E extends RecordedEvent> = {
   migrations: URL;
   /** Applies a batch inside the runner's transaction. Must be idempotent per event. */
   apply(tx: Queryable, events: readonly NoInfer<E>[]): Promise<void>;
+  /** Default true (types.ts `asyncCommit`); false where even a moment's loss after a crash matters. */
+  asyncCommit?: boolean;
 };
 
 /**
@@ -56,6 +58,8 @@ export function defineProjection<const T extends string, E extends RecordedEvent
     handles: definition.handles,
     tables: definition.tables,
     migrations: { scope: definition.name, dir: fileURLToPath(definition.migrations) },
+    // A read model is rows derived from the log: a batch lost in a crash is applied again.
+    asyncCommit: definition.asyncCommit ?? true,
     async apply(tx, events) {
       const mine = events.filter(isHandled);
       if (mine.length > 0) await definition.apply(tx, mine);

@@ -142,6 +142,38 @@ describe('projection runner on PostgreSQL', () => {
       },
     });
 
+  it('commits a read model without waiting for the WAL flush, and any other consumer durably', async () => {
+    const last = await seedEvents(store, { count: 30 });
+    const seen: Record<string, string[]> = { durable: [], relaxed: [] };
+    const recording = (key: 'durable' | 'relaxed') =>
+      totalsProjection({
+        onApply: async (tx) => {
+          const { rows } = await tx.query<{ s: string }>(
+            "SELECT current_setting('synchronous_commit') AS s",
+            [],
+          );
+          seen[key]?.push(rows[0]?.s ?? '');
+        },
+      });
+    // One connection, so the check after the batches asks the very session they ran on.
+    const db = createPgDb(database.url, { max: 1 });
+    const durable = runnerOn(db, { projections: [recording('durable')], batchSize: 10 });
+    opened.push({ runner: durable, db });
+    await catchUpTo(durable, TOTALS, last);
+    await database.db.query(`UPDATE projection_checkpoints SET position = '' WHERE name = $1`, [TOTALS]);
+    const relaxed = { ...recording('relaxed'), asyncCommit: true };
+    await catchUpTo(runnerOn(db, { projections: [relaxed], batchSize: 10 }), TOTALS, last);
+
+    expect(seen.durable?.length).toBeGreaterThan(0);
+    expect(new Set(seen.durable)).toEqual(new Set(['on']));
+    expect(seen.relaxed?.length).toBeGreaterThan(0);
+    expect(new Set(seen.relaxed)).toEqual(new Set(['off']));
+    // Only that transaction: the connection it ran on is back to durable commits.
+    const { rows } = await db.query<{ s: string }>("SELECT current_setting('synchronous_commit') AS s", []);
+    expect(rows[0]?.s).toBe('on');
+    expect(await totalsDigest(database.db)).toBe(await expectedDigest(database.db));
+  });
+
   it('never lets two runners apply the same batch', async () => {
     const last = await seedEvents(store, { count: 1000 });
     const a = otherProcess({ projections: [loggingProjection('a', 0.005)], batchSize: 50 });

@@ -14,4 +14,11 @@ export interface Projection {
   readonly tables: readonly string[];
   /** Applies a batch of events inside the runner's transaction. Must be idempotent per event. */
   apply(tx: Queryable, events: readonly RecordedEvent[]): Promise<void>;
+  /**
+   * Its batches may commit without waiting for the WAL flush (`synchronous_commit = off`): what
+   * it writes derives from the log alone, so a crash that loses its last batches (rows and
+   * checkpoint together) only means applying them again. Not for a consumer with effects outside
+   * its tables (the mail reactor's jobs).
+   */
+  readonly asyncCommit?: boolean;
 }

@@ -183,6 +183,9 @@ export const usersProjection = rowProjection({
   handles: USER_EVENT_TYPES,
   tables: ['users'],
   migrations: new URL('./migrations', import.meta.url),
+  // Sign-in and token checks read it (a password change ends older sessions): its batches wait
+  // for the WAL flush, so a crash never brings back a moment in which an ended session works.
+  asyncCommit: false,
   keyOf: (event) => event.data.userId,
   evolve: evolveUserRow,
   load: loadUserRows,
