@@ -69,8 +69,9 @@ describe('transactions read model in PostgreSQL', () => {
       ...rent.decide(record(rentId, 'Rent', 'D', 2500000)),
     ];
     const counts = await spec.landsOnce(events);
-    // Rows, totals, and the note grams: "salary" and "rent" hold 8 distinct letters and 8 pairs.
-    expect(counts).toEqual([2, 1, 16]);
+    // Rows, totals, the note grams ("salary" and "rent" hold 8 distinct letters and 8 pairs),
+    // the two words and their two postings.
+    expect(counts).toEqual([2, 1, 16, 2, 2]);
   });
 
   it('keeps, per user, how many notes hold each one- or two-character piece, as ILIKE finds them', async () => {
@@ -106,5 +107,57 @@ describe('transactions read model in PostgreSQL', () => {
     for (const row of counted) expect(row.kept, String(row.piece)).toBe(row.found);
     const some = Object.fromEntries(counted.map((r) => [r.piece, r.kept]));
     expect(some).toMatchObject({ r: 2, R: 2, '%': 1, a: 2, S: 1, Σ: 1, ß: 1, q: 0, qx: 0 });
+  });
+
+  it('keeps, per user, the words of the notes and which transactions hold each, as they change', async () => {
+    const { salary, rent, pizza } = streams();
+    await spec.apply([
+      ...salary.decide(record(salaryId, 'Salary  for March', 'C', 9000000)),
+      ...rent.decide(record(rentId, 'Rent', 'D', 2500000)),
+      ...pizza.decide(record(pizzaId, 'PIZZA at\tStraße #42 pizza', 'D', 45000)),
+    ]);
+    await spec.apply(rent.decide(edit(rentId, 'Rent for March (50%)', 'D', 2500000)));
+    await spec.apply(salary.decide(remove(salaryId)));
+    // Lower-cased, cut at any white space (two spaces, a tab), each word once per note; Salary's
+    // "salary" gone with it, its "for" and "march" left to the rent's notes.
+    expect(await spec.rows('SELECT word, n FROM transaction_note_words ORDER BY word')).toEqual(
+      [
+        ['#42', 1],
+        ['(50%)', 1],
+        ['at', 1],
+        ['for', 1],
+        ['march', 1],
+        ['pizza', 1],
+        ['rent', 1],
+        ['straße', 1],
+      ].map(([word, n]) => ({ word, n })),
+    );
+    expect(
+      await spec.rows(
+        'SELECT word, transaction_id::text AS id FROM transaction_note_word_rows ORDER BY word, transaction_id',
+      ),
+    ).toEqual(
+      [
+        ['#42', pizzaId],
+        ['(50%)', rentId],
+        ['at', pizzaId],
+        ['for', rentId],
+        ['march', rentId],
+        ['pizza', pizzaId],
+        ['rent', rentId],
+        ['straße', pizzaId],
+      ].map(([word, id]) => ({ word, id })),
+    );
+    await spec.apply(pizza.decide(edit(pizzaId, 'Rent deposit', 'D', 45000)));
+    expect(await spec.rows('SELECT word, n FROM transaction_note_words ORDER BY word')).toEqual(
+      [
+        ['(50%)', 1],
+        ['deposit', 1],
+        ['for', 1],
+        ['march', 1],
+        ['rent', 2],
+      ].map(([word, n]) => ({ word, n })),
+    );
+    expect(await spec.rows('SELECT count(*)::int AS n FROM transaction_note_word_rows')).toEqual([{ n: 6 }]);
   });
 });

@@ -166,6 +166,7 @@ async function loadRows(tx: Queryable, ids: readonly string[]): Promise<Map<stri
   const { rows } = await tx.query<DbTransactionRow>(
     `SELECT ${TRANSACTION_COLUMNS} FROM transactions WHERE id = ANY($1::uuid[])`,
     [ids],
+    { prepared: true },
   );
   return new Map(rows.map((r) => [r.id, fromDb(r)]));
 }
@@ -210,63 +211,105 @@ const statsRecords = (deltas: ReadonlyMap<string, TransactionStats>) =>
   }));
 
 /**
- * Notes that leave (-1) and notes that arrive (+1) per owner: a row whose notes did not change
- * adds nothing. The grams themselves are cut in SQL, with PostgreSQL's lower(), the very
- * case-folding ILIKE compares with.
+ * Notes that leave (-1) and notes that arrive (+1) per owner and transaction: a row whose notes
+ * did not change adds nothing. The grams and words themselves are cut in SQL, with PostgreSQL's
+ * lower(), the very case-folding ILIKE compares with.
  */
-export function notesDeltaOf(
-  changes: readonly RowChange<TransactionRow>[],
-): { userId: string; notes: string; sign: 1 | -1 }[] {
-  const delta: { userId: string; notes: string; sign: 1 | -1 }[] = [];
+export function notesDeltaOf(changes: readonly RowChange<TransactionRow>[]): NotesDelta[] {
+  const delta: NotesDelta[] = [];
   for (const { before, after } of changes) {
     if (before && after && before.notes === after.notes && before.userId === after.userId) continue;
-    if (before) delta.push({ userId: before.userId, notes: before.notes, sign: -1 });
-    if (after) delta.push({ userId: after.userId, notes: after.notes, sign: 1 });
+    if (before) delta.push({ userId: before.userId, id: before.id, notes: before.notes, sign: -1 });
+    if (after) delta.push({ userId: after.userId, id: after.id, notes: after.notes, sign: 1 });
   }
   return delta;
 }
+
+export type NotesDelta = { userId: string; id: string; notes: string; sign: 1 | -1 };
 
 /** Every one- and two-character piece of lower(notes), each once per note (003_note_grams.sql). */
 const NOTE_GRAMS = `SELECT DISTINCT substr(lower(r."notes"), i, k) AS gram
       FROM generate_series(1, char_length(lower(r."notes"))) AS i, (VALUES (1), (2)) AS len(k)
      WHERE i + k - 1 <= char_length(lower(r."notes"))`;
 
-/** Adds each note's pieces in `$param` (a `notesDeltaOf`) to its owner's counts; returns the counts. */
-const ADD_TO_NOTE_GRAMS = (param: string) => `INSERT INTO transaction_note_grams AS g (user_id, gram, n)
-     SELECT r."userId", s.gram, sum(r."sign")
-       FROM jsonb_to_recordset(${param}::jsonb) AS r("userId" text, "notes" text, "sign" integer)
-       CROSS JOIN LATERAL (${NOTE_GRAMS}) s
-      GROUP BY r."userId", s.gram
-     ON CONFLICT (user_id, gram) DO UPDATE SET n = g.n + EXCLUDED.n
-     RETURNING g.user_id, g.gram, g.n`;
+/** The distinct words of lower(r."notes"): cut at white space, as `searchTerm` refuses it. */
+const NOTE_WORDS = `SELECT DISTINCT word FROM regexp_split_to_table(lower(r."notes"), '[[:space:]]+') AS word
+     WHERE word <> ''`;
 
-type GramCount = { user_id: string; gram: string; n: number };
+/** The records of a `notesDeltaOf` in `$param`. */
+const NOTES_DELTA = (param: string) =>
+  `jsonb_to_recordset(${param}::jsonb) AS r("userId" text, "id" uuid, "notes" text, "sign" integer)`;
 
 /**
- * A count that reached 0 is removed, so the table holds what a rebuild of the same log holds (a
- * rebuild folds a record and its later edit into one change and never counts the old notes'
- * pieces).
+ * Adds each note's pieces in `$param` (a `notesDeltaOf`) to its owner's counts, and each note's
+ * words to its owner's dictionary and postings (004_note_words.sql); the rows of both counts
+ * that reached 0 are returned (`kind` 'gram' or 'word'), and only they.
  */
-async function dropEmptyGrams(tx: Queryable, counts: readonly GramCount[]): Promise<void> {
-  const gone = counts.filter((r) => Number(r.n) <= 0);
-  if (gone.length === 0) return;
-  await tx.query(
-    `DELETE FROM transaction_note_grams g
-      USING unnest($1::text[], $2::text[]) AS z(user_id, gram)
-      WHERE g.user_id = z.user_id AND g.gram = z.gram AND g.n <= 0`,
-    [gone.map((r) => r.user_id), gone.map((r) => r.gram)],
-  );
+const ADD_TO_NOTE_INDEXES = (param: string) => `word_delta AS (
+       SELECT r."userId" AS user_id, w.word, r."id" AS transaction_id, sum(r."sign")::int AS sign
+         FROM ${NOTES_DELTA(param)}
+         CROSS JOIN LATERAL (${NOTE_WORDS}) w
+        GROUP BY 1, 2, 3
+     ),
+     postings_gone AS (
+       DELETE FROM transaction_note_word_rows p USING word_delta d
+        WHERE d.sign < 0 AND p.user_id = d.user_id AND p.word = d.word AND p.transaction_id = d.transaction_id
+     ),
+     postings_new AS (
+       INSERT INTO transaction_note_word_rows (user_id, word, transaction_id)
+       SELECT user_id, word, transaction_id FROM word_delta WHERE sign > 0
+       ON CONFLICT DO NOTHING
+     ),
+     words AS (
+       INSERT INTO transaction_note_words AS w (user_id, word, n)
+       SELECT user_id, word, sum(sign) FROM word_delta GROUP BY user_id, word HAVING sum(sign) <> 0
+       ON CONFLICT (user_id, word) DO UPDATE SET n = w.n + EXCLUDED.n
+       RETURNING w.user_id, w.word AS key, w.n
+     ),
+     grams AS (
+       INSERT INTO transaction_note_grams AS g (user_id, gram, n)
+       SELECT r."userId", s.gram, sum(r."sign")
+         FROM ${NOTES_DELTA(param)}
+         CROSS JOIN LATERAL (${NOTE_GRAMS}) s
+        GROUP BY r."userId", s.gram
+       ON CONFLICT (user_id, gram) DO UPDATE SET n = g.n + EXCLUDED.n
+       RETURNING g.user_id, g.gram AS key, g.n
+     )
+     SELECT 'gram' AS kind, user_id, key FROM grams WHERE n <= 0
+     UNION ALL SELECT 'word', user_id, key FROM words WHERE n <= 0`;
+
+type EmptyCount = { kind: 'gram' | 'word'; user_id: string; key: string };
+
+/**
+ * A count that reached 0 is removed, so the tables hold what a rebuild of the same log holds (a
+ * rebuild folds a record and its later edit into one change and never counts the old notes'
+ * pieces or words).
+ */
+async function dropEmptyCounts(tx: Queryable, counts: readonly EmptyCount[]): Promise<void> {
+  for (const [kind, table, column] of [
+    ['gram', 'transaction_note_grams', 'gram'],
+    ['word', 'transaction_note_words', 'word'],
+  ] as const) {
+    const gone = counts.filter((r) => r.kind === kind);
+    if (gone.length === 0) continue;
+    await tx.query(
+      `DELETE FROM ${table} g
+        USING unnest($1::text[], $2::text[]) AS z(user_id, key)
+        WHERE g.user_id = z.user_id AND g.${column} = z.key AND g.n <= 0`,
+      [gone.map((r) => r.user_id), gone.map((r) => r.key)],
+    );
+  }
 }
 
-/** Adds each note's pieces to (or, sign -1, takes them from) its owner's counts. */
-export async function addToNoteGrams(tx: Queryable, delta: ReturnType<typeof notesDeltaOf>): Promise<void> {
+/** Adds each note's pieces and words to (or, sign -1, takes them from) its owner's indexes. */
+export async function addToNoteIndexes(tx: Queryable, delta: readonly NotesDelta[]): Promise<void> {
   if (delta.length === 0) return;
-  const { rows } = await tx.query<GramCount>(ADD_TO_NOTE_GRAMS('$1'), [JSON.stringify(delta)]);
-  await dropEmptyGrams(tx, rows);
+  const { rows } = await tx.query<EmptyCount>(`WITH ${ADD_TO_NOTE_INDEXES('$1')}`, [JSON.stringify(delta)]);
+  await dropEmptyCounts(tx, rows);
 }
 
 /**
- * The rows, the totals and the note grams in one statement: the three tables are independent
+ * The rows, the totals, the note grams and words in one statement: the tables are independent
  * (no part reads what another writes), and a statement per table was a round trip each on
  * every command (issue 16: POST /api/transactions). An empty list writes nothing.
  */
@@ -275,26 +318,32 @@ async function saveBatch(
   changes: readonly RowChange<TransactionRow>[],
   saved: readonly TransactionRow[],
 ) {
-  const { rows } = await tx.query<GramCount>(
-    `WITH saved AS (${SAVE_ROWS('$1')}), totals AS (${ADD_TO_STATS('$2')})
-     ${ADD_TO_NOTE_GRAMS('$3')}`,
+  const { rows } = await tx.query<EmptyCount>(
+    `WITH saved AS (${SAVE_ROWS('$1')}), totals AS (${ADD_TO_STATS('$2')}), ${ADD_TO_NOTE_INDEXES('$3')}`,
     [
       JSON.stringify(rowRecords(saved)),
       JSON.stringify(statsRecords(statsDeltaOf(changes))),
       JSON.stringify(notesDeltaOf(changes)),
     ],
+    { prepared: true },
   );
-  await dropEmptyGrams(tx, rows);
+  await dropEmptyCounts(tx, rows);
 }
 
 /**
- * The transaction list, each user's totals and note grams: one read and one write per batch (a
- * removal, or a count gone to 0, adds one).
+ * The transaction list, each user's totals, note grams and note words: one read and one write
+ * per batch (a removal, or a count gone to 0, adds one).
  */
 export const transactionsProjection = rowProjection({
   name: 'transactions',
   handles: TRANSACTION_EVENT_TYPES,
-  tables: ['transactions', 'transaction_stats', 'transaction_note_grams'],
+  tables: [
+    'transactions',
+    'transaction_stats',
+    'transaction_note_grams',
+    'transaction_note_words',
+    'transaction_note_word_rows',
+  ],
   migrations: new URL('./migrations', import.meta.url),
   keyOf: transactionIdOf,
   evolve: evolveTransactionRow,

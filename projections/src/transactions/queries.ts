@@ -92,6 +92,8 @@ export async function listTransactions(
       // matches (about limit / share of rows read; a rare piece reads the user's rows).
       return { rows: await page(), totalItems: total };
     }
+    const found = await searchByWords(db, userId, query.search, query, { filter, params, order });
+    if (found) return found;
   }
   if (query.search) {
     // The matching rows are found first, on their own (the trigram index serves that), counted,
@@ -99,7 +101,8 @@ export async function listTransactions(
     // notes would read every row of the user before the count is known.
     const { rows } = await db.query<DbTransactionRow & { total: number }>(
       `WITH matched AS MATERIALIZED (
-         SELECT t.id, t.${column}, t.created_at FROM transactions t WHERE ${filter}
+         SELECT ${[...new Set(['id', column, 'created_at'])].map((c) => `t.${c}`).join(', ')}
+           FROM transactions t WHERE ${filter}
        )
        SELECT ${TRANSACTION_COLUMNS}, (SELECT count(*)::int FROM matched) AS total
          FROM (SELECT t.id AS match_id FROM matched t ORDER BY ${order} LIMIT ${query.limit} OFFSET ${offset}) p
@@ -148,6 +151,69 @@ async function shortSearchCount(db: Queryable, userId: string, search: string): 
   );
   const n = rows[0]?.n;
   return n === null || n === undefined ? null : Number(n);
+}
+
+type WordMatches = { spaced: boolean; total: number; words: string[] | null; everything: number | null };
+
+/**
+ * A search of a term without white space, from the user's note words (004_note_words.sql), or
+ * null for a term with white space (one that may span two words). Such a term occurs only
+ * inside a word, so the matching rows are those holding a word that holds it: the count is the
+ * dictionary's (the postings' union when several words hold it), never a visit of every match.
+ * The page is then read the cheaper of two ways, each about proportional to the rows it reads:
+ * - a common term: a window of the sort order's index, of about twice the rows that hold the
+ *   page's matches at the term's share, filtered; should the matches bunch outside it, as below;
+ * - a rare term: its postings' rows, sorted.
+ */
+async function searchByWords(
+  db: Queryable,
+  userId: string,
+  search: string,
+  query: TransactionListQuery,
+  sql: { filter: string; params: unknown[]; order: string },
+): Promise<TransactionPage | null> {
+  const pattern = likePattern(search);
+  const { rows } = await db.query<WordMatches>(
+    `WITH term AS (SELECT lower($2) ~ '[[:space:]]' AS spaced),
+     matched AS (
+       SELECT word, n FROM transaction_note_words
+        WHERE user_id = $1 AND word LIKE lower($2) ESCAPE '\\' AND NOT (SELECT spaced FROM term)
+     )
+     SELECT (SELECT spaced FROM term) AS spaced,
+            (CASE WHEN (SELECT count(*) FROM matched) <= 1 THEN (SELECT coalesce(sum(n), 0) FROM matched)
+                  ELSE (SELECT count(DISTINCT p.transaction_id) FROM transaction_note_word_rows p
+                         WHERE p.user_id = $1 AND p.word IN (SELECT word FROM matched)) END)::int AS total,
+            (SELECT array_agg(word) FROM matched) AS words,
+            (SELECT total_transactions FROM transaction_stats WHERE user_id = $1)::int AS everything`,
+    [userId, pattern],
+  );
+  const found = rows[0];
+  if (!found || found.spaced) return null;
+  const total = Number(found.total);
+  const offset = (query.page - 1) * query.limit;
+  if (total === 0 || offset >= total) return { rows: [], totalItems: total };
+  const expected = Math.min(query.limit, total - offset);
+  const everything = Number(found.everything ?? total);
+  const window = Math.ceil(((offset + query.limit) * everything * 2) / total) + query.limit;
+  if (window < total) {
+    // The window is a LIMIT below the filter, so the plan is the index walk, never a scan of
+    // every match (which the trigram index would offer the planner for the filter).
+    const { rows: walked } = await db.query<DbTransactionRow>(
+      `SELECT ${TRANSACTION_COLUMNS}
+         FROM (SELECT * FROM transactions t WHERE user_id = $1 ORDER BY ${sql.order} LIMIT ${window}) t
+        WHERE ${sql.filter} ORDER BY ${sql.order} LIMIT ${query.limit} OFFSET ${offset}`,
+      sql.params,
+    );
+    if (walked.length === expected) return { rows: walked.map(fromDb), totalItems: total };
+  }
+  const { rows: posted } = await db.query<DbTransactionRow>(
+    `SELECT ${TRANSACTION_COLUMNS} FROM transactions t
+      WHERE t.user_id = $1 AND t.id IN (
+        SELECT transaction_id FROM transaction_note_word_rows WHERE user_id = $1 AND word = ANY($2::text[]))
+      ORDER BY ${sql.order} LIMIT ${query.limit} OFFSET ${offset}`,
+    [userId, found.words ?? []],
+  );
+  return { rows: posted.map(fromDb), totalItems: total };
 }
 
 async function countRows(db: Queryable, filter: string, params: unknown[]): Promise<number> {

@@ -4,8 +4,8 @@ import { createPgliteDb, eventStoreMigrations, migrate } from '@kosh/event-store
 import { createTestDatabase, type TestDatabase } from '@kosh/event-store/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrationSources } from '../registry';
-import { addToNoteGrams } from './projector';
-import { listTransactions, type TransactionListQuery } from './queries';
+import { addToNoteIndexes } from './projector';
+import { likePattern, listTransactions, type TransactionListQuery } from './queries';
 
 /**
  * Notes search reads the searching user's rows only, through the per-user trigram index (a
@@ -17,9 +17,12 @@ const MINE = ['Swiggy order', 'Rent', 'Uber ride', 'Zomato order', 'Fruit juice'
 const MY_ROWS = 300;
 const THEIR_ROWS = 20_000;
 
-/** Rows straight into the read model, with the note pieces the projection keeps beside them. */
+/**
+ * Rows straight into the read model, with the note pieces and words and the count of rows that
+ * the projection keeps beside them (the other totals are not read by a search).
+ */
 async function insertRows(db: Queryable, userId: string, notes: string[], count: number): Promise<void> {
-  const { rows } = await db.query<{ notes: string }>(
+  const { rows } = await db.query<{ id: string; notes: string }>(
     `INSERT INTO transactions (id, user_id, notes, transaction_type, transaction_date, amount, created_at,
                                updated_at, version)
      SELECT gen_random_uuid(), $1, ($2::text[])[1 + i % array_length($2::text[], 1)] || ' #' || i,
@@ -27,12 +30,19 @@ async function insertRows(db: Queryable, userId: string, notes: string[], count:
             timestamptz '2020-01-01T00:00:00Z' + i * interval '1 second',
             timestamptz '2020-01-01T00:00:00Z' + i * interval '1 second', 1
        FROM generate_series(1, $3::int) i
-     RETURNING notes`,
+     RETURNING id::text, notes`,
     [userId, notes, count],
   );
-  await addToNoteGrams(
+  await addToNoteIndexes(
     db,
-    rows.map((r) => ({ userId, notes: r.notes, sign: 1 as const })),
+    rows.map((r) => ({ userId, id: r.id, notes: r.notes, sign: 1 as const })),
+  );
+  await db.query(
+    `INSERT INTO transaction_stats AS s (user_id, total_transactions, credit_count, debit_count, credit_amount,
+                                         debit_amount)
+     VALUES ($1, $2, 0, 0, 0, 0)
+     ON CONFLICT (user_id) DO UPDATE SET total_transactions = s.total_transactions + EXCLUDED.total_transactions`,
+    [userId, count],
   );
 }
 
@@ -89,29 +99,33 @@ function rowsRead(plans: PlanNode[]): number {
     );
 }
 
+/** A migrated store of the given kind, and how to be rid of it. */
+async function openStore(mode: 'postgres' | 'embedded'): Promise<{ db: Db; close(): Promise<void> }> {
+  if (mode === 'postgres') {
+    const database: TestDatabase = await createTestDatabase();
+    await migrate(database.db, [eventStoreMigrations, ...migrationSources]);
+    return { db: database.db, close: () => database.drop() };
+  }
+  const db = await createPgliteDb(undefined);
+  await migrate(db, [eventStoreMigrations, ...migrationSources]);
+  return { db, close: () => db.close() };
+}
+
 describe.each(['postgres', 'embedded'] as const)('notes search (%s)', (mode) => {
-  let database: TestDatabase | undefined;
+  let store: Awaited<ReturnType<typeof openStore>> | undefined;
   let db: Db;
   const me = randomUUID();
   const them = randomUUID();
 
   beforeAll(async () => {
-    if (mode === 'postgres') {
-      database = await createTestDatabase();
-      db = database.db;
-    } else {
-      db = await createPgliteDb(undefined);
-    }
-    await migrate(db, [eventStoreMigrations, ...migrationSources]);
+    store = await openStore(mode);
+    db = store.db;
     await insertRows(db, me, MINE, MY_ROWS);
     await insertRows(db, them, ['Swiggy order', 'Quiz night', 'Fruit basket', 'Zoo tickets'], THEIR_ROWS);
     await db.query('ANALYZE transactions');
   });
 
-  afterAll(async () => {
-    if (database) await database.drop();
-    else await db?.close();
-  });
+  afterAll(() => store?.close());
 
   it('has the per-user trigram index (the extensions load on both stores)', async () => {
     const { rows } = await db.query<{ indexname: string }>(
@@ -148,4 +162,126 @@ describe.each(['postgres', 'embedded'] as const)('notes search (%s)', (mode) => 
       }
     });
   }
+});
+
+/**
+ * A search of a term without white space reads its count from the user's note words and its page
+ * through a window of the sort order's index (a common term), or through the term's postings (a
+ * rare one, or matches bunched outside the window). Every answer must equal plain ILIKE's:
+ * the same count, the same rows in the same order, on every page and sort.
+ */
+describe.each(['postgres', 'embedded'] as const)('notes search by words (%s)', (mode) => {
+  let store: Awaited<ReturnType<typeof openStore>> | undefined;
+  let db: Db;
+  const me = randomUUID();
+  const them = randomUUID();
+  const ROWS = 2_000;
+
+  beforeAll(async () => {
+    store = await openStore(mode);
+    db = store.db;
+    // Every third a Swiggy order; the oldest 300 a Kumbh Mela trip (bunched at the far end of
+    // the newest-first order); notes with LIKE's own characters, a tab, a no-break space,
+    // capitals and letters outside ASCII.
+    await insertRows(
+      db,
+      me,
+      [
+        'Swiggy order',
+        'Rent',
+        'Swiggy order',
+        'Tea\tcoffee 50% off_deal',
+        'Cash\\back',
+        'Straße ΣΑΣ',
+        'Pay\u00a0day',
+      ],
+      ROWS - 300,
+    );
+    await insertRows(db, me, ['Kumbh Mela trip'], 300);
+    await db.query(
+      `UPDATE transactions SET transaction_date = date '2010-01-01' + (random() * 300)::int
+        WHERE user_id = $1 AND notes LIKE 'Kumbh%'`,
+      [me],
+    );
+    await insertRows(db, them, ['Swiggy order', 'Kumbh Mela trip', 'Rent'], 3_000);
+    await db.query('ANALYZE transactions');
+  });
+
+  afterAll(() => store?.close());
+
+  /** Plain ILIKE over the user's rows: the answer every path must give. */
+  async function reference(search: string, q: TransactionListQuery) {
+    const column = q.sortBy;
+    const dir = q.sortOrder;
+    const { rows } = await db.query<{ id: string; n: number }>(
+      `SELECT id::text AS id, count(*) OVER ()::int AS n FROM transactions
+        WHERE user_id = $1 AND notes ILIKE $2 ESCAPE '\\'
+        ORDER BY ${column} ${dir}, created_at ${dir}, id ${dir}`,
+      [me, likePattern(search)],
+    );
+    const offset = (q.page - 1) * q.limit;
+    return { ids: rows.slice(offset, offset + q.limit).map((r) => r.id), total: rows[0]?.n ?? 0 };
+  }
+
+  const terms = [
+    'swiggy',
+    'SWIG',
+    'order',
+    'kumbh',
+    'MELA',
+    '#12',
+    '#1234',
+    'straße',
+    'σας',
+    'ΣΑΣ',
+    '50%',
+    'off_',
+    '%',
+    '\\',
+    'h\\b',
+    'tea',
+    'pay\u00a0d',
+    'order #1',
+    'coffee 50',
+    'zzz',
+    'e',
+  ];
+  const sorts = [
+    ['transaction_date', 'DESC'],
+    ['amount', 'ASC'],
+    ['notes', 'ASC'],
+    ['created_at', 'DESC'],
+  ] as const;
+
+  for (const search of terms) {
+    it(`"${search}": ILIKE's count and rows, on every page and sort`, async () => {
+      for (const [sortBy, sortOrder] of sorts) {
+        for (const page of [1, 2, 7, 400]) {
+          const q = { ...query(search, page), sortBy, sortOrder };
+          const want = await reference(search, q);
+          const got = await listTransactions(db, me, q);
+          const what = `${sortBy} ${sortOrder} page ${page}`;
+          expect(got.totalItems, what).toBe(want.total);
+          expect(
+            got.rows.map((r) => r.id),
+            what,
+          ).toEqual(want.ids);
+        }
+      }
+    });
+  }
+
+  it('reads a window of the rows for a common term, not every match', async () => {
+    const plans: PlanNode[] = [];
+    const page = await listTransactions(explaining(db, plans), me, query('swiggy'));
+    expect(page.totalItems).toBeGreaterThan(400);
+    expect(rowsRead(plans)).toBeLessThan(page.totalItems / 2);
+  });
+
+  it('reads only the postings of a rare term', async () => {
+    const plans: PlanNode[] = [];
+    const page = await listTransactions(explaining(db, plans), me, query('#1234'));
+    expect(page.totalItems).toBe(1);
+    expect(rowsRead(plans)).toBeLessThanOrEqual(2);
+  });
 });
