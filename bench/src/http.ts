@@ -22,7 +22,7 @@
  * read itself; `<new …>` rows ask a new search term per request.
  *
  * Options (environment): BENCH_TRANSACTIONS=100000  BENCH_DURATION=5 (seconds per run)
- * BENCH_CONNECTIONS=10,50  BENCH_ONLY=<substring of route names>  BENCH_LOG_LEVEL=info
+ * BENCH_CONNECTIONS=10,50  BENCH_ONLY=<substrings of route names, comma-separated>  BENCH_LOG_LEVEL=info
  * BENCH_KEEP=1 (keep the database, for EXPLAIN; drop it yourself)
  * BENCH_CPU_PROF=/abs/dir (Kosh's servers write CPU profiles to its `kosh/` and `uncached/`; the
  * largest file of each is the main thread's)
@@ -45,7 +45,7 @@ import { book, LOAN_DURATIONS } from './support/book';
 const TRANSACTIONS = Number(process.env.BENCH_TRANSACTIONS ?? 100_000);
 const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 const CONNECTIONS = (process.env.BENCH_CONNECTIONS ?? '10,50').split(',').map(Number);
-const ONLY = process.env.BENCH_ONLY ?? '';
+const ONLY = (process.env.BENCH_ONLY ?? '').split(',').filter(Boolean);
 const NOW = new Date('2025-12-20T06:00:00.000Z');
 const TICKS_PER_MS = 100 / 1000; // USER_HZ
 
@@ -322,7 +322,7 @@ async function main() {
     console.log(`\n${head}`);
     const thin = new Map<number, number>();
     for (const route of routes) {
-      if (ONLY && !route.baseline && !route.name.includes(ONLY)) continue;
+      if (ONLY.length > 0 && !route.baseline && !ONLY.some((o) => route.name.includes(o))) continue;
       // Warm-up (JIT, plans, connection pools), not counted.
       if (route.method !== 'POST') await run(route, 10, 1);
       for (const connections of CONNECTIONS) {
