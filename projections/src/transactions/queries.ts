@@ -92,7 +92,7 @@ export async function listTransactions(
       // matches (about limit / share of rows read; a rare piece reads the user's rows).
       return { rows: await page(), totalItems: total };
     }
-    const found = await searchByWords(db, userId, query.search, query, order);
+    const found = await searchByWords(db, userId, query.search, query, { filter, params, order });
     if (found) return found;
   }
   if (query.search) {
@@ -153,80 +153,65 @@ async function shortSearchCount(db: Queryable, userId: string, search: string): 
   return n === null || n === undefined ? null : Number(n);
 }
 
-type WordSearchRow = { spaced: boolean; total: number; words: string[] | null; walked: boolean } & (
-  | DbTransactionRow
-  | { [K in keyof DbTransactionRow]: null }
-);
+type WordMatches = { spaced: boolean; total: number; words: string[] | null; everything: number | null };
 
 /**
  * A search of a term without white space, from the user's note words (004_note_words.sql), or
  * null for a term with white space (one that may span two words). Such a term occurs only
  * inside a word, so the matching rows are those holding a word that holds it: the count is the
  * dictionary's (the postings' union when several words hold it), never a visit of every match.
- * The page comes in the same statement, read the cheaper of two ways, each about proportional to
- * the rows it reads:
+ * The page is then read the cheaper of two ways, each about proportional to the rows it reads:
  * - a common term: a window of the sort order's index, of about twice the rows that hold the
- *   page's matches at the term's share, filtered (a LIMIT below the filter, so the plan is that
- *   walk, never the visit of every match the trigram index offers the planner);
+ *   page's matches at the term's share, filtered; should the matches bunch outside it, as below;
  * - a rare term: its postings' rows, sorted.
- * Should a common term's matches bunch outside the window, its postings are read after all.
- * One statement, not two: on this machine a statement's round trip costs about 0.2 ms of the
- * API's CPU (`npm run bench:http`, CPU profile).
  */
 async function searchByWords(
   db: Queryable,
   userId: string,
   search: string,
   query: TransactionListQuery,
-  order: string,
+  sql: { filter: string; params: unknown[]; order: string },
 ): Promise<TransactionPage | null> {
-  const offset = (query.page - 1) * query.limit;
-  const page = (from: string) => `SELECT ${TRANSACTION_COLUMNS}, row_number() OVER (ORDER BY ${order}) AS k
-       FROM ${from} ORDER BY ${order} LIMIT $3 OFFSET $4`;
-  const postings = (words: string) => `(SELECT * FROM transactions t WHERE t.user_id = $1 AND t.id IN (
-       SELECT transaction_id FROM transaction_note_word_rows WHERE user_id = $1 AND word = ANY(${words})))`;
-  const { rows } = await db.query<WordSearchRow>(
+  const pattern = likePattern(search);
+  const { rows } = await db.query<WordMatches>(
     `WITH term AS (SELECT lower($2) ~ '[[:space:]]' AS spaced),
      matched AS (
        SELECT word, n FROM transaction_note_words
         WHERE user_id = $1 AND word LIKE lower($2) ESCAPE '\\' AND NOT (SELECT spaced FROM term)
-     ),
-     counted AS (
-       SELECT (SELECT spaced FROM term) AS spaced,
-              (CASE WHEN (SELECT count(*) FROM matched) <= 1 THEN (SELECT coalesce(sum(n), 0) FROM matched)
-                    ELSE (SELECT count(DISTINCT p.transaction_id) FROM transaction_note_word_rows p
-                           WHERE p.user_id = $1 AND p.word IN (SELECT word FROM matched)) END)::int AS total,
-              (SELECT array_agg(word) FROM matched) AS words,
-              (SELECT total_transactions FROM transaction_stats WHERE user_id = $1)::int AS everything
-     ),
-     sized AS (
-       SELECT c.*, CASE WHEN c.total > 0
-                   THEN ceil(($3::int + $4::int) * coalesce(c.everything, c.total) * 2.0 / c.total)::int + $3::int
-                   END AS win
-         FROM counted c
      )
-     SELECT s.spaced, s.total, s.words, s.win < s.total AS walked, p.*
-       FROM sized s
-       LEFT JOIN LATERAL (
-         SELECT * FROM (${page(`(SELECT * FROM transactions t WHERE t.user_id = $1 ORDER BY ${order}
-                                  LIMIT CASE WHEN s.win < s.total THEN s.win ELSE 0 END) t
-                          WHERE t.notes ILIKE $2 ESCAPE '\\'`)}) w
-         UNION ALL
-         SELECT * FROM (${page(`${postings('s.words')} t WHERE s.win >= s.total`)}) r
-       ) p ON NOT s.spaced AND s.total > $4
-      ORDER BY p.k`,
-    [userId, likePattern(search), query.limit, offset],
+     SELECT (SELECT spaced FROM term) AS spaced,
+            (CASE WHEN (SELECT count(*) FROM matched) <= 1 THEN (SELECT coalesce(sum(n), 0) FROM matched)
+                  ELSE (SELECT count(DISTINCT p.transaction_id) FROM transaction_note_word_rows p
+                         WHERE p.user_id = $1 AND p.word IN (SELECT word FROM matched)) END)::int AS total,
+            (SELECT array_agg(word) FROM matched) AS words,
+            (SELECT total_transactions FROM transaction_stats WHERE user_id = $1)::int AS everything`,
+    [userId, pattern],
   );
-  const first = rows[0];
-  if (!first || first.spaced) return null;
-  const total = Number(first.total);
-  const found = rows.filter((r): r is WordSearchRow & DbTransactionRow => r.id !== null);
-  const expected = Math.max(0, Math.min(query.limit, total - offset));
-  if (found.length === expected || !first.walked) return { rows: found.map(fromDb), totalItems: total };
-  // The window held too few of a common term's matches: they bunch elsewhere in the order.
+  const found = rows[0];
+  if (!found || found.spaced) return null;
+  const total = Number(found.total);
+  const offset = (query.page - 1) * query.limit;
+  if (total === 0 || offset >= total) return { rows: [], totalItems: total };
+  const expected = Math.min(query.limit, total - offset);
+  const everything = Number(found.everything ?? total);
+  const window = Math.ceil(((offset + query.limit) * everything * 2) / total) + query.limit;
+  if (window < total) {
+    // The window is a LIMIT below the filter, so the plan is the index walk, never a scan of
+    // every match (which the trigram index would offer the planner for the filter).
+    const { rows: walked } = await db.query<DbTransactionRow>(
+      `SELECT ${TRANSACTION_COLUMNS}
+         FROM (SELECT * FROM transactions t WHERE user_id = $1 ORDER BY ${sql.order} LIMIT ${window}) t
+        WHERE ${sql.filter} ORDER BY ${sql.order} LIMIT ${query.limit} OFFSET ${offset}`,
+      sql.params,
+    );
+    if (walked.length === expected) return { rows: walked.map(fromDb), totalItems: total };
+  }
   const { rows: posted } = await db.query<DbTransactionRow>(
-    `SELECT ${TRANSACTION_COLUMNS} FROM ${postings('$2::text[]')} t ORDER BY ${order} LIMIT $3 OFFSET $4`,
-    [userId, first.words ?? [], query.limit, offset],
+    `SELECT ${TRANSACTION_COLUMNS} FROM transactions t
+      WHERE t.user_id = $1 AND t.id IN (
+        SELECT transaction_id FROM transaction_note_word_rows WHERE user_id = $1 AND word = ANY($2::text[]))
+      ORDER BY ${sql.order} LIMIT ${query.limit} OFFSET ${offset}`,
+    [userId, found.words ?? []],
   );
   return { rows: posted.map(fromDb), totalItems: total };
 }
