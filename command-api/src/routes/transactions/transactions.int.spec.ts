@@ -320,6 +320,25 @@ describe('list', () => {
     expect(notes.transactions[0]?.notes).toBe('Bonus');
   });
 
+  it('searches in every sort order, a word, a part of one or words with a space, alone or with a filter', async () => {
+    // Each search takes another path (note words, trigram index, note pieces); sorted by
+    // created_at the trigram path once selected that column twice and answered 500.
+    const matching = (search: string, rows: Wire[]) =>
+      rows.filter((x) => x.notes.toLowerCase().includes(search.toLowerCase())).map((x) => x.notes);
+    const all = (await list(dave, '?limit=100')).transactions;
+    for (const search of ['salary', 'SAL', 'salary m', 'bill', 'l', 'zz']) {
+      for (const sortBy of ['transaction_date', 'amount', 'created_at', 'notes']) {
+        for (const filter of ['', '&transaction_type=C']) {
+          const query = `?search=${encodeURIComponent(search)}&sort_by=${sortBy}&limit=100${filter}`;
+          const found = await list(dave, query);
+          const want = matching(search, filter ? all.filter((x) => x.transaction_type === 'C') : all);
+          expect(notesOf(found).sort(), query).toEqual(want.sort());
+          expect(found.pagination.total_items, query).toBe(want.length);
+        }
+      }
+    }
+  });
+
   it('filters by type, by inclusive dates and by notes text, literally and case-insensitively', async () => {
     const credits = await list(dave, '?transaction_type=C&limit=100');
     expect(credits.transactions.every((x) => x.transaction_type === 'C')).toBe(true);
