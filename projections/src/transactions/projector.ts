@@ -232,7 +232,10 @@ const NOTE_GRAMS = `SELECT DISTINCT substr(lower(r."notes"), i, k) AS gram
       FROM generate_series(1, char_length(lower(r."notes"))) AS i, (VALUES (1), (2)) AS len(k)
      WHERE i + k - 1 <= char_length(lower(r."notes"))`;
 
-/** The distinct words of lower(r."notes"): cut at white space, as `searchTerm` refuses it. */
+/**
+ * The distinct words of lower(r."notes"), cut at white space by the same class that
+ * `searchByWords` (queries.ts) uses to send a term with white space elsewhere.
+ */
 const NOTE_WORDS = `SELECT DISTINCT word FROM regexp_split_to_table(lower(r."notes"), '[[:space:]]+') AS word
      WHERE word <> ''`;
 

@@ -92,7 +92,7 @@ export async function listTransactions(
       // matches (about limit / share of rows read; a rare piece reads the user's rows).
       return { rows: await page(), totalItems: total };
     }
-    const found = await searchByWords(db, userId, query.search, query, { filter, params, order });
+    const found = await searchByWords(db, userId, query.search, query, { filter, params, order, offset });
     if (found) return found;
   }
   if (query.search) {
@@ -170,7 +170,7 @@ async function searchByWords(
   userId: string,
   search: string,
   query: TransactionListQuery,
-  sql: { filter: string; params: unknown[]; order: string },
+  sql: { filter: string; params: unknown[]; order: string; offset: number },
 ): Promise<TransactionPage | null> {
   const pattern = likePattern(search);
   const { rows } = await db.query<WordMatches>(
@@ -190,7 +190,7 @@ async function searchByWords(
   const found = rows[0];
   if (!found || found.spaced) return null;
   const total = Number(found.total);
-  const offset = (query.page - 1) * query.limit;
+  const { offset } = sql;
   if (total === 0 || offset >= total) return { rows: [], totalItems: total };
   const expected = Math.min(query.limit, total - offset);
   const everything = Number(found.everything ?? total);
