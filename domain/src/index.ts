@@ -14,6 +14,7 @@ export * from './loan/certificate';
 export * from './loan/dates';
 export * from './loan/decide';
 export * from './loan/events';
+export * from './loan/rate';
 export * from './loan/schedule';
 export * from './loan/state';
 export * from './loan/status';

@@ -7,21 +7,22 @@ import { addMonths } from './dates';
 import type { ScheduleTerms } from './events';
 import { generateSchedule } from './schedule';
 
+/** The whole allowed range (spec section 9), the hard corner of tiny EMIs at high rates included. */
 const terms = fc.record({
   principalAmount: fc.integer({ min: 10_000, max: 10_000_000_000 }),
-  interestRate: fc.integer({ min: 100, max: 30_000 }).map((thousandths) => thousandths / 1000),
+  interestRate: fc.integer({ min: 100, max: 50_000 }).map((thousandths) => thousandths / 1000),
   isInterestRateYearly: fc.constant(true),
-  duration: fc.integer({ min: 2, max: 360 }),
+  duration: fc.integer({ min: 1, max: 600 }),
   isDurationYearly: fc.constant(false),
   startDate: fc
     .date({
       min: new Date('2000-01-01T00:00:00Z'),
-      max: new Date('2030-12-31T00:00:00Z'),
+      max: new Date('2099-12-31T00:00:00Z'),
       noInvalidDate: true,
     })
     .map((date) => date.toISOString().slice(0, 10)),
   hasGst: fc.boolean(),
-  gstPercentage: fc.constantFrom(0, 12, 18),
+  gstPercentage: fc.integer({ min: 0, max: 10_000 }).map((hundredths) => hundredths / 100),
 }) satisfies fc.Arbitrary<ScheduleTerms>;
 
 /** A change described relative to the loan, turned into figures once the balance at its date is known. */
@@ -100,14 +101,13 @@ function acceptedChanges(loan: ScheduleTerms, specs: readonly ChangeSpec[]): Loa
 }
 
 describe('actual schedule properties', () => {
-  // Where paisa rounding leaves the contract's EMI no larger than a month's interest (₹100 over
-  // 25 years), the contract schedule has months that repay nothing; the actual schedule adds a
-  // paisa to the EMI instead, so the two are compared only where the contract amortises.
-  it('without changes is exactly the contract schedule wherever that repays principal every month', () => {
+  // Every loan, the one whose rounded EMI does not exceed the first month's interest (₹100 over
+  // 25 years at 50%) included: it carries a paisa more in both, so no month repays nothing.
+  it('without changes is exactly the contract schedule, for every loan', () => {
     fc.assert(
       fc.property(terms, (loan) => {
         const contract = generateSchedule(loan);
-        fc.pre(contract.rows.every((row) => row.principal > 0));
+        expect(contract.rows.every((row) => row.principal > 0)).toBe(true);
         const actual = actualSchedule(loan, []);
         expect(
           actual.rows.map((row) => [row.date, row.principal, row.interest, row.gst, row.remainingPrincipal]),
@@ -221,7 +221,7 @@ describe('actual schedule properties', () => {
           const date = addMonths(loan.startDate, monthOffset);
           const lastEmi = before.rows.filter((row) => row.kind === 'emi').at(-1)!;
           if (date < (changes[changes.length - 1]?.date ?? loan.startDate) || date >= lastEmi.date) return;
-          const rate = Math.min(50, before.annualRatePercent + riseThousandths / 1000);
+          const rate = Math.min(50, Math.round(before.annualRatePercent * 1000 + riseThousandths) / 1000);
           if (rate <= before.annualRatePercent) return;
           const after = actualSchedule(loan, [
             ...changes,

@@ -1,5 +1,6 @@
 import { formatInr } from '../money/format';
 import { divideRounded, type Paise } from '../money/paise';
+import { ConflictError } from '../shared/errors';
 import { LOAN_LIMITS } from '../validation/loan';
 import {
   loanChangeError,
@@ -8,7 +9,15 @@ import {
 } from '../validation/loan-change';
 import { addMonths, daysBetween, durationInMonths, isIsoDate } from './dates';
 import type { ScheduleTerms } from './events';
-import { annualRatePercent, levelEmi } from './schedule';
+import {
+  annualRateRatio,
+  levelEmi,
+  MAX_RATE_SIGNIFICANT_DIGITS,
+  percentRatio,
+  type Ratio,
+  ratioToNumber,
+  significantDigits,
+} from './rate';
 
 export type PrepaymentChoice = 'reduce-emi' | 'reduce-tenure';
 
@@ -86,25 +95,20 @@ export type ActualScheduleOptions = Readonly<{
   firstEmiDate?: string;
 }>;
 
-/** Rates and GST are carried as integers of millionths of a percent so rounding is exact. */
-const MICRO = 1_000_000;
-const MONTHLY_DIVISOR = BigInt(1200 * MICRO);
-/** Actual/365: days × rate ÷ 365, leap years included (see accruedInterest). */
-const DAILY_DIVISOR = BigInt(36_500 * MICRO);
-const GST_DIVISOR = BigInt(100 * MICRO);
-
-const toMicro = (percent: number): bigint => BigInt(Math.round(percent * MICRO));
-const monthlyInterest = (balance: bigint, annualMicro: bigint): bigint =>
-  divideRounded(balance * annualMicro, MONTHLY_DIVISOR);
+/** Rates and GST are exact fractions of the percent as entered (rate.ts), so rounding is exact. */
+const monthlyInterest = (balance: bigint, annual: Ratio): bigint =>
+  divideRounded(balance * annual.numerator, annual.denominator * 1200n);
 
 /**
  * Interest on `balance` for `days` days, actual/365 fixed: Indian lenders accrue interest on a
  * daily reducing balance over a 365-day year (the rupee market convention, also in leap years),
  * so a foreclosure letter's interest figure agrees with this to the paisa.
  */
-function accruedInterest(balance: bigint, annualMicro: bigint, days: number): bigint {
-  return divideRounded(balance * annualMicro * BigInt(days), DAILY_DIVISOR);
+function accruedInterest(balance: bigint, annual: Ratio, days: number): bigint {
+  return divideRounded(balance * annual.numerator * BigInt(days), annual.denominator * 36_500n);
 }
+
+const ZERO: Ratio = { numerator: 0n, denominator: 1n };
 
 const isPaise = (value: number, min: number): boolean => Number.isSafeInteger(value) && value >= min;
 
@@ -113,10 +117,10 @@ const isPaise = (value: number, min: number): boolean => Number.isSafeInteger(va
  * same month-by-month arithmetic as the schedule itself, so it never disagrees with it by a row.
  * Null past `limit`.
  */
-function instalmentsToRepay(balance: bigint, annualMicro: bigint, emi: bigint, limit: number): number | null {
+function instalmentsToRepay(balance: bigint, annual: Ratio, emi: bigint, limit: number): number | null {
   let left = balance;
   for (let count = 1; count <= limit; count++) {
-    const principal = emi - monthlyInterest(left, annualMicro);
+    const principal = emi - monthlyInterest(left, annual);
     if (principal >= left) return count;
     left -= principal;
   }
@@ -124,10 +128,10 @@ function instalmentsToRepay(balance: bigint, annualMicro: bigint, emi: bigint, l
 }
 
 /**
- * The schedule a loan actually follows: the contract's monthly reducing-balance schedule (the
- * same arithmetic as `generateSchedule`, except that an EMI rounded down to the month's interest
- * gets a paisa more), then each change in date order. Rows before a change
- * stay; rows from it are regenerated under the choice. EMIs due on a change's date are paid
+ * The schedule a loan actually follows: the contract's monthly reducing-balance schedule (which
+ * `generateSchedule` shows; an EMI rounded down to the month's interest gets a paisa more, and a
+ * rounded-up EMI that repays early ends the loan there), then each change in date order. Rows
+ * before a change stay (`assertPastUnchanged`); rows from it are regenerated under the choice. EMIs due on a change's date are paid
  * before the change. A rate change applies from the next EMI for its whole month. A prepayment
  * is principal, paid with the interest it accrued since the last EMI (actual/365); a
  * foreclosure pays the whole outstanding principal with its accrued interest. GST, when the loan
@@ -155,9 +159,9 @@ export function actualSchedule(
   const emiDate = (n: number) =>
     firstEmiDate === undefined ? addMonths(terms.startDate, n) : addMonths(firstEmiDate, n - 1);
 
-  const gstMicro = terms.hasGst ? toMicro(terms.gstPercentage) : 0n;
-  let annualPercent = annualRatePercent(terms);
-  let annualMicro = toMicro(annualPercent);
+  const gstPercent = terms.hasGst ? percentRatio(terms.gstPercentage) : ZERO;
+  let annual = annualRateRatio(terms.interestRate, terms.isInterestRateYearly);
+  let annualPercent = ratioToNumber(annual);
   let balance = BigInt(terms.principalAmount);
   let emi = 0n;
   let lastNumber = months;
@@ -175,7 +179,7 @@ export function actualSchedule(
     interest: bigint,
     charge: bigint,
   ) => {
-    const gst = divideRounded(interest * gstMicro, GST_DIVISOR);
+    const gst = divideRounded(interest * gstPercent.numerator, gstPercent.denominator * 100n);
     balance -= principal;
     rows.push({
       kind,
@@ -191,7 +195,7 @@ export function actualSchedule(
     });
   };
   const payEmi = () => {
-    const interest = monthlyInterest(balance, annualMicro);
+    const interest = monthlyInterest(balance, annual);
     const due = emi - interest;
     const principal = next === lastNumber || due > balance ? balance : due;
     const date = emiDate(next);
@@ -205,7 +209,7 @@ export function actualSchedule(
    * left), refusing an EMI that does not cover the month's interest.
    */
   const keepEmi = (newEmi: bigint, field: string, message: typeof M.emiBelowInterest, cap = Infinity) => {
-    const interest = monthlyInterest(balance, annualMicro);
+    const interest = monthlyInterest(balance, annual);
     if (newEmi <= interest) {
       throw new NegativeAmortisationError(
         [{ field, message: message(formatInr(Number(newEmi)), formatInr(Number(interest))) }],
@@ -215,7 +219,7 @@ export function actualSchedule(
     }
     const limit = maxInstalments - (next - 1);
     const count =
-      instalmentsToRepay(balance, annualMicro, newEmi, Math.min(limit, cap)) ?? (cap <= limit ? cap : null);
+      instalmentsToRepay(balance, annual, newEmi, Math.min(limit, cap)) ?? (cap <= limit ? cap : null);
     if (count === null) throw loanChangeError(field, M.tenureTooLong(maxInstalments));
     emi = newEmi;
     lastNumber = next - 1 + count;
@@ -225,23 +229,22 @@ export function actualSchedule(
    * the month's interest; a paisa more keeps every instalment repaying principal.
    */
   const levelOver = (count: number) => {
-    const level = BigInt(levelEmi(Number(balance), Number(annualMicro) / MICRO, count));
-    const interest = monthlyInterest(balance, annualMicro);
+    const level = BigInt(levelEmi(Number(balance), annual, count));
+    const interest = monthlyInterest(balance, annual);
     emi = level > interest ? level : interest + 1n;
   };
   /** Instalments the plan still has: the planned ones, or fewer where rounding ends it early. */
   const remainingInstalments = () =>
     Math.min(
       lastNumber - next + 1,
-      instalmentsToRepay(balance, annualMicro, emi, lastNumber - next + 1) ?? Infinity,
+      instalmentsToRepay(balance, annual, emi, lastNumber - next + 1) ?? Infinity,
     );
   levelOver(months);
 
   if (firstEmiDate !== undefined) {
     const firstPeriodStart = addMonths(firstEmiDate, -1);
     const days = daysBetween(terms.startDate, firstPeriodStart);
-    if (days > 0)
-      push('pre-emi-interest', firstPeriodStart, 0n, accruedInterest(balance, annualMicro, days), 0n);
+    if (days > 0) push('pre-emi-interest', firstPeriodStart, 0n, accruedInterest(balance, annual, days), 0n);
     periodStart = firstPeriodStart;
   }
 
@@ -267,7 +270,7 @@ export function actualSchedule(
             M.prepaymentNotBelowOutstanding(formatInr(change.amount), formatInr(Number(balance))),
           );
         }
-        const interest = accruedInterest(amount, annualMicro, daysBetween(periodStart, change.date));
+        const interest = accruedInterest(amount, annual, daysBetween(periodStart, change.date));
         const remaining = remainingInstalments();
         push('prepayment', change.date, amount, interest, BigInt(change.charge));
         if (change.choice === 'reduce-emi') {
@@ -294,10 +297,12 @@ export function actualSchedule(
           )
         )
           throw loanChangeError('annualRatePercent', M.rateInvalid);
+        if ((significantDigits(rate) ?? Infinity) > MAX_RATE_SIGNIFICANT_DIGITS)
+          throw loanChangeError('annualRatePercent', M.rateTooPrecise);
         const remaining = remainingInstalments();
         const rose = rate > annualPercent;
         annualPercent = rate;
-        annualMicro = toMicro(rate);
+        annual = percentRatio(rate);
         switch (change.option) {
           case 'increase-emi':
           case 'switch-to-fixed': {
@@ -331,7 +336,7 @@ export function actualSchedule(
         break;
       case 'foreclosure': {
         if (!isPaise(change.charge, 0)) throw loanChangeError('charge', M.chargeInvalid);
-        const interest = accruedInterest(balance, annualMicro, daysBetween(periodStart, change.date));
+        const interest = accruedInterest(balance, annual, daysBetween(periodStart, change.date));
         push('foreclosure', change.date, balance, interest, BigInt(change.charge));
         foreclosedOn = change.date;
         break;
@@ -363,4 +368,37 @@ export function actualSchedule(
 /** A change kind or option from outside the type (a stored event of a newer shape). */
 function unknownChange(value: never): never {
   throw loanChangeError('kind', `Unknown loan change: ${JSON.stringify(value)}`);
+}
+
+/** Every field of a row, for comparing two schedules. */
+const rowKey = (row: ActualScheduleRow): string =>
+  [
+    row.kind,
+    row.paymentNumber,
+    row.date,
+    row.principal,
+    row.interest,
+    row.gst,
+    row.charge,
+    row.amount,
+    row.remainingPrincipal,
+    row.annualRatePercent,
+  ].join('|');
+
+/**
+ * Refuses a revision that would alter or drop a row dated before the change that made it: what
+ * was due before a change is history, and a change only ever acts from its date on. `actualSchedule`
+ * never does so; this guard keeps any future rule from silently rewriting the past.
+ */
+export function assertPastUnchanged(
+  before: readonly ActualScheduleRow[],
+  after: readonly ActualScheduleRow[],
+  changeDate: string,
+): void {
+  const past = (rows: readonly ActualScheduleRow[]) =>
+    rows.filter((row) => row.date < changeDate).map(rowKey);
+  const was = past(before);
+  const is = past(after);
+  if (was.length !== is.length || was.some((key, i) => key !== is[i]))
+    throw new ConflictError(M.pastChanged(changeDate), 'PAST_SCHEDULE_CHANGED');
 }

@@ -2,6 +2,7 @@ import { divideRounded, type Paise } from '../money/paise';
 import { actualSchedule, type LoanChange } from './actual-schedule';
 import { addMonths, daysBetween } from './dates';
 import type { LoanDetails } from './events';
+import { percentRatio } from './rate';
 import { generateSchedule } from './schedule';
 import { scheduleTermsOf } from './state';
 
@@ -48,10 +49,8 @@ export function annualPercentageRate(input: AprInput): number {
 }
 
 function irrApr(input: Omit<AprInput, 'instalments'>, payments: readonly TimedPayment[]): number {
-  const gst = divideRounded(
-    BigInt(input.processingFee) * BigInt(Math.round(input.feeGstPercent * 100)),
-    10_000n,
-  );
+  const feeGst = percentRatio(input.feeGstPercent);
+  const gst = divideRounded(BigInt(input.processingFee) * feeGst.numerator, feeGst.denominator * 100n);
   const received = input.principal - input.processingFee - Number(gst);
   if (received <= 0) throw new RangeError('The fee and its GST take the whole principal');
   let low = -0.99;

@@ -1,4 +1,6 @@
-import { roundRupees } from '../money/paise';
+import { divideRounded, fromPaise } from '../money/paise';
+import { LOAN_LIMITS } from '../validation/loan';
+import { decimalRatio, type Ratio, ratio } from './rate';
 
 /** Form values as typed: numbers, numeric strings, or anything else (counted as 0). */
 export type LoanCalculatorInput = Readonly<{
@@ -24,44 +26,79 @@ export type LoanCalculatorResult = Readonly<{
   firstOutflow: number;
 }>;
 
-function numeric(value: unknown): number {
-  if (typeof value === 'string' && value.trim() === '') return 0;
-  const n = typeof value === 'number' || typeof value === 'string' ? Number(value) : Number.NaN;
-  return Number.isFinite(n) ? n : 0;
+const ZERO_RESULT: LoanCalculatorResult = {
+  months: 0,
+  emi: 0,
+  totalInterest: 0,
+  gst: 0,
+  totalAmount: 0,
+  firstGst: 0,
+  firstOutflow: 0,
+};
+const ZERO = ratio(0n, 1n);
+
+/** The exact value of what was typed (a number, or text such as "12.5"); 0 for anything else. */
+function numeric(value: unknown): Ratio {
+  const exact =
+    typeof value === 'number' ? decimalRatio(value) : typeof value === 'string' ? decimalRatio(value) : null;
+  return exact ?? ZERO;
 }
+
+const times = (a: Ratio, b: Ratio): Ratio => ratio(a.numerator * b.numerator, a.denominator * b.denominator);
+const plus = (a: Ratio, b: Ratio): Ratio =>
+  ratio(a.numerator * b.denominator + b.numerator * a.denominator, a.denominator * b.denominator);
+const whole = (n: bigint): Ratio => ratio(n, 1n);
+/** Rupees to paise, rounded half away from zero (the spec's two decimals). */
+const paise = (rupees: Ratio): bigint => divideRounded(rupees.numerator * 100n, rupees.denominator);
+const rounded = (rupees: Ratio): number => fromPaise(Number(paise(rupees)));
 
 /**
  * The loan calculator of spec section 5, used for previews: months = duration × 12 when
  * yearly; annual rate = rate × 12 when monthly; EMI by the standard formula at annual ÷ 1200
  * (principal ÷ months at rate 0); total interest = EMI × months − principal; GST = total
- * interest × GST% ÷ 100 when GST is on; total = principal + interest + GST. Results are rounded
- * to two decimals only at the end, as the spec writes it.
+ * interest × GST% ÷ 100 when GST is on; total = principal + interest + GST. Every figure is
+ * computed exactly, as fractions of what was typed, and rounded to two decimals (half away from
+ * zero) only at the end, as the spec writes it. A tenure that is not a whole number of months
+ * from 1 to 600, or a negative figure, is not a loan the form accepts: everything is 0.
  */
 export function calculateLoan(input: LoanCalculatorInput): LoanCalculatorResult {
   const principal = numeric(input.principalAmount);
   const duration = numeric(input.duration);
-  const months = input.isDurationYearly ? duration * 12 : duration;
-  if (principal === 0 || months === 0)
-    return { months: 0, emi: 0, totalInterest: 0, gst: 0, totalAmount: 0, firstGst: 0, firstOutflow: 0 };
+  const monthsRatio = input.isDurationYearly ? times(duration, whole(12n)) : duration;
   const rate = numeric(input.interestRate);
-  const annualRate = input.isInterestRateYearly ? rate : rate * 12;
-  const monthlyRate = annualRate / 1200;
+  const gstPercent = input.hasGst ? numeric(input.gstPercentage) : ZERO;
+  if (
+    principal.numerator <= 0n ||
+    monthsRatio.denominator !== 1n ||
+    monthsRatio.numerator < 1n ||
+    monthsRatio.numerator > BigInt(LOAN_LIMITS.durationMonthsMax) ||
+    rate.numerator < 0n ||
+    gstPercent.numerator < 0n
+  )
+    return ZERO_RESULT;
+  const months = monthsRatio.numerator;
+  const annual = input.isInterestRateYearly ? rate : times(rate, whole(12n));
+  const monthly = times(annual, ratio(1n, 1200n));
+  const n = monthly.numerator;
+  const d = monthly.denominator;
+  const growth = (d + n) ** months;
   const emi =
-    monthlyRate === 0
-      ? principal / months
-      : (principal * monthlyRate * (1 + monthlyRate) ** months) / ((1 + monthlyRate) ** months - 1);
-  const totalInterest = emi * months - principal;
-  const gstRate = input.hasGst ? numeric(input.gstPercentage) / 100 : 0;
-  const gst = totalInterest * gstRate;
+    n === 0n
+      ? times(principal, ratio(1n, months))
+      : times(principal, ratio(n * growth, d * (growth - d ** months)));
+  const totalInterest = plus(times(emi, whole(months)), times(principal, whole(-1n)));
+  const gstShare = times(gstPercent, ratio(1n, 100n));
+  const gst = times(totalInterest, gstShare);
   // The schedule rounds the first month's interest to the paisa before taking GST of it.
-  const firstGst = roundRupees(roundRupees(principal * monthlyRate) * gstRate);
+  const firstInterest = ratio(paise(times(principal, monthly)), 100n);
+  const firstGst = ratio(paise(times(firstInterest, gstShare)), 100n);
   return {
-    months,
-    emi: roundRupees(emi),
-    totalInterest: roundRupees(totalInterest),
-    gst: roundRupees(gst),
-    totalAmount: roundRupees(principal + totalInterest + gst),
-    firstGst,
-    firstOutflow: roundRupees(roundRupees(emi) + firstGst),
+    months: Number(months),
+    emi: rounded(emi),
+    totalInterest: rounded(totalInterest),
+    gst: rounded(gst),
+    totalAmount: rounded(plus(plus(principal, totalInterest), gst)),
+    firstGst: rounded(firstGst),
+    firstOutflow: rounded(plus(ratio(paise(emi), 100n), firstGst)),
   };
 }

@@ -8,11 +8,15 @@ export type FinancialYear = Readonly<{ label: string; from: string; to: string }
 
 const FY = /^(\d{4})-(\d{2})$/;
 
-/** `2025-26` -> 2025-04-01 … 2026-03-31; throws a 422 for anything else (`2025-27`, `25-26`). */
+/**
+ * `2025-26` -> 2025-04-01 … 2026-03-31; throws a 422 for anything else (`2025-27`, `25-26`).
+ * From 1999-00, the year holding the earliest start date (2000-01-01): such a loan's first EMIs
+ * fall in February and March 2000.
+ */
 export function financialYear(label: string): FinancialYear {
   const match = FY.exec(label);
   const start = Number(match?.[1]);
-  if (!match || start < 2000 || Number(match[2]) !== (start + 1) % 100)
+  if (!match || start < 1999 || Number(match[2]) !== (start + 1) % 100)
     throw loanChangeError('fy', LOAN_CHANGE_MESSAGES.financialYearInvalid);
   return { label, from: `${start}-04-01`, to: `${start + 1}-03-31` };
 }

@@ -6,6 +6,7 @@ import type { LoanFields } from '../validation/loan';
 import { LOAN_CHANGE_MESSAGES, loanChangeError } from '../validation/loan-change';
 import {
   actualSchedule,
+  assertPastUnchanged,
   type LoanChange,
   type PrepaymentChoice,
   type RateChangeOption,
@@ -131,14 +132,18 @@ function ownLoan(state: LoanState, userId: string): ExistingLoan {
   return state;
 }
 
+/** The schedule after `changes`; with `changeDate`, refusing one that alters a row dated before it. */
 function revisedSchedule(
   loan: ExistingLoan,
   changes: readonly LoanChange[],
   reason: ScheduleRevised['data']['reason'],
   now: string,
+  changeDate?: string,
 ): ScheduleRevised {
   const terms = scheduleTermsOf(loan.details);
   const { rows, totals } = actualSchedule(terms, changes);
+  if (changeDate !== undefined)
+    assertPastUnchanged(actualSchedule(terms, loan.changes).rows, rows, changeDate);
   return {
     type: 'ScheduleRevised',
     data: {
@@ -176,7 +181,8 @@ function recordChange(
   reason: ScheduleRevised['data']['reason'],
   now: string,
 ): LoanStreamEvent[] {
-  return [event, revisedSchedule(loan, withChange(loan.changes, changeOf(event)), reason, now)];
+  const change = changeOf(event);
+  return [event, revisedSchedule(loan, withChange(loan.changes, change), reason, now, change.date)];
 }
 
 function decideChange(command: LoanChangeCommand, state: LoanState): LoanStreamEvent[] {
@@ -210,6 +216,7 @@ function decideChange(command: LoanChangeCommand, state: LoanState): LoanStreamE
         withChange(loan.changes, { kind: 'foreclosure', date, charge }),
         'foreclosed',
         now,
+        date,
       );
       // The schedule refuses any change after a foreclosure, so the closing row is the last one.
       const { principal, interest, gst, amount } = revised.data.rows[revised.data.rows.length - 1]!;

@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { addMonths, loanEndDate } from './dates';
 import type { ScheduleTerms } from './events';
-import { balanceOn, generateSchedule, levelEmi } from './schedule';
+import { levelEmi, percentRatio } from './rate';
+import { balanceOn, generateSchedule } from './schedule';
 
 const tenLakh: ScheduleTerms = {
   principalAmount: 100000000,
@@ -93,8 +94,8 @@ describe('schedule', () => {
   });
 
   it('computes the EMI by the standard formula', () => {
-    expect(levelEmi(100000000, 10.5, 120)).toBe(1349350);
-    expect(levelEmi(120000, 0, 12)).toBe(10000);
+    expect(levelEmi(100000000, percentRatio(10.5), 120)).toBe(1349350);
+    expect(levelEmi(120000, percentRatio(0), 12)).toBe(10000);
   });
 });
 
@@ -154,12 +155,14 @@ const validTerms = fc.record({
 });
 
 describe('schedule properties over the whole valid range', () => {
-  it('always pays off exactly, without negative rows, and totals equal the sums of rows', () => {
+  it('always pays off exactly, every row repaying principal, and totals equal the sums of rows', () => {
     fc.assert(
       fc.property(validTerms, ({ months, ...rest }) => {
         const terms: ScheduleTerms = { ...rest, duration: months, isDurationYearly: false };
         const { rows, totals } = generateSchedule(terms);
-        expect(rows).toHaveLength(months);
+        // A rounded-up EMI can repay before the tenure ends: the loan ends there, no ₹0.00 rows.
+        expect(rows.length).toBeLessThanOrEqual(months);
+        expect(rows.every((row) => row.principal > 0)).toBe(true);
         expect(rows.at(-1)!.remainingPrincipal).toBe(0);
         const sum = (pick: (row: (typeof rows)[number]) => number) =>
           rows.reduce((s, row) => s + pick(row), 0);
@@ -169,7 +172,7 @@ describe('schedule properties over the whole valid range', () => {
           interest: sum((row) => row.interest),
           gst: sum((row) => row.gst),
           emi: sum((row) => row.emi),
-          numberOfPayments: months,
+          numberOfPayments: rows.length,
         });
         let balance = terms.principalAmount;
         const broken = rows.filter((row) => {
@@ -197,7 +200,7 @@ describe('schedule properties over the whole valid range', () => {
           (row, i) => row.emiDate !== addMonths(startDate, i + 1) || Number(row.emiDate.slice(8)) > startDay,
         );
         expect(wrong).toEqual([]);
-        expect(rows.at(-1)!.emiDate).toBe(loanEndDate(startDate, months, false));
+        expect(rows.at(-1)!.emiDate <= loanEndDate(startDate, months, false)).toBe(true);
       }),
       { numRuns: 100 },
     );

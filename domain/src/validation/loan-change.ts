@@ -21,6 +21,7 @@ export const LOAN_CHANGE_MESSAGES = {
   prepaymentNotBelowOutstanding: (amount: string, outstanding: string) =>
     `The prepayment of ${amount} is not less than the outstanding principal of ${outstanding}; record a foreclosure to close the loan`,
   rateInvalid: 'Interest rate must be between 0.1% and 50%',
+  rateTooPrecise: 'Interest rate can have at most 15 significant digits',
   fixedRateDoesNotReset: (since: string) =>
     `The loan switched to a fixed rate on ${since}; a fixed rate does not reset`,
   newEmiRequired: 'Enter the new EMI for a combination of a higher EMI and a longer tenure',
@@ -36,6 +37,8 @@ export const LOAN_CHANGE_MESSAGES = {
     `There is no EMI number ${paymentNumber} in this loan's schedule`,
   emiAlreadyPaid: (paymentNumber: number, paidOn: string) =>
     `EMI ${paymentNumber} was already marked paid on ${paidOn}`,
+  pastChanged: (date: string) =>
+    `This change would alter instalments due before ${date}; nothing was recorded`,
   financialYearInvalid: 'Financial year must be written like 2025-26',
 } as const;
 

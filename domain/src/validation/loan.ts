@@ -6,6 +6,7 @@
 
 import { durationInMonths, isIsoDate, loanEndDate } from '../loan/dates';
 import type { LoanDetails } from '../loan/events';
+import { MAX_RATE_SIGNIFICANT_DIGITS, significantDigits } from '../loan/rate';
 import { type Paise, toPaise } from '../money/paise';
 import type { FieldError } from '../shared/errors';
 
@@ -29,6 +30,7 @@ export const LOAN_MESSAGES = {
   interestRateTooSmall: 'Interest rate must be at least 0.1%',
   interestRateTooLarge: 'Interest rate cannot exceed 50%',
   interestRateDecimals: 'Interest rate can have maximum 3 decimal places',
+  interestRateTooPrecise: 'Interest rate can have at most 15 significant digits',
   interestRatePeriodInvalid: 'Interest rate period must be yearly (1) or monthly (0)',
   durationRequired: 'Duration is required',
   durationNotNumber: 'Duration must be a number',
@@ -53,6 +55,7 @@ export const LOAN_MESSAGES = {
   gstNegative: 'GST percentage cannot be negative',
   gstTooLarge: 'GST percentage cannot exceed 100',
   gstDecimals: 'GST percentage can have maximum 2 decimal places',
+  gstTooPrecise: 'GST percentage can have at most 15 significant digits',
 } as const;
 
 export const LOAN_LIMITS = {
@@ -112,6 +115,14 @@ function decimalText(value: unknown): string | null {
 
 const decimalPlaces = (text: string): number => (text.split('.')[1] ?? '').replace(/0+$/, '').length;
 
+/**
+ * Edits have no decimals rule for the rate or GST, and the schedule uses the percentage exactly as
+ * typed; past 15 significant digits a JSON number can no longer hold what was typed.
+ */
+const tooPrecise = (value: unknown): boolean =>
+  (significantDigits(typeof value === 'string' ? value.trim() : (value as number)) ?? 0) >
+  MAX_RATE_SIGNIFICANT_DIGITS;
+
 /** 1/0, true/false (or their strings); `fallback` when absent; null when something else. */
 function flag(value: unknown, fallback: boolean): boolean | null {
   if (isBlank(value)) return fallback;
@@ -157,7 +168,8 @@ function interestRateError(value: unknown, mode: LoanValidationMode): string | n
   if (text === null) return LOAN_MESSAGES.interestRateNotNumber;
   if (Number(text) < LOAN_LIMITS.interestRateMin) return LOAN_MESSAGES.interestRateTooSmall;
   if (Number(text) > LOAN_LIMITS.interestRateMax) return LOAN_MESSAGES.interestRateTooLarge;
-  return mode === 'create' && decimalPlaces(text) > 3 ? LOAN_MESSAGES.interestRateDecimals : null;
+  if (mode === 'create' && decimalPlaces(text) > 3) return LOAN_MESSAGES.interestRateDecimals;
+  return tooPrecise(value) ? LOAN_MESSAGES.interestRateTooPrecise : null;
 }
 
 function durationError(value: unknown, yearly: boolean, mode: LoanValidationMode): string | null {
@@ -197,7 +209,8 @@ function gstError(value: unknown, hasGst: boolean, mode: LoanValidationMode): st
   if (text === null) return LOAN_MESSAGES.gstNotNumber;
   if (Number(text) < 0) return LOAN_MESSAGES.gstNegative;
   if (Number(text) > LOAN_LIMITS.gstMax) return LOAN_MESSAGES.gstTooLarge;
-  return mode === 'create' && decimalPlaces(text) > 2 ? LOAN_MESSAGES.gstDecimals : null;
+  if (mode === 'create' && decimalPlaces(text) > 2) return LOAN_MESSAGES.gstDecimals;
+  return tooPrecise(value) ? LOAN_MESSAGES.gstTooPrecise : null;
 }
 
 /** Whole months of a valid duration (1.5 years -> 18). */

@@ -2,9 +2,11 @@ import {
   type FieldError,
   isIsoDate,
   LOAN_CHANGE_MESSAGES as M,
+  MAX_RATE_SIGNIFICANT_DIGITS,
   type Paise,
   type PrepaymentChoice,
   type RateChangeOption,
+  significantDigits,
   toPaise,
   ValidationError,
 } from '@kosh/domain';
@@ -99,6 +101,13 @@ export function parseRateChange(body: Record<string, unknown>) {
       : f.fail('annual_rate_percent', CHANGE_INPUT_MESSAGES.rateRequired);
   if (annualRatePercent !== undefined && !Number.isFinite(annualRatePercent))
     f.fail('annual_rate_percent', M.rateInvalid);
+  // The schedule uses the rate as typed; digits a JSON number cannot hold would be lost silently.
+  else if (
+    annualRatePercent !== undefined &&
+    (significantDigits(typeof rate === 'string' ? rate.trim() : annualRatePercent) ?? 0) >
+      MAX_RATE_SIGNIFICANT_DIGITS
+  )
+    f.fail('annual_rate_percent', M.rateTooPrecise);
   const option = f.oneOf('option', OPTIONS, CHANGE_INPUT_MESSAGES.optionInvalid);
   const newEmi =
     option !== 'combination'
