@@ -1,0 +1,36 @@
+/** Test-only: one share of the oracle comparison, so the 10,000 loans run in parallel files. */
+import { expect, it } from 'vitest';
+import { compareWithOracle } from './compare';
+
+/** Override to explore other loans; a failure names the loan index and this base seed. */
+const BASE_SEED = Number(process.env.ORACLE_SEED ?? 20_261_127);
+
+export function oracleShare(first: number, count: number): void {
+  it(`loans ${first}–${first + count - 1} (base seed ${BASE_SEED}): every row, total, refusal and APR as the exact oracle has it`, () => {
+    const report = compareWithOracle(BASE_SEED, first, count);
+    expect(
+      report.differences.slice(0, 5),
+      `${report.differences.length} differences; reproduce one with compareWithOracle(${BASE_SEED}, index, 1)`,
+    ).toEqual([]);
+    expect(report.loans).toBe(count);
+    // The hard loans are there, not filtered out: a tenth lie within 10⁻⁶ paisa of a half paisa.
+    expect(report.nearHalf).toBeGreaterThanOrEqual(count / 10);
+    for (const kind of [
+      'prepayment:reduce-emi',
+      'prepayment:reduce-tenure',
+      'rate-change:increase-emi',
+      'rate-change:extend-tenure',
+      'rate-change:combination',
+      'rate-change:switch-to-fixed',
+      'emi-override',
+      'foreclosure',
+    ])
+      expect(report.accepted[kind], kind).toBeGreaterThan(count / 50);
+    for (const field of ['date', 'amount', 'emi', 'newEmi', 'option', 'annualRatePercent'])
+      expect(report.refused[field], `refusals on ${field}`).toBeGreaterThan(0);
+    expect(report.aprsCompared).toBeGreaterThanOrEqual(count / 20);
+    console.info(
+      `oracle ${first}–${first + count - 1}: ${JSON.stringify({ ...report, differences: report.differences.length })}`,
+    );
+  }, 180_000);
+}
