@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../shared/errors';
 import { NegativeAmortisationError } from '../validation/loan-change';
-import { type ActualSchedule, actualSchedule, type LoanChange } from './actual-schedule';
+import { type ActualSchedule, actualSchedule, assertPastUnchanged, type LoanChange } from './actual-schedule';
 import { addMonths } from './dates';
 import type { ScheduleTerms } from './events';
 import { generateSchedule } from './schedule';
@@ -233,6 +233,65 @@ describe('actual schedule properties', () => {
         },
       ),
       { numRuns: 150 },
+    );
+  });
+});
+
+describe('the past stays past', () => {
+  it('rows dated before a change are identical with and without it, after any sequence of changes', () => {
+    const anyChange = fc.record({
+      kind: fc.constantFrom('prepayment', 'rate-change', 'emi-override', 'foreclosure'),
+      monthOffset: fc.integer({ min: 0, max: 599 }),
+      dayInPeriod: fc.integer({ min: 0, max: 30 }),
+      share: fc.double({ min: 0.001, max: 0.999, noNaN: true }),
+      choice: fc.constantFrom('reduce-emi', 'reduce-tenure'),
+      rate: fc.integer({ min: 100, max: 50_000 }).map((thousandths) => thousandths / 1000),
+      option: fc.constantFrom('increase-emi', 'extend-tenure', 'combination', 'switch-to-fixed'),
+      emiFactor: fc.double({ min: 0.5, max: 3, noNaN: true }),
+    });
+    fc.assert(
+      fc.property(terms, fc.array(changeSpec, { maxLength: 5 }), anyChange, (loan, specs, spec) => {
+        const changes = acceptedChanges(loan, specs);
+        const before = actualSchedule(loan, changes);
+        const last = changes.at(-1)?.date ?? loan.startDate;
+        const date = plusDays(addMonths(loan.startDate, spec.monthOffset), spec.dayInPeriod);
+        if (date < last) return;
+        const balance = balanceBefore(before, loan.principalAmount, date);
+        const change: LoanChange =
+          spec.kind === 'prepayment'
+            ? {
+                kind: 'prepayment',
+                date,
+                amount: Math.max(1, Math.floor(balance * spec.share)),
+                charge: 0,
+                choice: spec.choice,
+              }
+            : spec.kind === 'rate-change'
+              ? {
+                  kind: 'rate-change',
+                  date,
+                  annualRatePercent: spec.rate,
+                  option: spec.option,
+                  newEmi:
+                    spec.option === 'combination'
+                      ? Math.max(1, Math.round(before.emi * spec.emiFactor))
+                      : null,
+                }
+              : spec.kind === 'emi-override'
+                ? { kind: 'emi-override', date, emi: Math.max(1, Math.round(before.emi * spec.emiFactor)) }
+                : { kind: 'foreclosure', date, charge: 0 };
+        let after: ActualSchedule;
+        try {
+          after = actualSchedule(loan, [...changes, change]);
+        } catch (error) {
+          expect(error).toBeInstanceOf(ValidationError);
+          return;
+        }
+        const past = (schedule: ActualSchedule) => schedule.rows.filter((row) => row.date < date);
+        expect(past(after)).toEqual(past(before));
+        expect(() => assertPastUnchanged(before.rows, after.rows, date)).not.toThrow();
+      }),
+      { numRuns: 300 },
     );
   });
 });
