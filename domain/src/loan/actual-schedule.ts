@@ -9,15 +9,7 @@ import {
 } from '../validation/loan-change';
 import { addMonths, daysBetween, durationInMonths, isIsoDate } from './dates';
 import type { ScheduleTerms } from './events';
-import {
-  annualRateRatio,
-  levelEmi,
-  MAX_RATE_SIGNIFICANT_DIGITS,
-  percentRatio,
-  type Ratio,
-  ratioToNumber,
-  significantDigits,
-} from './rate';
+import { annualRateRatio, levelEmi, percentRatio, type Ratio, ratioToNumber } from './rate';
 
 export type PrepaymentChoice = 'reduce-emi' | 'reduce-tenure';
 
@@ -297,8 +289,6 @@ export function actualSchedule(
           )
         )
           throw loanChangeError('annualRatePercent', M.rateInvalid);
-        if ((significantDigits(rate) ?? Infinity) > MAX_RATE_SIGNIFICANT_DIGITS)
-          throw loanChangeError('annualRatePercent', M.rateTooPrecise);
         const remaining = remainingInstalments();
         const rose = rate > annualPercent;
         annualPercent = rate;

@@ -165,6 +165,40 @@ describe('RecordPrepayment', () => {
 });
 
 describe('ChangeLoanRate', () => {
+  it('refuses a rate a JSON number cannot hold as typed (0.1 + 0.2 is 0.30000000000000004)', () => {
+    given(history)
+      .when({
+        type: 'ChangeLoanRate',
+        data: {
+          loanId,
+          userId,
+          date: '2025-01-31',
+          annualRatePercent: 0.1 + 0.2,
+          option: 'increase-emi',
+          newEmi: null,
+          now,
+        },
+      })
+      .thenThrows(ValidationError, (error) =>
+        expect(error.errors).toEqual([
+          { field: 'annualRatePercent', message: 'Interest rate can have at most 15 significant digits' },
+        ]),
+      );
+  });
+
+  it('still replays a reset stored with more digits before the rule, at its shortest decimal text', () => {
+    const stored: LoanChange = {
+      kind: 'rate-change',
+      date: '2025-01-31',
+      annualRatePercent: 10.000000000000002,
+      option: 'increase-emi',
+      newEmi: null,
+    };
+    const { rows } = actualSchedule(terms, [stored]);
+    expect(rows.at(-1)!.remainingPrincipal).toBe(0);
+    expect(rows.at(-1)!.annualRatePercent).toBe(10.000000000000002);
+  });
+
   it('records the reset with the borrower’s option; the new EMI is kept only for a combination', () => {
     const change: LoanChange = {
       kind: 'rate-change',

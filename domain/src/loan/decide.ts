@@ -22,6 +22,7 @@ import type {
   ScheduleGenerated,
   ScheduleRevised,
 } from './events';
+import { MAX_RATE_SIGNIFICANT_DIGITS, significantDigits } from './rate';
 import { generateSchedule } from './schedule';
 import {
   changeOf,
@@ -197,6 +198,9 @@ function decideChange(command: LoanChangeCommand, state: LoanState): LoanStreamE
     case 'ChangeLoanRate': {
       const { userId, date, annualRatePercent, option, now } = command.data;
       const loan = changeableLoan(state, userId);
+      // A stored rate is used as its shortest decimal text; past 15 digits that may not be what was typed.
+      if ((significantDigits(annualRatePercent) ?? 0) > MAX_RATE_SIGNIFICANT_DIGITS)
+        throw loanChangeError('annualRatePercent', LOAN_CHANGE_MESSAGES.rateTooPrecise);
       const newEmi = option === 'combination' ? command.data.newEmi : null;
       const data = { loanId: loan.loanId, userId, date, annualRatePercent, option, newEmi, recordedAt: now };
       return recordChange(loan, { type: 'LoanRateChanged', data }, 'rate-changed', now);

@@ -159,11 +159,6 @@ export class OracleRefusal extends Error {
 const MAX_INSTALMENTS = 600;
 const wholePaise = (value: number, least: number) => Number.isSafeInteger(value) && value >= least;
 
-/** Decimal text with at most 15 significant digits (what a JSON number keeps exactly). */
-function keptExactly(text: string): boolean {
-  return text.replace('.', '').replace(/^0+/, '').replace(/0+$/, '').length <= 15;
-}
-
 export function oracleSchedule(terms: OracleTerms, changes: readonly OracleChange[]): OracleSchedule {
   const entered = typed(terms.rateText);
   let annual: Fraction = terms.yearly ? entered : { num: entered.num * 12n, den: entered.den };
@@ -285,7 +280,6 @@ export function oracleSchedule(terms: OracleTerms, changes: readonly OracleChang
         const rateNumber = Number(change.rateText);
         if (rate.num * 10n < rate.den || rate.num > 50n * rate.den)
           throw new OracleRefusal('annualRatePercent', 'out of range');
-        if (!keptExactly(change.rateText)) throw new OracleRefusal('annualRatePercent', 'too precise');
         const left = instalmentsLeft();
         const rose = rate.num * annual.den > annual.num * rate.den;
         annual = rate;
