@@ -88,16 +88,25 @@ export type ActualScheduleOptions = Readonly<{
 }>;
 
 /** Rates and GST are exact fractions of the percent as entered (rate.ts), so rounding is exact. */
-const monthlyInterest = (balance: bigint, annual: Ratio): bigint =>
-  divideRounded(balance * annual.numerator, annual.denominator * 1200n);
+/** An annual rate with the divisors of a month's and a day's interest, computed once per rate. */
+type Rate = Readonly<{ ratio: Ratio; monthlyDivisor: bigint; dailyDivisor: bigint }>;
+
+const rateOf = (ratio: Ratio): Rate => ({
+  ratio,
+  monthlyDivisor: ratio.denominator * 1200n,
+  dailyDivisor: ratio.denominator * 36_500n,
+});
+
+const monthlyInterest = (balance: bigint, annual: Rate): bigint =>
+  divideRounded(balance * annual.ratio.numerator, annual.monthlyDivisor);
 
 /**
  * Interest on `balance` for `days` days, actual/365 fixed: Indian lenders accrue interest on a
  * daily reducing balance over a 365-day year (the rupee market convention, also in leap years),
  * so a foreclosure letter's interest figure agrees with this to the paisa.
  */
-function accruedInterest(balance: bigint, annual: Ratio, days: number): bigint {
-  return divideRounded(balance * annual.numerator * BigInt(days), annual.denominator * 36_500n);
+function accruedInterest(balance: bigint, annual: Rate, days: number): bigint {
+  return divideRounded(balance * annual.ratio.numerator * BigInt(days), annual.dailyDivisor);
 }
 
 const ZERO: Ratio = { numerator: 0n, denominator: 1n };
@@ -109,7 +118,7 @@ const isPaise = (value: number, min: number): boolean => Number.isSafeInteger(va
  * same month-by-month arithmetic as the schedule itself, so it never disagrees with it by a row.
  * Null past `limit`.
  */
-function instalmentsToRepay(balance: bigint, annual: Ratio, emi: bigint, limit: number): number | null {
+function instalmentsToRepay(balance: bigint, annual: Rate, emi: bigint, limit: number): number | null {
   let left = balance;
   for (let count = 1; count <= limit; count++) {
     const principal = emi - monthlyInterest(left, annual);
@@ -152,8 +161,9 @@ export function actualSchedule(
     firstEmiDate === undefined ? addMonths(terms.startDate, n) : addMonths(firstEmiDate, n - 1);
 
   const gstPercent = terms.hasGst ? percentRatio(terms.gstPercentage) : ZERO;
-  let annual = annualRateRatio(terms.interestRate, terms.isInterestRateYearly);
-  let annualPercent = ratioToNumber(annual);
+  const gstDivisor = gstPercent.denominator * 100n;
+  let annual = rateOf(annualRateRatio(terms.interestRate, terms.isInterestRateYearly));
+  let annualPercent = ratioToNumber(annual.ratio);
   let balance = BigInt(terms.principalAmount);
   let emi = 0n;
   let lastNumber = months;
@@ -171,7 +181,7 @@ export function actualSchedule(
     interest: bigint,
     charge: bigint,
   ) => {
-    const gst = divideRounded(interest * gstPercent.numerator, gstPercent.denominator * 100n);
+    const gst = divideRounded(interest * gstPercent.numerator, gstDivisor);
     balance -= principal;
     rows.push({
       kind,
@@ -221,7 +231,7 @@ export function actualSchedule(
    * the month's interest; a paisa more keeps every instalment repaying principal.
    */
   const levelOver = (count: number) => {
-    const level = BigInt(levelEmi(Number(balance), annual, count));
+    const level = BigInt(levelEmi(Number(balance), annual.ratio, count));
     const interest = monthlyInterest(balance, annual);
     emi = level > interest ? level : interest + 1n;
   };
@@ -292,7 +302,7 @@ export function actualSchedule(
         const remaining = remainingInstalments();
         const rose = rate > annualPercent;
         annualPercent = rate;
-        annual = percentRatio(rate);
+        annual = rateOf(percentRatio(rate));
         switch (change.option) {
           case 'increase-emi':
           case 'switch-to-fixed': {
