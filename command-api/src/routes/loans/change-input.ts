@@ -99,14 +99,12 @@ export function parseRateChange(body: Record<string, unknown>) {
     typeof rate === 'number' || (typeof rate === 'string' && rate.trim() !== '')
       ? Number(rate)
       : f.fail('annual_rate_percent', CHANGE_INPUT_MESSAGES.rateRequired);
-  if (annualRatePercent !== undefined && !Number.isFinite(annualRatePercent))
+  // A decimal as typed ("0x10" is no rate), whose digits a JSON number can hold: the schedule
+  // uses the rate exactly as typed.
+  const digits = significantDigits(typeof rate === 'string' ? rate.trim() : Number(rate));
+  if (annualRatePercent !== undefined && (digits === null || !Number.isFinite(annualRatePercent)))
     f.fail('annual_rate_percent', M.rateInvalid);
-  // The schedule uses the rate as typed; digits a JSON number cannot hold would be lost silently.
-  else if (
-    annualRatePercent !== undefined &&
-    (significantDigits(typeof rate === 'string' ? rate.trim() : annualRatePercent) ?? 0) >
-      MAX_RATE_SIGNIFICANT_DIGITS
-  )
+  else if (annualRatePercent !== undefined && (digits ?? 0) > MAX_RATE_SIGNIFICANT_DIGITS)
     f.fail('annual_rate_percent', M.rateTooPrecise);
   const option = f.oneOf('option', OPTIONS, CHANGE_INPUT_MESSAGES.optionInvalid);
   const newEmi =

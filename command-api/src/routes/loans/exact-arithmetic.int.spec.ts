@@ -138,6 +138,15 @@ describe('loan arithmetic through the API (issue 27 items 1-4)', () => {
         { field: 'annual_rate_percent', message: LOAN_CHANGE_MESSAGES.rateTooPrecise },
       ]);
     }
+    const hex = await t.as(alice).post(`/api/loans/${id}/rate-changes`, {
+      date: '2024-03-01',
+      annual_rate_percent: '0x10',
+      option: 'increase-emi',
+    });
+    expect(hex.status).toBe(422);
+    expect(hex.body.errors).toEqual([
+      { field: 'annual_rate_percent', message: LOAN_CHANGE_MESSAGES.rateInvalid },
+    ]);
     expect(await etag(id)).toBe(before);
   });
 
