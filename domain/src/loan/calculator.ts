@@ -35,7 +35,7 @@ const ZERO_RESULT: LoanCalculatorResult = {
   firstGst: 0,
   firstOutflow: 0,
 };
-const ZERO = ratio(0n, 1n);
+const ZERO: Ratio = { numerator: 0n, denominator: 1n };
 
 /** The exact value of what was typed (a number, or text such as "12.5"); 0 for anything else. */
 function numeric(value: unknown): Ratio {
@@ -44,10 +44,14 @@ function numeric(value: unknown): Ratio {
   return exact ?? ZERO;
 }
 
-const times = (a: Ratio, b: Ratio): Ratio => ratio(a.numerator * b.numerator, a.denominator * b.denominator);
+// Fractions are left unreduced: with a rate of 15 digits over 600 months their terms run to
+// thousands of digits, where a gcd per step costs seconds; the value, and every rounding, is the same.
+const fraction = (numerator: bigint, denominator: bigint): Ratio => ({ numerator, denominator });
+const times = (a: Ratio, b: Ratio): Ratio =>
+  fraction(a.numerator * b.numerator, a.denominator * b.denominator);
 const plus = (a: Ratio, b: Ratio): Ratio =>
-  ratio(a.numerator * b.denominator + b.numerator * a.denominator, a.denominator * b.denominator);
-const whole = (n: bigint): Ratio => ratio(n, 1n);
+  fraction(a.numerator * b.denominator + b.numerator * a.denominator, a.denominator * b.denominator);
+const whole = (n: bigint): Ratio => fraction(n, 1n);
 /** Rupees to paise, rounded half away from zero (the spec's two decimals). */
 const paise = (rupees: Ratio): bigint => divideRounded(rupees.numerator * 100n, rupees.denominator);
 const rounded = (rupees: Ratio): number => fromPaise(Number(paise(rupees)));
@@ -64,7 +68,9 @@ const rounded = (rupees: Ratio): number => fromPaise(Number(paise(rupees)));
 export function calculateLoan(input: LoanCalculatorInput): LoanCalculatorResult {
   const principal = numeric(input.principalAmount);
   const duration = numeric(input.duration);
-  const monthsRatio = input.isDurationYearly ? times(duration, whole(12n)) : duration;
+  const monthsRatio = input.isDurationYearly
+    ? ratio(duration.numerator * 12n, duration.denominator)
+    : duration;
   const rate = numeric(input.interestRate);
   const gstPercent = input.hasGst ? numeric(input.gstPercentage) : ZERO;
   if (
@@ -78,20 +84,21 @@ export function calculateLoan(input: LoanCalculatorInput): LoanCalculatorResult 
     return ZERO_RESULT;
   const months = monthsRatio.numerator;
   const annual = input.isInterestRateYearly ? rate : times(rate, whole(12n));
-  const monthly = times(annual, ratio(1n, 1200n));
+  // In lowest terms once, so the powers below are of the smallest integers.
+  const monthly = ratio(annual.numerator, annual.denominator * 1200n);
   const n = monthly.numerator;
   const d = monthly.denominator;
   const growth = (d + n) ** months;
   const emi =
     n === 0n
-      ? times(principal, ratio(1n, months))
-      : times(principal, ratio(n * growth, d * (growth - d ** months)));
+      ? times(principal, fraction(1n, months))
+      : times(principal, fraction(n * growth, d * (growth - d ** months)));
   const totalInterest = plus(times(emi, whole(months)), times(principal, whole(-1n)));
-  const gstShare = times(gstPercent, ratio(1n, 100n));
+  const gstShare = times(gstPercent, fraction(1n, 100n));
   const gst = times(totalInterest, gstShare);
   // The schedule rounds the first month's interest to the paisa before taking GST of it.
-  const firstInterest = ratio(paise(times(principal, monthly)), 100n);
-  const firstGst = ratio(paise(times(firstInterest, gstShare)), 100n);
+  const firstInterest = fraction(paise(times(principal, monthly)), 100n);
+  const firstGst = fraction(paise(times(firstInterest, gstShare)), 100n);
   return {
     months: Number(months),
     emi: rounded(emi),
@@ -99,6 +106,6 @@ export function calculateLoan(input: LoanCalculatorInput): LoanCalculatorResult 
     gst: rounded(gst),
     totalAmount: rounded(plus(plus(principal, totalInterest), gst)),
     firstGst: rounded(firstGst),
-    firstOutflow: rounded(plus(ratio(paise(emi), 100n), firstGst)),
+    firstOutflow: rounded(plus(fraction(paise(emi), 100n), firstGst)),
   };
 }

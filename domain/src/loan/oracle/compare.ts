@@ -5,10 +5,12 @@
 import { ValidationError } from '../../shared/errors';
 import { type ActualSchedule, actualSchedule, type LoanChange } from '../actual-schedule';
 import { annualPercentageRate } from '../apr';
+import { calculateLoan } from '../calculator';
 import type { ScheduleTerms } from '../events';
 import { generateSchedule } from '../schedule';
 import {
   APR_SCALE,
+  exactEmi,
   nearest,
   type OracleChange,
   OracleRefusal,
@@ -31,6 +33,8 @@ export type OracleReport = {
   /** Changes both refused, by the field refused. */
   refused: Record<string, number>;
   aprsCompared: number;
+  /** Calculator previews (spec section 5) of the loans' terms. */
+  previewsCompared: number;
   differences: string[];
 };
 
@@ -182,6 +186,49 @@ function aprDifference(rng: () => number, terms: OracleTerms, schedule: OracleSc
     : `APR: production ${production} oracle ${Number(hundredths) / 100} (fee ${fee}, GST ${feeGstText}%)`;
 }
 
+/**
+ * The calculator preview against exact fractions: EMI E = P·F, total interest E·n − P, GST on it,
+ * the total, and the first month's GST on its interest rounded to the paisa; each rounded once.
+ */
+function previewDifference(terms: OracleTerms, production: ScheduleTerms): string | null {
+  const rate = typed(terms.rateText);
+  const annual = terms.yearly ? rate : { num: rate.num * 12n, den: rate.den };
+  const gst = terms.gstText === null ? { num: 0n, den: 1n } : typed(terms.gstText);
+  const months = BigInt(terms.months);
+  // In paise: E = P·F exactly, as num/den.
+  const emi = exactEmi(terms.principal, annual, terms.months);
+  const interest = { num: emi.num * months - terms.principal * emi.den, den: emi.den };
+  const gstTotal = { num: interest.num * gst.num, den: interest.den * gst.den * 100n };
+  const firstInterest = nearest(terms.principal * annual.num, annual.den * 1200n);
+  const firstGst = nearest(firstInterest * gst.num, gst.den * 100n);
+  const emiPaise = nearest(emi.num, emi.den);
+  const expected = {
+    months: terms.months,
+    emi: Number(emiPaise) / 100,
+    totalInterest: Number(nearest(interest.num, interest.den)) / 100,
+    gst: Number(nearest(gstTotal.num, gstTotal.den)) / 100,
+    totalAmount:
+      Number(
+        nearest(terms.principal * gstTotal.den + interest.num * gst.den * 100n + gstTotal.num, gstTotal.den),
+      ) / 100,
+    firstGst: Number(firstGst) / 100,
+    firstOutflow: Number(emiPaise + firstGst) / 100,
+  };
+  const rupees = `${terms.principal / 100n}.${String(terms.principal % 100n).padStart(2, '0')}`;
+  const actual = calculateLoan({
+    principalAmount: rupees,
+    interestRate: terms.rateText,
+    duration: String(production.duration),
+    isDurationYearly: production.isDurationYearly,
+    isInterestRateYearly: terms.yearly,
+    hasGst: terms.gstText !== null,
+    gstPercentage: terms.gstText ?? '18',
+  });
+  return JSON.stringify(actual) === JSON.stringify(expected)
+    ? null
+    : `preview: production ${JSON.stringify(actual)} oracle ${JSON.stringify(expected)}`;
+}
+
 /** Loans `first` … `first + count − 1`, loan i from seed `baseSeed + i`. */
 export function compareWithOracle(
   baseSeed: number,
@@ -197,6 +244,7 @@ export function compareWithOracle(
     accepted: {},
     refused: {},
     aprsCompared: 0,
+    previewsCompared: 0,
     differences: [],
   };
   for (let index = first; index < first + count; index++) {
@@ -221,6 +269,10 @@ export function compareWithOracle(
       report.aprsCompared++;
       if (line !== null) fail(line, []);
     }
+
+    const preview = previewDifference(terms, production);
+    report.previewsCompared++;
+    if (preview !== null) fail(preview, []);
 
     const accepted: OracleChange[] = [];
     let current = contract;

@@ -62,6 +62,12 @@ function editRate(rng: Rng): string {
   return text(units, places);
 }
 
+/** A GST percentage as an edit allows: 0 to 100 with up to 6 decimals. */
+function editGst(rng: Rng): string {
+  const places = int(rng, 0, 6);
+  return text(BigInt(Math.floor(rng() * (100 * 10 ** places + 1))), places);
+}
+
 const startDate = (rng: Rng): string => {
   const days = int(rng, 0, 36524);
   return new Date(Date.UTC(2000, 0, 1 + days)).toISOString().slice(0, 10);
@@ -142,7 +148,7 @@ export function generateLoan(rng: Rng, loanClass: LoanClass): OracleTerms {
         yearly: rng() < 0.8,
         months: int(rng, 1, 600),
         startDate: start,
-        gstText: gstText === null ? null : text(BigInt(int(rng, 0, 100_000_000)), int(rng, 0, 6)),
+        gstText: gstText === null ? null : editGst(rng),
       };
     case 'tiny-emi':
       // Very high rates over long tenures on small sums: the EMI rounds to the month's interest.

@@ -29,6 +29,7 @@ export function oracleShare(first: number, count: number): void {
     for (const field of ['date', 'amount', 'emi', 'newEmi', 'option', 'annualRatePercent'])
       expect(report.refused[field], `refusals on ${field}`).toBeGreaterThan(0);
     expect(report.aprsCompared).toBeGreaterThanOrEqual(count / 20);
+    expect(report.previewsCompared).toBe(count);
     console.info(
       `oracle ${first}–${first + count - 1}: ${JSON.stringify({ ...report, differences: report.differences.length })}`,
     );
