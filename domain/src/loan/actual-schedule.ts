@@ -87,8 +87,10 @@ export type ActualScheduleOptions = Readonly<{
   firstEmiDate?: string;
 }>;
 
-/** Rates and GST are exact fractions of the percent as entered (rate.ts), so rounding is exact. */
-/** An annual rate with the divisors of a month's and a day's interest, computed once per rate. */
+/**
+ * An annual rate, an exact fraction of the percent as entered (rate.ts) so every rounding is
+ * exact, with the divisors of a month's and a day's interest computed once per rate.
+ */
 type Rate = Readonly<{ ratio: Ratio; monthlyDivisor: bigint; dailyDivisor: bigint }>;
 
 const rateOf = (ratio: Ratio): Rate => ({
@@ -132,10 +134,10 @@ function instalmentsToRepay(balance: bigint, annual: Rate, emi: bigint, limit: n
  * The schedule a loan actually follows: the contract's monthly reducing-balance schedule (which
  * `generateSchedule` shows; an EMI rounded down to the month's interest gets a paisa more, and a
  * rounded-up EMI that repays early ends the loan there), then each change in date order. Rows
- * before a change stay (`assertPastUnchanged`); rows from it are regenerated under the choice. EMIs due on a change's date are paid
- * before the change. A rate change applies from the next EMI for its whole month. A prepayment
- * is principal, paid with the interest it accrued since the last EMI (actual/365); a
- * foreclosure pays the whole outstanding principal with its accrued interest. GST, when the loan
+ * before a change stay (`assertPastUnchanged`); rows from it are regenerated under the choice.
+ * EMIs due on a change's date are paid before the change. A rate change applies from the next
+ * EMI for its whole month. A prepayment is principal, paid with the interest it accrued since the
+ * last EMI (actual/365); a foreclosure pays the whole outstanding principal with its accrued interest. GST, when the loan
  * has it, is charged on every row's interest. The balance ends at exactly 0 and the principal
  * parts add up to the principal.
  *

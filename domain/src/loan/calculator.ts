@@ -39,9 +39,7 @@ const ZERO: Ratio = { numerator: 0n, denominator: 1n };
 
 /** The exact value of what was typed (a number, or text such as "12.5"); 0 for anything else. */
 function numeric(value: unknown): Ratio {
-  const exact =
-    typeof value === 'number' ? decimalRatio(value) : typeof value === 'string' ? decimalRatio(value) : null;
-  return exact ?? ZERO;
+  return (typeof value === 'number' || typeof value === 'string' ? decimalRatio(value) : null) ?? ZERO;
 }
 
 // Fractions are left unreduced: with a rate of 15 digits over 600 months their terms run to

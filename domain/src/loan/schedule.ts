@@ -1,16 +1,6 @@
 import type { Paise } from '../money/paise';
 import { actualSchedule } from './actual-schedule';
 import type { ScheduleRow, ScheduleTerms, ScheduleTotals } from './events';
-import { annualRateRatio, ratioToNumber } from './rate';
-
-/** Annual percentage rate of the terms (a monthly rate times 12, exactly). */
-export function annualRatePercent(
-  terms: Pick<ScheduleTerms, 'interestRate' | 'isInterestRateYearly'>,
-): number {
-  return terms.isInterestRateYearly
-    ? terms.interestRate
-    : ratioToNumber(annualRateRatio(terms.interestRate, false));
-}
 
 export type Schedule = Readonly<{ rows: ScheduleRow[]; totals: ScheduleTotals }>;
 
