@@ -137,9 +137,9 @@ function instalmentsToRepay(balance: bigint, annual: Rate, emi: bigint, limit: n
  * before a change stay (`assertPastUnchanged`); rows from it are regenerated under the choice.
  * EMIs due on a change's date are paid before the change. A rate change applies from the next
  * EMI for its whole month. A prepayment is principal, paid with the interest it accrued since the
- * last EMI (actual/365); a foreclosure pays the whole outstanding principal with its accrued interest. GST, when the loan
- * has it, is charged on every row's interest. The balance ends at exactly 0 and the principal
- * parts add up to the principal.
+ * last EMI (actual/365); a foreclosure pays the whole outstanding principal with its accrued
+ * interest. GST, when the loan has it, is charged on every row's interest. The balance ends at
+ * exactly 0 and the principal parts add up to the principal.
  *
  * Throws a `ValidationError` (422) for a change that cannot apply, and a
  * `NegativeAmortisationError` for an EMI that does not cover the month's interest.
