@@ -234,16 +234,15 @@ export function LoanDetailsPage() {
               ],
               ...(now?.emi == null
                 ? []
-                : ([
+                : ([['EMI now (principal + interest)', formatMoney(now.emi)]] as [string, ReactNode][])),
+              ...(now?.nextEmiDate && now.nextEmiTotal != null
+                ? ([
                     [
-                      'EMI now (principal + interest)',
-                      `${formatMoney(now.emi)}${
-                        now.nextEmiDate && now.nextEmiTotal != null
-                          ? ` · next ${formatDate(now.nextEmiDate)}, ${formatMoney(now.nextEmiTotal)} with GST`
-                          : ''
-                      }`,
+                      'Next EMI (with GST)',
+                      `${formatMoney(now.nextEmiTotal)} on ${formatDate(now.nextEmiDate)}`,
                     ],
-                  ] as [string, ReactNode][])),
+                  ] as [string, ReactNode][])
+                : []),
               [EMI_LABELS.gst, first ? formatMoney(first.gst) : '—'],
               [EMI_LABELS.outflow, first ? formatMoney(first.emi) : '—'],
               ['Total Interest', formatMoney(totals.interest)],

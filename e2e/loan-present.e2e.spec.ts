@@ -1,0 +1,96 @@
+import { expect, test } from '@playwright/test';
+import { AppShell } from './page-models/app-shell';
+import { LoanDetailsPage } from './page-models/loan-details-page';
+import { LoansPage } from './page-models/loans-page';
+import { fifteenth, MoneyApi, signInThroughUi } from './support/money';
+import { captureScreen, viewports } from './support/screens';
+import { createVerifiedUser } from './support/users';
+
+/**
+ * Issue 27 item 7 in the browser: after a rate reset the loan says its present (the new rate
+ * beside the contract's, the EMI now, the EMIs left), on a 390 px phone without sideways scroll.
+ */
+test('after a rate reset the loan details at 390 px show the current rate and EMI, without sideways scroll', async ({
+  page,
+  request,
+}) => {
+  const user = await createVerifiedUser(request, 'Meera');
+  const api = await MoneyApi.signIn(request, user);
+  const bankId = await api.createBank('Kosh Present Bank', 'Koramangala, Bengaluru');
+  const loanTypeId = await api.createLoanType('Present Home Loan');
+  // ₹50 lakh at 8.5% over 20 years, started 20 months ago, GST 18% on the interest.
+  const loanId = await api.createLoan({
+    bankId,
+    loanTypeId,
+    accountNumber: 'HL20240505',
+    principal: 5000000,
+    rate: 8.5,
+    months: 240,
+    startDate: fifteenth(-20),
+    gstPercentage: 18,
+  });
+  await signInThroughUi(page, user);
+
+  const details = new LoanDetailsPage(page);
+  await details.goto(loanId);
+  await expect(details.card('Financial Details')).toContainText('8.5% per year');
+  await details.change('Rate Change').click();
+  const dialog = details.dialog('Rate Change');
+  const resetOn = fifteenth(-8);
+  await dialog.getByLabel('Effective date').fill(resetOn);
+  await dialog.getByLabel('New annual rate (%)').fill('9.25');
+  await dialog.getByRole('radio', { name: 'Increase the EMI (same tenure)' }).check({ force: true });
+  await dialog.getByRole('button', { name: 'Change Rate' }).click();
+  await expect(new AppShell(page).toast('Interest rate changed successfully')).toBeVisible();
+  await expect(dialog).toBeHidden();
+
+  await page.setViewportSize(viewports.mobile);
+  await details.goto(loanId);
+  const since = new Intl.DateTimeFormat('en-IN', {
+    day: '2-digit',
+    month: 'short',
+    year: 'numeric',
+    timeZone: 'UTC',
+  }).format(new Date(`${resetOn}T00:00:00Z`));
+  const rate = details.card('Financial Details').getByText(`8.5% → 9.25% per year since ${since}`);
+  await expect(rate).toBeVisible();
+  const summary = details.card('Loan Summary');
+  await expect(summary).toContainText(/EMI now \(principal \+ interest\)₹[\d,]+\.\d\d/);
+  await expect(summary).toContainText(/Next EMI \(with GST\)₹[\d,]+\.\d\d on \d{2} \w{3,4} \d{4}/);
+  await expect(summary).toContainText(/EMIs Left22\d/);
+  // The EMI rose with the rate: the one now is above the first.
+  const amounts = async (label: RegExp) =>
+    Number(
+      ((await summary.getByText(label).locator('xpath=..').textContent()) ?? '')
+        .replace(/^[^₹]*₹/, '')
+        .replace(/,/g, '')
+        .replace(/[^\d.].*$/, ''),
+    );
+  expect(await amounts(/^EMI now/)).toBeGreaterThan(await amounts(/^Monthly EMI/));
+  // Nothing is wider than the phone: no sideways scroll, and the rate line is inside the screen.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  const box = await rate.boundingBox();
+  expect(box && box.x + box.width).toBeLessThanOrEqual(390);
+  await captureScreen(page, 'loan-details-after-reset', async () => {
+    await expect(rate).toBeVisible();
+  });
+
+  // The list says it too.
+  const loans = new LoansPage(page);
+  await page.goto('/loans');
+  await expect(loans.row('HL20240505')).toContainText('8.5% → 9.25% per year');
+  await captureScreen(page, 'loans-after-reset', async () => {
+    await expect(loans.row('HL20240505')).toBeVisible();
+  });
+
+  // And the dashboard, with the EMI now and the EMIs left.
+  await page.goto('/dashboard');
+  const today = page.getByRole('region', { name: 'Your loans today' });
+  await expect(today).toContainText(/HL20240505 · Kosh Present Bank - Koramangala, Bengaluru/);
+  await expect(today).toContainText(
+    /EMI ₹[\d,]+\.\d\d · 8\.5% → 9\.25% per year since .+ · 22\d EMIs left · ends /,
+  );
+  await captureScreen(page, 'dashboard-loans-today', async () => {
+    await expect(today).toBeVisible();
+  });
+});
