@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { AppShell } from './page-models/app-shell';
+import { LedgerPage } from './page-models/ledger-page';
 import { LoanDetailsPage } from './page-models/loan-details-page';
 import { LoansPage } from './page-models/loans-page';
 import { fifteenth, MoneyApi, signInThroughUi } from './support/money';
@@ -93,4 +94,48 @@ test('after a rate reset the loan details at 390 px show the current rate and EM
   await captureScreen(page, 'dashboard-loans-today', async () => {
     await expect(today).toBeVisible();
   });
+});
+
+test('the ledger shows a part-payment as a part-payment, not an EMI, and the EMI card counts the EMI only', async ({
+  page,
+  request,
+}) => {
+  const user = await createVerifiedUser(request, 'Kabir');
+  const api = await MoneyApi.signIn(request, user);
+  const bankId = await api.createBank('Kosh Ledger Bank', 'Pune');
+  const loanTypeId = await api.createLoanType('Ledger Car Loan');
+  // The first EMI falls on the 15th of this month.
+  const loanId = await api.createLoan({
+    bankId,
+    loanTypeId,
+    accountNumber: 'CAR2026001',
+    principal: 600000,
+    rate: 9,
+    months: 36,
+    startDate: fifteenth(-1),
+  });
+  await signInThroughUi(page, user);
+  const details = new LoanDetailsPage(page);
+  await details.goto(loanId);
+  await details.change('Part-payment').click();
+  const dialog = details.dialog('Part-payment');
+  // Dated the 15th, with this month's EMI: both are this month's debits.
+  await dialog.getByLabel('Date').fill(fifteenth(0));
+  await dialog.getByLabel('Amount (₹)').fill('100000');
+  await dialog.getByRole('button', { name: 'Compare Choices' }).click();
+  await dialog.getByRole('button', { name: 'Record Part-payment' }).click();
+  await expect(new AppShell(page).toast('Prepayment recorded successfully')).toBeVisible();
+
+  const ledger = new LedgerPage(page);
+  await ledger.goto();
+  const payment = ledger.debitTable.getByRole('row', {
+    name: /Part-payment — Kosh Ledger Bank Ledger Car Loan · CAR2026001/,
+  });
+  await expect(payment).toBeVisible();
+  await expect(payment.getByText('Part-payment', { exact: true })).toBeVisible();
+  await expect(payment.getByText('EMI Payment')).toHaveCount(0);
+  await expect(
+    ledger.debitTable.getByRole('row', { name: /EMI 1\/\d+ · Kosh Ledger Bank/ }).getByText('EMI Payment'),
+  ).toBeVisible();
+  await expect(ledger.card('EMI Payments')).toHaveText(/^EMI Payments\s*1\s*This month/);
 });
