@@ -146,6 +146,13 @@ describe('a loan tells its present (postgres)', () => {
     // The same EMI, a shorter loan.
     expect(loan.current.emi).toBeCloseTo(before.emi as number, 0);
     expect((await listed())?.current).toEqual(loan.current);
+    // A command's answer (folded from the events) says the same as the read model.
+    const edited = await t
+      .as(alice)
+      .put(`/api/loans/${loanId}`, { ...homeLoan, short_detail: 'Flat in Pune' });
+    expect(edited.status, edited.body.message).toBe(200);
+    expect(edited.body.data.loan.current).toEqual(loan.current);
+    expect(edited.body.data.loan.actual_apr).toBe(loan.actual_apr);
   });
 
   it('answers the contract APR and the APR of the actual payments, which differ after the changes', async () => {
