@@ -59,16 +59,18 @@ export function loanName(accountNumber: string, bankName: string | null, branchN
   return `${accountNumber} · ${branchName ? `${bankName} - ${branchName}` : bankName}`;
 }
 
-const sameChange = (a: LoanChange, b: LoanChange) => JSON.stringify(a) === JSON.stringify(b);
+/** A change's fields in name order: stored changes come back from JSONB with their keys reordered. */
+const keyOf = (change: LoanChange) =>
+  JSON.stringify(Object.entries(change).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 
 /** The change `changes` holds beyond `before` (a revision adds one; none when it only regenerated). */
 export function addedChange(
   changes: readonly LoanChange[],
   before: readonly LoanChange[],
 ): LoanChange | null {
-  const left = [...before];
+  const left = before.map(keyOf);
   for (const change of changes) {
-    const at = left.findIndex((old) => sameChange(old, change));
+    const at = left.indexOf(keyOf(change));
     if (at === -1) return change;
     left.splice(at, 1);
   }

@@ -76,6 +76,8 @@ describe('the words of loan changes', () => {
     const b: LoanChange = { kind: 'emi-override', date: '2023-01-05', emi: 4200000 };
     expect(addedChange([b, a], [a])).toEqual(b);
     expect(addedChange([a], [a])).toBeNull();
+    // As stored in JSONB, with its keys in another order.
+    expect(addedChange([a], [{ emi: 4100000, date: '2024-06-05', kind: 'emi-override' }])).toBeNull();
   });
 
   it('explains versions without a change in words, not codes', () => {
