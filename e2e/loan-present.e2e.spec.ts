@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { AppShell } from './page-models/app-shell';
+import { HistoryPage } from './page-models/history-page';
 import { LedgerPage } from './page-models/ledger-page';
 import { LoanDetailsPage } from './page-models/loan-details-page';
 import { LoansPage } from './page-models/loans-page';
@@ -159,4 +160,20 @@ test('the ledger shows a part-payment as a part-payment, not an EMI, and the EMI
     ledger.debitTable.getByRole('row', { name: /EMI 1\/\d+ · Kosh Ledger Bank/ }).getByText('EMI Payment'),
   ).toBeVisible();
   await expect(ledger.card('EMI Payments')).toHaveText(/^EMI Payments\s*1\s*This month/);
+
+  // The History page offers the part-payment as a type, and speaks of it in the screens' words.
+  const history = new HistoryPage(page);
+  await history.goto();
+  await history.type.selectOption({ label: 'Part-payment' });
+  await history.apply.click();
+  await expect(history.entries).toHaveCount(1);
+  const entry = history.entry(
+    'Part-payment of ₹1,00,000.00 on loan CAR2026001 · Kosh Ledger Bank - Pune, tenure reduced',
+  );
+  await expect(entry).toBeVisible();
+  await expect(history.change(entry, 'After the part-payment')).toHaveText(/—\s*Reduce tenure$/);
+  await expect(history.change(entry, 'Amount')).toHaveText(/—\s*₹1,00,000\.00$/);
+  await captureScreen(page, 'history-part-payment', async () => {
+    await expect(entry).toBeVisible();
+  });
 });
