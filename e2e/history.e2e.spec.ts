@@ -128,15 +128,19 @@ test('the History drawer of a transaction and of a loan; focus returns to the op
   await page.goto(`/loans/${loanId}`);
   await page.getByRole('button', { name: 'History', exact: true }).click();
   const loanDrawer = page.getByRole('dialog', { name: 'History of loan DRW0001' });
-  await expect(loanDrawer.getByRole('listitem').filter({ hasText: 'Loan DRW0001 created' })).toBeVisible();
+  // The loan as the screens name it: account number · bank.
+  const created = /Loan DRW0001 · .+ created/;
+  await expect(loanDrawer.getByRole('listitem').filter({ hasText: created })).toBeVisible();
   await expect(
     loanDrawer
       .getByRole('listitem')
-      .filter({ hasText: 'Loan DRW0001 created' })
+      .filter({ hasText: created })
       .getByRole('row', { name: /^Principal Amount/ }),
   ).toHaveText(/Principal Amount\s*—\s*₹2,00,000\.00/);
   await expect(
-    loanDrawer.getByRole('listitem').filter({ hasText: /Schedule version 1 generated/ }),
+    loanDrawer
+      .getByRole('listitem')
+      .filter({ hasText: /Schedule version 1 of loan DRW0001 · .+: Loan created/ }),
   ).toBeVisible();
 });
 
@@ -236,7 +240,7 @@ test('schedule versions: an edit of the rate makes version 2, and the diff shows
   const figures = page.getByRole('table', { name: 'Version 1 against version 2' });
   // 1,20,000 over 12 months: EMI ₹10,494.18 at 9 %, ₹10,661.85 at 12 %.
   await expect(figures.getByRole('row', { name: /^EMI/ })).toHaveText(
-    /^EMI\s*₹10,494\.18\s*₹10,661\.85\s*\+₹167\.67$/,
+    /^EMI \(principal \+ interest\)\s*₹10,494\.18\s*₹10,661\.85\s*\+₹167\.67$/,
   );
   await expect(figures.getByRole('row', { name: /^Tenure/ })).toContainText('No change');
   await expect(page.getByRole('heading', { name: '12 payments differ' })).toBeVisible();

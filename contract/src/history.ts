@@ -63,11 +63,20 @@ export type ExportUnavailable = Static<typeof ExportUnavailable>;
 export const WireVersion = Type.Object({
   version: Type.Integer(),
   generated_at: Type.String({ description: 'ISO-8601 UTC' }),
-  reason: Type.Unsafe<'created' | 'updated' | 'regenerated'>({
+  reason: Type.Unsafe<
+    'created' | 'updated' | 'regenerated' | 'prepaid' | 'rate-changed' | 'emi-overridden' | 'foreclosed'
+  >({
     type: 'string',
-    description: 'created (the loan was created), updated (its terms were edited) or regenerated',
+    description:
+      'created, updated (terms edited), regenerated, or after a change: prepaid, rate-changed, emi-overridden, foreclosed',
   }),
-  emi: Type.Number({ description: 'Rupees: the first instalment' }),
+  why: Type.String({
+    description: 'The reason in words, naming the change: "Part-payment of ₹5,00,000.00, tenure reduced"',
+  }),
+  emi: Type.Number({
+    description:
+      'Rupees: the EMI before GST (principal + interest) in force after the version’s change (the first EMI when none; 0 once nothing is due)',
+  }),
   number_of_payments: Type.Integer(),
   total_interest: Type.Number(),
   total_gst: Type.Number(),

@@ -16,7 +16,11 @@ export const WireLedgerEntry = Type.Object({
   particulars: Type.String(),
   amount: Type.Number(),
   // A string enum, not a union of literals: the serializer writes it without trying each branch.
-  type: Type.Unsafe<'transaction' | 'emi'>({ type: 'string', enum: ['transaction', 'emi'] }),
+  type: Type.Unsafe<'transaction' | 'emi' | 'prepayment' | 'foreclosure'>({
+    type: 'string',
+    enum: ['transaction', 'emi', 'prepayment', 'foreclosure'],
+    description: 'emi: an EMI; prepayment, foreclosure: a loan’s part-payment or foreclosure (no EMIs)',
+  }),
 });
 export type WireLedgerEntry = Static<typeof WireLedgerEntry>;
 

@@ -45,6 +45,31 @@ export type LoanListQuery = Static<typeof LoanListQuery>;
 
 export const LoanParams = IdParams;
 
+/** Issue 27 item 7: where the loan stands today, from its latest schedule; the terms above stay the contract's. */
+export const WireLoanPresent = Type.Object(
+  {
+    as_of: Type.String({ description: 'YYYY-MM-DD: today in India, or the as_of date' }),
+    annual_rate_percent: Type.Number({ description: 'Annual rate of the interest running now' }),
+    rate_since: Type.Union([Type.String(), Type.Null()], {
+      description: 'YYYY-MM-DD from which a reset rate runs (null: the contract rate)',
+    }),
+    emi: Type.Union([Type.Number(), Type.Null()], {
+      description: 'The next EMI before GST (principal + interest), rupees; null when none is left',
+    }),
+    next_emi_date: Type.Union([Type.String(), Type.Null()]),
+    next_emi_gst: Type.Union([Type.Number(), Type.Null()], { description: 'GST on the next EMI, rupees' }),
+    next_emi_total: Type.Union([Type.Number(), Type.Null()], { description: 'The next EMI with its GST' }),
+    emis_left: Type.Integer({ description: 'EMIs dated after as_of' }),
+    closing_date: Type.Union([Type.String(), Type.Null()], {
+      description:
+        'YYYY-MM-DD of the last payment of the current schedule (the contract end date is end_date)',
+    }),
+    outstanding_principal: Type.Number({ description: 'Principal owed on as_of, rupees' }),
+  },
+  { description: "The loan's present (after part-payments, resets, overrides, a foreclosure)" },
+);
+export type WireLoanPresent = Static<typeof WireLoanPresent>;
+
 export const WireLoan = Type.Object({
   id: Type.String(),
   bank_id: Type.Integer(),
@@ -81,6 +106,13 @@ export const WireLoan = Type.Object({
         "Annual percentage rate (RBI Key Facts Statement): IRR of the contract's cash flows with the processing fee and 18% GST on it, monthly ×12, percent",
     }),
   ),
+  actual_apr: Type.Optional(
+    Type.Number({
+      description:
+        'APR of the actual cash flows: the same IRR over every payment of the current schedule (EMIs, part-payments with their charges, a foreclosure) at its date, percent',
+    }),
+  ),
+  current: Type.Optional(WireLoanPresent),
   created_at: Type.String({ description: 'ISO-8601 UTC' }),
   updated_at: Type.String({ description: 'ISO-8601 UTC' }),
   bank: Type.Object({ bank_name: Type.String(), branch_name: Type.Union([Type.String(), Type.Null()]) }),

@@ -19,6 +19,7 @@ export * from './loan/schedule';
 export * from './loan/state';
 export * from './loan/status';
 export * from './loan/what-if';
+export * from './loan/words';
 export * from './money';
 export * from './shared/decider';
 export * from './shared/errors';

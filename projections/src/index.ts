@@ -44,6 +44,13 @@ export {
   type RebuildProgress,
 } from './runner/runner';
 export type { Projection } from './runner/types';
+export {
+  type LoanPresent,
+  loanPresentParts,
+  type PresentParts,
+  presentOf,
+  presentPartsOf,
+} from './schedules/present';
 export { evolveSchedule } from './schedules/projector';
 export {
   getSchedule,

@@ -140,13 +140,15 @@ describe('the timeline', () => {
     expect((await t.as(alice).delete(`/api/loans/${loanId}`)).status).toBe(200);
 
     const { entries } = await timeline(alice, `?stream=loan:${loanId}&limit=100`);
+    // The loan as the screens name it: account number · bank - branch.
+    const loan = 'HL00012345 · State Bank of India - Head Office, Mumbai';
     expect(entries.map((e) => e.summary)).toEqual([
-      'Loan deleted',
-      'Schedule version 3 generated (regenerated)',
-      'Schedule version 2 generated (terms edited)',
-      'Loan edited (Interest Rate)',
-      'Schedule version 1 generated (loan created)',
-      'Loan HL00012345 created',
+      `Loan ${loan} deleted`,
+      `Schedule version 3 of loan ${loan}: Schedule regenerated`,
+      `Schedule version 2 of loan ${loan}: Terms edited`,
+      `Loan ${loan} edited (Interest Rate)`,
+      `Schedule version 1 of loan ${loan}: Loan created`,
+      `Loan ${loan} created`,
     ]);
     const [deleted, v3, v2, edited, v1, createdEntry] = entries as [Entry, Entry, Entry, Entry, Entry, Entry];
     expect(deleted.changes).toEqual([]);

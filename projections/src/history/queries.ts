@@ -1,6 +1,7 @@
-import { type RecordedEvent, TRANSACTION_EVENT_TYPES } from '@kosh/domain';
+import { loanName, type RecordedEvent, TRANSACTION_EVENT_TYPES } from '@kosh/domain';
 import type { Queryable } from '@kosh/event-store';
 import { type EventRow, rowToEvent } from '@kosh/event-store';
+import { isLoanEvent } from './loan-timeline';
 import {
   type HistoryEvent,
   type Names,
@@ -110,14 +111,66 @@ async function previousOf(
   return found;
 }
 
-/** Timeline entries of stored events (names and earlier values looked up in two queries). */
+/**
+ * The loan each loan event is about, as the screens name it (account number · bank - branch), as
+ * it was named when the event was recorded: from its stream's creation and edits.
+ */
+async function loanNamesOf(
+  db: Queryable,
+  userId: string,
+  events: readonly HistoryEvent[],
+): Promise<Map<string, string>> {
+  const streams = [...new Set(events.filter((e) => isLoanEvent(e.type)).map((e) => e.streamId))];
+  const found = new Map<string, string>();
+  if (streams.length === 0) return found;
+  const { rows } = await db.query<{ stream_id: string; position: string; data: Record<string, unknown> }>(
+    `SELECT stream_id, position, data FROM history_events
+      WHERE user_id = $1 AND stream_id = ANY($2::text[]) AND type IN ('LoanCreated', 'LoanUpdated')
+      ORDER BY position`,
+    [userId, streams],
+  );
+  /** Each stream's account number and bank after each creation or edit, oldest first. */
+  const named = new Map<string, { position: string; account: string; bankId: number }[]>();
+  for (const r of rows) {
+    const values = (r.data.changes ?? r.data) as { accountNumber?: string; bankId?: number };
+    const steps = named.get(r.stream_id) ?? [];
+    const last = steps.at(-1);
+    steps.push({
+      position: r.position,
+      account: values.accountNumber ?? last?.account ?? '',
+      bankId: values.bankId ?? last?.bankId ?? 0,
+    });
+    named.set(r.stream_id, steps);
+  }
+  const bankIds = [...new Set([...named.values()].flat().map((step) => step.bankId))];
+  const { rows: banks } = await db.query<{ id: number; bank_name: string; branch_name: string | null }>(
+    `SELECT id, bank_name, branch_name FROM catalog_banks
+      WHERE id = ANY($1::int[]) AND (user_id IS NULL OR user_id = $2)`,
+    [bankIds, userId],
+  );
+  const bankOf = new Map(banks.map((b) => [Number(b.id), b]));
+  for (const e of events) {
+    const steps = named.get(e.streamId);
+    if (!steps?.[0]) continue;
+    const step = steps.findLast((s) => s.position <= e.position) ?? steps[0];
+    const bank = bankOf.get(step.bankId);
+    found.set(e.position, loanName(step.account, bank?.bank_name ?? null, bank?.branch_name ?? null));
+  }
+  return found;
+}
+
+/** Timeline entries of stored events (names and earlier values looked up in a few queries). */
 export async function timelineOf(
   db: Queryable,
   userId: string,
   events: readonly HistoryEvent[],
 ): Promise<TimelineEntry[]> {
-  const [names, previous] = await Promise.all([namesOf(db, userId, events), previousOf(db, userId, events)]);
-  return events.map((e) => timelineEntry(e, previous.get(e.position) ?? null, names));
+  const [names, previous, loans] = await Promise.all([
+    namesOf(db, userId, events),
+    previousOf(db, userId, events),
+    loanNamesOf(db, userId, events),
+  ]);
+  return events.map((e) => timelineEntry(e, previous.get(e.position) ?? null, { ...names, loans }));
 }
 
 /** One page of the user's timeline, newest first, and the cursor of the next page (null: last). */

@@ -1,4 +1,10 @@
-import type { LoanStreamEvent, Paise } from '@kosh/domain';
+import {
+  type LoanChange,
+  type LoanStreamEvent,
+  type Paise,
+  type ScheduleVersionEvent,
+  scheduleWhy,
+} from '@kosh/domain';
 import type { Queryable } from '@kosh/event-store';
 import { evolveSchedule, type ScheduleView, type ScheduleViewRow } from '../schedules/projector';
 
@@ -6,8 +12,10 @@ import { evolveSchedule, type ScheduleView, type ScheduleViewRow } from '../sche
 export type ScheduleVersion = {
   version: number;
   reason: string;
+  /** Why it was made, in the screens' words ("Part-payment of ₹5,00,000.00, tenure reduced"). */
+  why: string;
   generatedAt: string;
-  /** The first EMI's outflow (0 for an empty schedule). */
+  /** The EMI before GST in force after the version's change (the first EMI's when none; 0 once nothing is due). */
   emi: Paise;
   totals: ScheduleView['totals'];
 };
@@ -16,15 +24,39 @@ export type ScheduleVersionWithRows = ScheduleVersion & { rows: readonly Schedul
 
 const SCHEDULE_EVENTS = "('ScheduleGenerated', 'ScheduleRevised')";
 
-/** A schedule event as the schedules read model folds it: the same rule, not a copy. */
-function versionOf(type: string, data: unknown): ScheduleVersionWithRows | null {
-  const view = evolveSchedule(null, { type, data } as LoanStreamEvent);
+/**
+ * The EMI before GST (principal + interest) the borrower pays after `from` (YYYY-MM-DD): the first
+ * EMI dated after it, or the first EMI when `from` is null; 0 when none is left.
+ */
+export function emiInForce(rows: readonly ScheduleViewRow[], from: string | null): Paise {
+  const row = rows.find((r) => r.kind === 'emi' && (from === null || r.emiDate > from));
+  return row ? row.principal + row.interest : 0;
+}
+
+/**
+ * The date after which a version's EMI is read: its latest change's (changes are in date order),
+ * so a revision's EMI is the one the borrower pays after it, not the first, which a change never
+ * alters.
+ */
+const changedFrom = (event: ScheduleVersionEvent): string | null => event.changes?.at(-1)?.date ?? null;
+
+/**
+ * A schedule event as the schedules read model folds it (the same rule, not a copy), with why it
+ * was made: `before`, the changes of the version before it.
+ */
+export function scheduleVersionOf(
+  type: string,
+  data: ScheduleVersionEvent,
+  before: readonly LoanChange[],
+): ScheduleVersionWithRows | null {
+  const view = evolveSchedule(null, { type, data } as unknown as LoanStreamEvent);
   if (!view) return null;
   return {
     version: view.version,
     reason: view.reason,
+    why: scheduleWhy(data, before),
     generatedAt: view.generatedAt,
-    emi: view.rows.find((row) => row.kind === 'emi')?.emi ?? 0,
+    emi: emiInForce(view.rows, changedFrom(data)),
     totals: view.totals,
     rows: view.rows,
   };
@@ -50,22 +82,36 @@ export async function scheduleVersionsWithRows(
   return scheduleEvents(db, userId, streamId, versions);
 }
 
+/** The versions asked for (all when null); each one's "why" reads the changes of the version before. */
 async function scheduleEvents(
   db: Queryable,
   userId: string,
   streamId: string,
   versions: readonly number[] | null,
 ): Promise<Map<number, ScheduleVersionWithRows>> {
-  const { rows } = await db.query<{ type: string; data: unknown }>(
+  const { rows } = await db.query<{ type: string; data: ScheduleVersionEvent & { version: number } }>(
     `SELECT type, data FROM history_events
       WHERE user_id = $1 AND stream_id = $2 AND type IN ${SCHEDULE_EVENTS}
         AND ($3::int[] IS NULL OR (data->>'version')::int = ANY($3::int[]))
       ORDER BY position`,
-    [userId, streamId, versions],
+    [userId, streamId, versions === null ? null : versions.flatMap((v) => [v, v - 1])],
   );
+  return versionsOfEvents(rows, versions);
+}
+
+/**
+ * The versions (all when `versions` is null) among a loan's schedule events in log order, each
+ * "why" read against the changes of the version before. Pure.
+ */
+export function versionsOfEvents(
+  events: readonly { type: string; data: ScheduleVersionEvent & { version: number } }[],
+  versions: readonly number[] | null,
+): Map<number, ScheduleVersionWithRows> {
+  const changesOf = new Map(events.map((event) => [event.data.version, event.data.changes ?? []]));
   const found = new Map<number, ScheduleVersionWithRows>();
-  for (const row of rows) {
-    const version = versionOf(row.type, row.data);
+  for (const event of events) {
+    if (versions && !versions.includes(event.data.version)) continue;
+    const version = scheduleVersionOf(event.type, event.data, changesOf.get(event.data.version - 1) ?? []);
     if (version) found.set(version.version, version);
   }
   return found;

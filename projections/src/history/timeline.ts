@@ -1,13 +1,14 @@
-import { fromPaise, type Paise } from '@kosh/domain';
+import { fromPaise } from '@kosh/domain';
+import { diff, type Field, type FieldChange, money, type Names, text, type Values } from './fields';
+import { isLoanEvent, loanTimelineEntry } from './loan-timeline';
+
+export type { ChangeValue, FieldChange, Names } from './fields';
 
 /**
  * Timeline entries: what an event changed, field by field, with the names the screens use and
  * money in rupees. Pure; the caller supplies the event before (for events that carry only the
- * new values) and the names of lenders and loan types.
+ * new values), the names of lenders and loan types, and of the loan a loan event is about.
  */
-
-export type ChangeValue = string | number | boolean | null;
-export type FieldChange = { field: string; from: ChangeValue; to: ChangeValue };
 
 /** What the timeline needs of a stored event (secrets already removed). */
 export type HistoryEvent = {
@@ -28,11 +29,6 @@ export type TimelineEntry = {
   summary: string;
   changes: FieldChange[];
   correlationId: string;
-};
-
-export type Names = {
-  banks: ReadonlyMap<number, string>;
-  loanTypes: ReadonlyMap<number, string>;
 };
 
 /** `loan-{id}` → `loan:{id}`, `txn-{id}` → `transaction:{id}`, `user-{id}` → `profile`. */
@@ -61,17 +57,6 @@ export function streamIdOfWire(wire: string, userId: string): string | null {
   return `${kind}-${match[2]}`;
 }
 
-type Field = { label: string; show: (value: unknown, names: Names) => ChangeValue };
-
-const text: Field['show'] = (v) => (v === undefined || v === null ? null : String(v));
-const money: Field['show'] = (v) => (typeof v === 'number' ? fromPaise(v as Paise) : null);
-const number: Field['show'] = (v) => (typeof v === 'number' ? v : null);
-const yesNo: Field['show'] = (v) => (typeof v === 'boolean' ? v : null);
-const period =
-  (yes: string, no: string): Field['show'] =>
-  (v) =>
-    typeof v === 'boolean' ? (v ? yes : no) : null;
-
 /** Transaction fields, in the order the transaction form shows them. */
 const TRANSACTION_FIELDS: Record<string, Field> = {
   transactionType: { label: 'Type', show: (v) => (v === 'C' ? 'Credit' : v === 'D' ? 'Debit' : null) },
@@ -80,84 +65,16 @@ const TRANSACTION_FIELDS: Record<string, Field> = {
   notes: { label: 'Notes', show: text },
 };
 
-/** Loan fields, in the order the loan form shows them. */
-const LOAN_FIELDS: Record<string, Field> = {
-  bankId: { label: 'Bank', show: (v, n) => (typeof v === 'number' ? (n.banks.get(v) ?? `Bank ${v}`) : null) },
-  loanTypeId: {
-    label: 'Loan Type',
-    show: (v, n) => (typeof v === 'number' ? (n.loanTypes.get(v) ?? `Loan type ${v}`) : null),
-  },
-  accountNumber: { label: 'Account Number', show: text },
-  shortDetail: { label: 'Short Description', show: text },
-  principalAmount: { label: 'Principal Amount', show: money },
-  processingFee: { label: 'Processing Fee', show: money },
-  interestRate: { label: 'Interest Rate', show: number },
-  isInterestRateYearly: { label: 'Interest rate is', show: period('Yearly', 'Monthly') },
-  duration: { label: 'Duration', show: number },
-  isDurationYearly: { label: 'Duration in', show: period('Years', 'Months') },
-  startDate: { label: 'Start Date', show: text },
-  endDate: { label: 'End Date', show: text },
-  hasGst: { label: 'GST applies to the interest', show: yesNo },
-  gstPercentage: { label: 'GST Percentage', show: number },
-};
-
 const PROFILE_FIELDS: Record<string, Field> = {
   firstName: { label: 'First Name', show: text },
   lastName: { label: 'Last Name', show: text },
   email: { label: 'Email', show: text },
 };
 
-type Values = Record<string, unknown> | null | undefined;
-
-/** One change per field (in the table's order) whose shown value differs between `from` and `to`. */
-function diff(fields: Record<string, Field>, from: Values, to: Values, names: Names): FieldChange[] {
-  const changes: FieldChange[] = [];
-  for (const [key, field] of Object.entries(fields)) {
-    const before = from && key in from ? field.show(from[key], names) : null;
-    const after = to && key in to ? field.show(to[key], names) : null;
-    if (before !== after) changes.push({ field: field.label, from: before, to: after });
-  }
-  return changes;
-}
-
-type ScheduleData = {
-  version: number;
-  reason: string;
-  rows: readonly { emi: Paise }[];
-  totals: { principal: Paise; interest: Paise; gst: Paise; emi: Paise; numberOfPayments: number };
-};
-
-/** What the schedule screen shows of a version. */
-function scheduleFigures(s: ScheduleData | null): Record<string, unknown> | null {
-  if (!s) return null;
-  return {
-    version: s.version,
-    emi: s.rows[0]?.emi ?? 0,
-    numberOfPayments: s.totals.numberOfPayments,
-    interest: s.totals.interest,
-    gst: s.totals.gst,
-    total: s.totals.emi,
-  };
-}
-
-const SCHEDULE_FIELDS: Record<string, Field> = {
-  version: { label: 'Schedule Version', show: number },
-  emi: { label: 'EMI', show: money },
-  numberOfPayments: { label: 'Number of Payments', show: number },
-  interest: { label: 'Interest', show: money },
-  gst: { label: 'GST', show: money },
-  total: { label: 'Total EMI', show: money },
-};
-
-const REASONS: Record<string, string> = {
-  created: 'loan created',
-  updated: 'terms edited',
-  regenerated: 'regenerated',
-};
-
 /** The event before this one that `timelineEntry` needs to show a change, by event type. */
 export const PREVIOUS_NEEDED: Readonly<Record<string, readonly string[]>> = {
-  ScheduleGenerated: ['ScheduleGenerated'],
+  ScheduleGenerated: ['ScheduleGenerated', 'ScheduleRevised'],
+  ScheduleRevised: ['ScheduleGenerated', 'ScheduleRevised'],
   ProfileUpdated: ['UserRegistered', 'ProfileUpdated'],
 };
 
@@ -189,6 +106,12 @@ export function timelineEntry(event: HistoryEvent, previous: Values, names: Name
     changes,
   });
   const amount = (v: unknown) => (typeof v === 'number' ? RUPEES.format(fromPaise(v)) : '');
+  if (isLoanEvent(event.type)) {
+    const loan =
+      names.loans?.get(event.position) ?? `${event.streamId.slice('loan-'.length, 'loan-'.length + 8)}…`;
+    const { summary, changes } = loanTimelineEntry(event.type, d, loan, previous, names);
+    return entry(summary, changes);
+  }
   switch (event.type) {
     case 'TransactionRecorded':
       return entry(
@@ -210,25 +133,6 @@ export function timelineEntry(event: HistoryEvent, previous: Values, names: Name
         `${p.transactionType === 'C' ? 'Credit' : 'Debit'} of ${amount(p.amount)} deleted`,
         diff(TRANSACTION_FIELDS, p, null, names),
       );
-    }
-    case 'LoanCreated':
-      return entry(`Loan ${String(d.accountNumber)} created`, diff(LOAN_FIELDS, null, d, names));
-    case 'LoanUpdated': {
-      // `previous` holds the old value of exactly the fields in `changes`.
-      const changes = diff(LOAN_FIELDS, d.previous as Values, d.changes as Values, names);
-      return entry(`Loan edited (${changes.map((c) => c.field).join(', ')})`, changes);
-    }
-    case 'LoanDeleted':
-      return entry('Loan deleted');
-    case 'ScheduleGenerated': {
-      const s = d as unknown as ScheduleData;
-      const changes = diff(
-        SCHEDULE_FIELDS,
-        scheduleFigures(previous as unknown as ScheduleData | null),
-        scheduleFigures(s),
-        names,
-      );
-      return entry(`Schedule version ${s.version} generated (${REASONS[s.reason] ?? s.reason})`, changes);
     }
     case 'UserRegistered':
       return entry('Account registered', diff(PROFILE_FIELDS, null, d, names));

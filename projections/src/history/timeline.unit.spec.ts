@@ -3,7 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { historyRecordOf } from './projector';
 import { type HistoryEvent, streamIdOfWire, timelineEntry, wireStreamOf } from './timeline';
 
-const names = { banks: new Map([[3, 'HDFC Bank']]), loanTypes: new Map([[1, 'Home Loan']]) };
+const position = '00000000000000000001:00000000000000000001';
+const names = {
+  banks: new Map([[3, 'HDFC Bank']]),
+  loanTypes: new Map([[1, 'Home Loan']]),
+  loans: new Map([[position, 'HL20200505 · HDFC Bank - Andheri']]),
+};
 const user = 'u-1';
 
 const recorded = (
@@ -16,7 +21,7 @@ const recorded = (
     id: `e-${type}`,
     streamId,
     streamVersion: 1,
-    position: '00000000000000000001:00000000000000000001',
+    position,
     type,
     data,
     metadata: {
@@ -71,7 +76,8 @@ describe('timeline entries', () => {
     );
     expect(entry).toMatchObject({
       stream: 'loan:l-1',
-      summary: 'Loan edited (Bank, Principal Amount, Duration in, GST applies to the interest)',
+      summary:
+        'Loan HL20200505 · HDFC Bank - Andheri edited (Bank, Principal Amount, Duration in, GST applies to the interest)',
     });
     expect(entry.changes).toEqual([
       { field: 'Bank', from: 'Bank 4', to: 'HDFC Bank' },
@@ -98,7 +104,72 @@ describe('timeline entries', () => {
       summary: 'Password changed',
       changes: [],
     });
-    expect(entryOf(recorded('loan-l-1', 'LoanPrepaid', { loanId: 'l-1' })).summary).toBe('Loan prepaid');
+    expect(entryOf(recorded('loan-l-1', 'LoanDeleted', { loanId: 'l-1' })).summary).toBe(
+      'Loan HL20200505 · HDFC Bank - Andheri deleted',
+    );
+  });
+
+  it('writes each loan change with the loan’s name, ₹ amounts, dates and choices in words', () => {
+    const loan = 'HL20200505 · HDFC Bank - Andheri';
+    const at = (type: string, data: Record<string, unknown>) =>
+      entryOf(recorded('loan-l-1', type, { loanId: 'l-1', userId: user, recordedAt: '2026-01-10', ...data }));
+    expect(
+      at('LoanPrepaid', { date: '2025-06-20', amount: 50000000, charge: 0, choice: 'reduce-tenure' }),
+    ).toMatchObject({
+      summary: `Part-payment of ₹5,00,000.00 on loan ${loan}, tenure reduced`,
+      changes: [
+        { field: 'Date', from: null, to: '2025-06-20' },
+        { field: 'Amount', from: null, to: 500000 },
+        { field: 'After the part-payment', from: null, to: 'Reduce tenure' },
+      ],
+    });
+    expect(
+      at('LoanRateChanged', {
+        date: '2024-05-05',
+        annualRatePercent: 9.25,
+        option: 'combination',
+        newEmi: 4100000,
+      }),
+    ).toMatchObject({
+      summary: `Rate of loan ${loan} reset to 9.25% from 05 May 2024`,
+      changes: [
+        { field: 'Effective Date', from: null, to: '2024-05-05' },
+        { field: 'New Annual Rate', from: null, to: '9.25%' },
+        { field: 'Reset Option', from: null, to: 'A new EMI, the tenure follows' },
+        { field: 'New EMI (before GST)', from: null, to: 41000 },
+      ],
+    });
+    expect(at('EmiOverridden', { date: '2024-06-05', emi: 4100000 }).summary).toBe(
+      `EMI of loan ${loan} set to ₹41,000.00 from 05 Jun 2024`,
+    );
+    const settlement = {
+      principal: 100000000,
+      interest: 500000,
+      gst: 90000,
+      charge: 200000,
+      amount: 100790000,
+    };
+    const foreclosed = at('LoanForeclosed', { date: '2025-12-20', charge: 200000, settlement });
+    expect(foreclosed.summary).toBe(`Loan ${loan} foreclosed on 20 Dec 2025 (settlement ₹10,07,900.00)`);
+    expect(foreclosed.changes.map((c) => [c.field, c.to])).toEqual([
+      ['Date', '2025-12-20'],
+      ['Principal', 1000000],
+      ['Interest', 5000],
+      ['GST', 900],
+      ['Charge', 2000],
+      ['Settlement', 1007900],
+    ]);
+    expect(
+      at('EmiMarkedPaid', { paymentNumber: 12, paidOn: '2021-05-06', amount: 4976616, transactionId: 't-1' }),
+    ).toMatchObject({
+      summary: `EMI 12 of loan ${loan} marked paid on 06 May 2021 (₹49,766.16)`,
+      changes: [
+        { field: 'EMI Number', from: null, to: 12 },
+        { field: 'Paid On', from: null, to: '2021-05-06' },
+        { field: 'Amount', from: null, to: 49766.16 },
+        { field: 'Matched to a debit', from: null, to: true },
+      ],
+    });
   });
 
   it('maps wire stream names both ways, only for the caller’s own profile', () => {

@@ -15,13 +15,19 @@ import {
   type TransactionEvent,
 } from '@kosh/domain';
 
+/**
+ * What an entry is: a transaction of the book, an EMI, or a loan's part-payment or foreclosure
+ * (which are no EMIs: the EMI card does not count them).
+ */
+export type LedgerEntryKind = 'transaction' | 'emi' | 'prepayment' | 'foreclosure';
+
 /** One row of `ledger_entries`: what a ledger month shows. Money in paise. */
 export type LedgerEntry = Readonly<{
   entryId: string;
   userId: string;
   date: string;
   side: 'C' | 'D';
-  kind: 'transaction' | 'emi';
+  kind: LedgerEntryKind;
   particulars: string;
   amount: Paise;
   createdAt: string;
@@ -210,7 +216,14 @@ const PAYMENT_LABELS = {
   prepayment: 'Part-payment',
   foreclosure: 'Foreclosure',
   'pre-emi-interest': 'Pre-EMI interest',
-} as const;
+} as const satisfies Record<NonNullable<EmiInstalment['kind']>, string>;
+
+/** The entry kind of a schedule payment: pre-EMI interest is paid as the EMIs are. */
+const PAYMENT_KINDS = {
+  prepayment: 'prepayment',
+  foreclosure: 'foreclosure',
+  'pre-emi-interest': 'emi',
+} as const satisfies Record<NonNullable<EmiInstalment['kind']>, LedgerEntryKind>;
 
 /** 'EMI 12/240 · HDFC Bank Home Loan · AC12345'. */
 export function emiParticulars(
@@ -240,11 +253,11 @@ export function emiEntries(loan: LedgerLoan | null, names: CatalogNames): Ledger
       userId: loan.userId,
       date: payment?.paidOn ?? emi.date,
       side: 'D',
-      kind: 'emi',
+      kind: emi.kind === undefined ? 'emi' : PAYMENT_KINDS[emi.kind],
       particulars:
         emi.kind === undefined
           ? emiParticulars(emi.n, of, bank, loanType, loan.accountNumber)
-          : `${PAYMENT_LABELS[emi.kind]} · ${bank} ${loanType} · ${loan.accountNumber}`,
+          : `${PAYMENT_LABELS[emi.kind]} — ${bank} ${loanType} · ${loan.accountNumber}`,
       amount: payment?.amount ?? emi.emi,
       createdAt: loan.generatedAt ?? '1970-01-01T00:00:00.000Z',
       loanId: loan.loanId,
@@ -261,8 +274,9 @@ function countEntry(delta: PeriodDelta, entry: LedgerEntry, sign: 1 | -1): void 
   if (entry.matchedTo !== null) return;
   const key = `${entry.userId}|${Number(entry.date.slice(0, 4))}|${Number(entry.date.slice(5, 7))}`;
   const counts = delta.get(key) ?? { transactions: 0, emis: 0 };
-  if (entry.kind === 'emi') counts.emis += sign;
-  else counts.transactions += sign;
+  // A month's loan payments (EMIs, part-payments, a foreclosure) and its transactions.
+  if (entry.kind === 'transaction') counts.transactions += sign;
+  else counts.emis += sign;
   delta.set(key, counts);
 }
 

@@ -10,6 +10,7 @@ import {
   type LedgerBatchResult,
   type LedgerBatchState,
   type LedgerEntry,
+  type LedgerEntryKind,
   type LedgerLoan,
   type LedgerPaidEmi,
   type PeriodDelta,
@@ -27,7 +28,7 @@ type DbLedgerEntry = {
   user_id: string;
   entry_date: string;
   side: 'C' | 'D';
-  kind: 'transaction' | 'emi';
+  kind: LedgerEntryKind;
   particulars: string;
   amount: string;
   created_at: string;

@@ -1,12 +1,13 @@
 import { type Paise, toPaise } from '@kosh/domain';
 import type { Queryable } from '@kosh/event-store';
+import type { LedgerEntryKind } from './fold';
 
 /** What a ledger month shows of an entry. */
 export type LedgerLine = {
   id: string;
   date: string;
   side: 'C' | 'D';
-  kind: 'transaction' | 'emi';
+  kind: LedgerEntryKind;
   particulars: string;
   amount: Paise;
 };

@@ -8,6 +8,7 @@ import { SharedWithYouNotice } from '../audit/SharedWithYouNotice';
 import { formatMoney } from '../format';
 import { useGetLoanStatsQuery } from '../loans/loansApi';
 import { StatCard, StatGrid } from '../ui/StatCard';
+import { LoansToday } from './LoansToday';
 
 const DashboardCharts = lazy(async () => ({ default: (await import('./DashboardCharts')).DashboardCharts }));
 
@@ -53,6 +54,7 @@ export function DashboardPage() {
         />
       </StatGrid>
       {stats.isError ? <p className="kosh-muted">Failed to fetch statistics</p> : null}
+      <LoansToday />
       <Card className="kosh-panel">
         <H3 className="kosh-section-title">Quick Actions</H3>
         <div className="kosh-quick-actions">

@@ -5,7 +5,7 @@ import '../ui/money-screens.css';
 import { useGetLoansQuery } from '../loans/loansApi';
 import './history.css';
 import { NO_TIMELINE_FILTERS, type TimelineFilters, useGetTimelineQuery } from './historyApi';
-import { TYPE_GROUPS, typeLabel } from './historyDisplay';
+import { eventLabel, TYPE_GROUPS, typeLabel } from './historyDisplay';
 import { Timeline } from './Timeline';
 
 /** The Stream choices' loans: the largest page the loans list serves (5, 10, 25 or 50). */
@@ -72,7 +72,7 @@ export function HistoryPage() {
                 <optgroup key={group.label} label={group.label}>
                   {group.types.map((type) => (
                     <option key={type} value={type}>
-                      {typeLabel(type)}
+                      {eventLabel(type)}
                     </option>
                   ))}
                 </optgroup>

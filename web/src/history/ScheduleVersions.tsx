@@ -22,14 +22,8 @@ import {
   useGetScheduleVersionsQuery,
 } from './historyApi';
 
-const REASONS: Record<ScheduleVersion['reason'], string> = {
-  created: 'Loan created',
-  updated: 'Terms edited',
-  regenerated: 'Regenerated',
-};
-
 const versionLabel = (v: ScheduleVersion) =>
-  `Version ${v.version} · ${REASONS[v.reason] ?? v.reason} · ${formatDateTime(v.generatedAt)}`;
+  `Version ${v.version} · ${v.why} · ${formatDateTime(v.generatedAt)}`;
 
 /** A signed difference: '+₹1,200.00', '−₹300.00', or 'No change'. */
 function difference(value: number, money: boolean): string {
@@ -101,7 +95,7 @@ function Diff({ id, from, to }: { id: string; from: number; to: number }) {
           </tr>
         </thead>
         <tbody>
-          <FigureRow label="EMI" figure={changes.emi} />
+          <FigureRow label="EMI (principal + interest)" figure={changes.emi} />
           <FigureRow label="Tenure (payments)" figure={changes.tenure} money={false} />
           <FigureRow label="Total Interest" figure={changes.totalInterest} />
           <FigureRow label="Total GST" figure={changes.totalGst} />
@@ -174,7 +168,7 @@ export function ScheduleVersions({ loanId }: { loanId: string }) {
                 <th scope="col">Generated</th>
                 <th scope="col">Why</th>
                 <th scope="col" className="kosh-num">
-                  EMI
+                  EMI (principal + interest)
                 </th>
                 <th scope="col" className="kosh-num">
                   Payments
@@ -192,7 +186,7 @@ export function ScheduleVersions({ loanId }: { loanId: string }) {
                 <tr key={v.version}>
                   <td>{v.version}</td>
                   <td>{formatDateTime(v.generatedAt)}</td>
-                  <td>{REASONS[v.reason] ?? v.reason}</td>
+                  <td>{v.why}</td>
                   <td className="kosh-num">{formatMoney(v.emi)}</td>
                   <td className="kosh-num">{v.numberOfPayments}</td>
                   <td className="kosh-num">{formatMoney(v.totalInterest)}</td>

@@ -2,7 +2,7 @@ import { Button, Callout, Card, HTMLTable, NonIdealState, Spinner, Tag } from '@
 import { useEffect, useRef } from 'react';
 import { formatDateTime } from '../format';
 import type { TimelineEntry } from './historyApi';
-import { changeValue, streamKind, typeLabel } from './historyDisplay';
+import { changeValue, eventLabel, streamKind } from './historyDisplay';
 
 /** One entry: when, what, and each field it changed (from → to). */
 function Entry({ entry, onOnlyThis }: { entry: TimelineEntry; onOnlyThis?: (stream: string) => void }) {
@@ -22,7 +22,7 @@ function Entry({ entry, onOnlyThis }: { entry: TimelineEntry; onOnlyThis?: (stre
           <div className="kosh-history-tags">
             <Tag minimal>{streamKind(entry.stream)}</Tag>
             <Tag minimal intent="primary">
-              {typeLabel(entry.type)}
+              {eventLabel(entry.type)}
             </Tag>
             {onOnlyThis ? (
               <Button

@@ -1,3 +1,4 @@
+import { LOAN_EVENT_LABELS } from '@kosh/domain';
 import { formatDate, formatMoney } from '../format';
 import type { FieldChange } from './historyApi';
 
@@ -10,8 +11,13 @@ const MONEY_FIELDS = new Set([
   'Interest',
   'GST',
   'Total EMI',
+  'Charge',
+  'Principal',
+  'Settlement',
+  'EMI (before GST)',
+  'New EMI (before GST)',
 ]);
-const DATE_FIELDS = new Set(['Date', 'Start Date', 'End Date']);
+const DATE_FIELDS = new Set(['Date', 'Start Date', 'End Date', 'Effective Date', 'Paid On']);
 
 /** A changed value as the screens show it: money in ₹, dates in en-IN, nothing as '—'. */
 export function changeValue(field: string, value: FieldChange['from']): string {
@@ -28,9 +34,17 @@ export function typeLabel(type: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
+/** An event type in the screens' words: a loan event's own name ('Part-payment'), else its type's. */
+export function eventLabel(type: string): string {
+  return type in LOAN_EVENT_LABELS
+    ? LOAN_EVENT_LABELS[type as keyof typeof LOAN_EVENT_LABELS]
+    : typeLabel(type);
+}
+
 /** The event types of the History page's Type filter, grouped by what they are about. */
 export const TYPE_GROUPS: readonly { label: string; types: readonly string[] }[] = [
-  { label: 'Loans', types: ['LoanCreated', 'LoanUpdated', 'LoanDeleted', 'ScheduleGenerated'] },
+  // Every loan event has its name in the domain's table, so a new one is offered here too.
+  { label: 'Loans', types: Object.keys(LOAN_EVENT_LABELS) },
   { label: 'Transactions', types: ['TransactionRecorded', 'TransactionUpdated', 'TransactionDeleted'] },
   {
     label: 'Profile',

@@ -3,6 +3,13 @@ import { formatDate, formatMoney } from '../format';
 import { TableScroll } from '../ui/TableScroll';
 import type { LedgerSide } from './ledgerApi';
 
+/** How a loan's payments are marked: an EMI (spec section 2), a part-payment or a foreclosure. */
+const LOAN_PAYMENT_TAGS = {
+  emi: 'EMI Payment',
+  prepayment: 'Part-payment',
+  foreclosure: 'Foreclosure',
+} as const satisfies Record<Exclude<LedgerSide['transactions'][number]['type'], 'transaction'>, string>;
+
 type Props = { title: string; side: LedgerSide; kind: 'credit' | 'debit'; empty: string };
 
 /** One side of the month: Date, Particulars, Amount, with a total footer. */
@@ -27,15 +34,15 @@ export function LedgerTable({ title, side, kind, empty }: Props) {
             </tr>
           ) : (
             side.transactions.map((entry) => {
-              const emi = entry.type === 'emi';
+              const loanPayment = entry.type === 'transaction' ? null : LOAN_PAYMENT_TAGS[entry.type];
               return (
-                <tr key={entry.id} className={emi ? 'kosh-emi-row' : undefined}>
+                <tr key={entry.id} className={loanPayment ? 'kosh-emi-row' : undefined}>
                   <td data-label="Date">{formatDate(entry.date)}</td>
                   <td data-label="Particulars" className="kosh-particulars">
                     <span>{entry.particulars}</span>
-                    {emi ? (
+                    {loanPayment ? (
                       <Tag intent="warning" minimal icon="bank-account" className="kosh-emi-tag">
-                        EMI Payment
+                        {loanPayment}
                       </Tag>
                     ) : null}
                   </td>

@@ -15,14 +15,22 @@ import { ForeclosureDialog } from './changes/ForeclosureDialog';
 import { PrepaymentDialog } from './changes/PrepaymentDialog';
 import { RateChangeDialog } from './changes/RateChangeDialog';
 import { LoanUnavailable } from './LoanUnavailable';
-import { bankLabel, durationLabel, EMI_LABELS, interestLabel, STATUS_INTENT, statusOf } from './loanDisplay';
+import {
+  bankLabel,
+  closingLabel,
+  currentRateLabel,
+  durationLabel,
+  EMI_LABELS,
+  STATUS_INTENT,
+  statusOf,
+} from './loanDisplay';
 import {
   type PrepaymentComparison,
   useGetLoanQuery,
   useGetScheduleQuery,
   useRegenerateScheduleMutation,
 } from './loansApi';
-import { actualApr, emiInForce, isEmi, scheduleTotals } from './scheduleTotals';
+import { isEmi, scheduleTotals } from './scheduleTotals';
 
 const LoanBalanceChart = lazy(async () => ({
   default: (await import('./LoanBalanceChart')).LoanBalanceChart,
@@ -87,13 +95,10 @@ export function LoanDetailsPage() {
   const totals = scheduleTotals(schedule.data ?? []);
   const first = schedule.data?.find(isEmi);
   const today = asOf ?? todayIso();
-  // The balance after the last EMI due by today; the whole principal before the first.
-  const remaining =
-    (schedule.data ?? []).filter((row) => row.emiDate <= today).at(-1)?.remainingPrincipal ??
-    Number(loan.principalAmount);
   const status = statusOf(loan, today);
-  const currentEmi = emiInForce(schedule.data ?? [], today);
-  const aprNow = actualApr(loan, schedule.data ?? []);
+  // The server's present: the rate, EMI and balance on today's date after every change.
+  const now = loan.current;
+  const aprNow = loan.actualApr !== undefined && loan.actualApr !== loan.apr ? loan.actualApr : null;
   // A completed (repaid or foreclosed) loan takes no more changes; the server says why if tried.
   const changeable = hasSchedule && status !== 'Completed';
   const OpenDialog = dialog ? CHANGE_DIALOGS[dialog] : null;
@@ -194,7 +199,7 @@ export function LoanDetailsPage() {
           <Facts
             rows={[
               ['Principal Amount', formatMoney(Number(loan.principalAmount))],
-              ['Interest Rate', interestLabel(loan)],
+              ['Interest Rate', currentRateLabel(loan)],
               ['Processing Fee', formatMoney(Number(loan.processingFee ?? 0))],
               ['APR (with fee and GST)', loan.apr === undefined ? '—' : `${loan.apr.toFixed(2)}% per year`],
               ...(aprNow === null
@@ -227,12 +232,17 @@ export function LoanDetailsPage() {
                 EMI_LABELS.emi,
                 first ? formatMoney(fromPaise(toPaise(first.principal) + toPaise(first.interest))) : '—',
               ],
-              ...(currentEmi === null
+              ...(now?.emi == null
                 ? []
-                : ([['EMI now, after the changes (principal + interest)', formatMoney(currentEmi)]] as [
-                    string,
-                    ReactNode,
-                  ][])),
+                : ([['EMI now (principal + interest)', formatMoney(now.emi)]] as [string, ReactNode][])),
+              ...(now?.nextEmiDate && now.nextEmiTotal != null
+                ? ([
+                    [
+                      'Next EMI (with GST)',
+                      `${formatMoney(now.nextEmiTotal)} on ${formatDate(now.nextEmiDate)}`,
+                    ],
+                  ] as [string, ReactNode][])
+                : []),
               [EMI_LABELS.gst, first ? formatMoney(first.gst) : '—'],
               [EMI_LABELS.outflow, first ? formatMoney(first.emi) : '—'],
               ['Total Interest', formatMoney(totals.interest)],
@@ -245,8 +255,12 @@ export function LoanDetailsPage() {
                     ReactNode,
                   ][])
                 : []),
-              ['Last Payment', loan.closedOn ? formatDate(loan.closedOn) : '—'],
-              ['Remaining Balance', formatMoney(remaining)],
+              ...(now ? ([['EMIs Left', now.emisLeft]] as [string, ReactNode][]) : []),
+              ['Ends', closingLabel(loan)],
+              [
+                'Remaining Balance',
+                now ? formatMoney(now.outstandingPrincipal) : formatMoney(Number(loan.principalAmount)),
+              ],
             ]}
           />
         </Card>

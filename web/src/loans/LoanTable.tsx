@@ -4,7 +4,7 @@ import { useReadOnly } from '../audit/auditMode';
 import { formatDate, formatMoney, todayIso } from '../format';
 import { withAsOf } from '../history/asOf';
 import { TableScroll } from '../ui/TableScroll';
-import { interestLabel, STATUS_INTENT, statusOf } from './loanDisplay';
+import { closingLabel, currentRateLabel, STATUS_INTENT, statusOf } from './loanDisplay';
 import type { Loan } from './loansApi';
 
 type Props = {
@@ -77,9 +77,9 @@ function LoanRow({ loan, today, onGenerate, onDelete, asOf }: RowProps) {
       <td data-label="Principal Amount" className="kosh-num">
         {formatMoney(Number(loan.principalAmount))}
       </td>
-      <td data-label="Interest Rate">{interestLabel(loan)}</td>
+      <td data-label="Interest Rate">{currentRateLabel(loan)}</td>
       <td data-label="Start Date">{formatDate(loan.startDate)}</td>
-      <td data-label="End Date">{formatDate(loan.endDate)}</td>
+      <td data-label="End Date">{closingLabel(loan)}</td>
       <td data-label="Status">
         <Tag intent={STATUS_INTENT[status]} round>
           {status}

@@ -1,5 +1,5 @@
-import { fromPaise, PROCESSING_FEE_GST_PERCENT, paymentsApr, toPaise } from '@kosh/domain';
-import type { Loan, ScheduleRow } from './loansApi';
+import { fromPaise, toPaise } from '@kosh/domain';
+import type { ScheduleRow } from './loansApi';
 
 export type ScheduleTotals = {
   /** Column totals over every row: the whole principal, all interest and GST. */
@@ -55,41 +55,4 @@ export function scheduleTotals(rows: readonly ScheduleRow[]): ScheduleTotals {
     payments,
     paidEmis,
   };
-}
-
-/**
- * The EMI (principal + interest, rupees) the borrower pays now, when a part-payment, a rate reset
- * or a lender's override changed it from the first: the next regular instalment due after
- * `today`. Null when it equals the first, and near the end (only the last, smaller instalment left).
- */
-export function emiInForce(rows: readonly ScheduleRow[], today: string): number | null {
-  const emis = rows.filter(isEmi);
-  const upcoming = emis.filter((row) => row.emiDate > today);
-  if (emis.length === 0 || upcoming.length < 2) return null;
-  const level = (row: ScheduleRow) => toPaise(row.principal) + toPaise(row.interest);
-  const now = level(upcoming[0]!);
-  return now === level(emis[0]!) ? null : fromPaise(now);
-}
-
-/**
- * The APR of what the borrower actually pays (every row of the current schedule at its date, the
- * fee and its GST up front), when it differs from the contract's: after part-payments, resets or a
- * foreclosure. Null when the same, or when there is no rate to state.
- */
-export function actualApr(loan: Loan, rows: readonly ScheduleRow[]): number | null {
-  if (loan.apr === undefined || rows.length === 0) return null;
-  try {
-    const apr = paymentsApr(
-      {
-        principal: toPaise(Number(loan.principalAmount)),
-        processingFee: toPaise(Number(loan.processingFee ?? 0)),
-        feeGstPercent: PROCESSING_FEE_GST_PERCENT,
-      },
-      loan.startDate.slice(0, 10),
-      rows.map((row) => ({ date: row.emiDate, amount: toPaise(row.emi) })),
-    );
-    return apr === loan.apr ? null : apr;
-  } catch {
-    return null;
-  }
 }

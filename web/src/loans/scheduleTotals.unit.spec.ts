@@ -1,7 +1,6 @@
-import { annualPercentageRate } from '@kosh/domain';
 import { describe, expect, it } from 'vitest';
-import type { Loan, ScheduleRow } from './loansApi';
-import { actualApr, emiInForce, scheduleTotals } from './scheduleTotals';
+import type { ScheduleRow } from './loansApi';
+import { scheduleTotals } from './scheduleTotals';
 
 const row = (
   n: number,
@@ -68,59 +67,5 @@ describe('scheduleTotals', () => {
       paid: 0,
       payments: 0,
     });
-  });
-});
-
-describe('emiInForce', () => {
-  const dated = (n: number, level: number) => row(n, level - 10, 10, { emiDate: `2025-0${n}-15` });
-
-  it('is the next regular EMI after a change lowered it', () => {
-    const rows = [dated(1, 1000), dated(2, 1000), dated(3, 800), dated(4, 800), dated(5, 120)];
-    expect(emiInForce(rows, '2025-02-20')).toBe(800);
-  });
-
-  it('is null while the EMI is the first one, and when only the last instalment is left', () => {
-    const rows = [dated(1, 1000), dated(2, 1000), dated(3, 800), dated(4, 120)];
-    expect(emiInForce(rows, '2025-01-20')).toBeNull();
-    expect(emiInForce(rows, '2025-03-20')).toBeNull();
-    expect(emiInForce([], '2025-03-20')).toBeNull();
-  });
-});
-
-describe('actualApr', () => {
-  // ₹1,20,000 at 12% for 12 months from 2025-01-15, ₹2,000 fee: contract APR from the domain.
-  const loan = {
-    principalAmount: 120000,
-    processingFee: 2000,
-    startDate: '2025-01-15',
-    apr: 15.72,
-  } as Loan;
-  const monthly = (n: number, amount: number, kind: ScheduleRow['kind'] = 'emi', day = '15') =>
-    row(n, 0, 0, { emiDate: `2025-${String(n + 1).padStart(2, '0')}-${day}`, emi: amount, kind });
-
-  it('is null when the payments give the contract APR, or there is none', () => {
-    const rows = Array.from({ length: 12 }, (_, i) => monthly(i + 1, 10661.85));
-    const contract = annualPercentageRate({
-      principal: 12000000,
-      processingFee: 200000,
-      feeGstPercent: 18,
-      instalments: rows.map(() => 1066185),
-    });
-    expect(actualApr({ ...loan, apr: contract }, rows)).toBeNull();
-    expect(actualApr({ ...loan, apr: undefined }, rows)).toBeNull();
-    expect(actualApr(loan, [])).toBeNull();
-  });
-
-  it('rises when a part-payment repays sooner: the fee weighs on fewer months', () => {
-    const rows = [
-      monthly(1, 10661.85),
-      monthly(2, 10661.85),
-      monthly(2, 60000, 'prepayment', '20'),
-      ...Array.from({ length: 5 }, (_, i) => monthly(i + 3, 10661.85)),
-      monthly(8, 1200),
-    ];
-    const apr = actualApr(loan, rows);
-    expect(apr).not.toBeNull();
-    expect(apr!).toBeGreaterThan(loan.apr!);
   });
 });

@@ -11,6 +11,7 @@ import {
   ScheduleDiffQuery,
   ScheduleDiffResponse,
   ScheduleVersionsResponse,
+  type WireVersion,
 } from '@kosh/contract';
 import {
   type FieldError,
@@ -95,7 +96,8 @@ export function parseHistoryQuery(
 const toWireVersion = (v: ScheduleVersion) => ({
   version: v.version,
   generated_at: v.generatedAt,
-  reason: v.reason as 'created' | 'updated' | 'regenerated',
+  reason: v.reason as WireVersion['reason'],
+  why: v.why,
   emi: fromPaise(v.emi),
   number_of_payments: v.totals.numberOfPayments,
   total_interest: fromPaise(v.totals.interest),

@@ -368,7 +368,7 @@ describe.each(['postgres', 'embedded'] as const)('loan changes (%s)', (mode) => 
     expect(later.status).toBe(409);
     const ledger = (await t.as(alice).get('/api/ledger?month=12&year=2025')).body.data;
     expect(ledger.debit.transactions.map((e: { particulars: string }) => e.particulars)).toEqual([
-      expect.stringMatching(/^Foreclosure · HDFC Bank Home Loan · HL55501234$/),
+      expect.stringMatching(/^Foreclosure — HDFC Bank Home Loan · HL55501234$/),
     ]);
     const stats = (await t.as(alice).get('/api/loans/stats')).body.data;
     expect(stats).toMatchObject({ active_loans: 0, remaining_amount: 0 });

@@ -14,6 +14,7 @@ import {
   ScheduleResponse,
 } from '@kosh/contract';
 import {
+  annualRatePercent,
   calendarDateOf,
   fromPaise,
   LOAN_MESSAGES,
@@ -26,7 +27,9 @@ import {
   loanDecider,
   loanStreamId,
   NotFoundError,
+  PROCESSING_FEE_GST_PERCENT,
   parseLoan,
+  paymentsApr,
   ValidationError,
 } from '@kosh/domain';
 import type { Queryable } from '@kosh/event-store';
@@ -40,7 +43,12 @@ import {
   getSchedule,
   type LoanView,
   listLoans,
+  loanPresentParts,
   loanStandings,
+  type PresentParts,
+  presentOf,
+  presentPartsOf,
+  type ScheduleView,
   standingOf,
 } from '@kosh/projections';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -51,7 +59,7 @@ import { cachedReadAt, createAnswerCache } from '../answer-cache';
 import { registerLoanTypeList } from '../banks/loan-type-list';
 import { loanChangeRoutes } from './changes';
 import { parseLoanListQuery } from './list-query';
-import { loanInputOf, toWireLoan, toWireSchedule } from './wire';
+import { type LoanFigures, loanInputOf, toWireLoan, toWireSchedule } from './wire';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -60,13 +68,46 @@ const tags = ['Loans'];
 /** What a loan command did: the loan's new state and events, with the command (its loan id). */
 export type LoanOutcome = CommandOutcome<LoanState, LoanCommand, LoanStreamEvent>;
 
-/** The loan's APR, or undefined when the fee takes the whole principal (no rate to state). */
-function aprOf(loan: LoanView): number | undefined {
+/** A rate, or undefined when there is none to state (the fee takes the whole principal). */
+function rateOrNone(rate: () => number): number | undefined {
   try {
-    return loanApr(loan);
+    return rate();
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The contract's APR and the APR of the actual payments: every row of the current schedule
+ * (EMIs, part-payments with their charges, a foreclosure) at its own date, as `actualLoanApr`
+ * computes it from the changes; the schedule read model holds those rows already.
+ */
+function aprsOf(loan: LoanView, schedule: ScheduleView | null): Pick<LoanFigures, 'apr' | 'actualApr'> {
+  const fee = {
+    principal: loan.principalAmount,
+    processingFee: loan.processingFee,
+    feeGstPercent: PROCESSING_FEE_GST_PERCENT,
+  };
+  const rows = schedule?.rows ?? [];
+  return {
+    apr: rateOrNone(() => loanApr(loan, fee.feeGstPercent)),
+    actualApr:
+      rows.length === 0
+        ? undefined
+        : rateOrNone(() =>
+            paymentsApr(
+              fee,
+              loan.startDate,
+              rows.map((row) => ({ date: row.emiDate, amount: row.emi })),
+            ),
+          ),
+  };
+}
+
+/** The loan's present on `asOf` from its schedule's parts (none: no schedule yet). */
+function presentOfLoan(loan: LoanView, parts: PresentParts | undefined, asOf: string) {
+  if (!parts) return undefined;
+  return presentOf(parts, { principal: loan.principalAmount, contractRate: annualRatePercent(loan) }, asOf);
 }
 const security = [{ bearerAuth: [] }];
 
@@ -163,9 +204,12 @@ export async function loanRoutes(fastify: FastifyInstance) {
     (message: string) => async (result: LoanOutcome, request: FastifyRequest, reply: FastifyReply) => {
       const loan = await loanAfter(request.userId, result, reply);
       const schedule = await scheduleAfter(request.userId, result, reply);
-      const standing = schedule ? standingOf(schedule, today()) : undefined;
+      const day = today();
+      const standing = schedule ? standingOf(schedule, day) : undefined;
+      const present = schedule ? presentOfLoan(loan, presentPartsOf(schedule, day), day) : undefined;
       reply.header('ETag', etagOf(loan.version));
-      return { success: true as const, message, data: { loan: toWireLoan(loan, standing, aprOf(loan)) } };
+      const figures = { ...aprsOf(loan, schedule), present };
+      return { success: true as const, message, data: { loan: toWireLoan(loan, standing, figures) } };
     };
 
   /** The answer of a command that makes a new schedule version: that schedule. */
@@ -196,15 +240,19 @@ export async function loanRoutes(fastify: FastifyInstance) {
           if (!parsed.ok) throw new ValidationError(parsed.errors);
           const query = parsed.value;
           const { rows, totalItems } = await listLoans(db, request.userId, query);
-          const standings = await loanStandings(
-            db,
-            request.userId,
-            rows.map((row) => row.id),
-            calendarDateOf(now),
-          );
+          const day = calendarDateOf(now);
+          const ids = rows.map((row) => row.id);
+          const [standings, presents] = await Promise.all([
+            loanStandings(db, request.userId, ids, day),
+            loanPresentParts(db, request.userId, ids, day),
+          ]);
           return {
             success: true as const,
-            data: rows.map((row) => toWireLoan(row, standings.get(row.id))),
+            data: rows.map((row) =>
+              toWireLoan(row, standings.get(row.id), {
+                present: presentOfLoan(row, presents.get(row.id), day),
+              }),
+            ),
             meta: { pagination: paginationOf(query.page, query.limit, totalItems) },
           };
         },
@@ -260,12 +308,21 @@ export async function loanRoutes(fastify: FastifyInstance) {
     async (request, reply) =>
       readAt(platform, request, ['loans', 'schedules'], async ({ db, now, asOf }) => {
         const loan = await ownLoan(request.userId, request.params.id, db);
-        const standings = await loanStandings(db, request.userId, [loan.id], calendarDateOf(now));
+        const day = calendarDateOf(now);
+        const [standings, presents, schedule] = await Promise.all([
+          loanStandings(db, request.userId, [loan.id], day),
+          loanPresentParts(db, request.userId, [loan.id], day),
+          getSchedule(db, request.userId, loan.id),
+        ]);
         // A past version is not one to send back in If-Match.
         if (!asOf) reply.header('ETag', etagOf(loan.version));
+        const figures = {
+          ...aprsOf(loan, schedule),
+          present: presentOfLoan(loan, presents.get(loan.id), day),
+        };
         return {
           success: true as const,
-          data: { loan: toWireLoan(loan, standings.get(loan.id), aprOf(loan)) },
+          data: { loan: toWireLoan(loan, standings.get(loan.id), figures) },
         };
       }),
   );

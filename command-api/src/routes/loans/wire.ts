@@ -1,6 +1,12 @@
-import type { LoanBody, WireLoan, WireScheduleRow, WireScheduleSummary } from '@kosh/contract';
+import type {
+  LoanBody,
+  WireLoan,
+  WireLoanPresent,
+  WireScheduleRow,
+  WireScheduleSummary,
+} from '@kosh/contract';
 import { fromPaise, type LoanInput } from '@kosh/domain';
-import type { LoanStanding, LoanView, ScheduleView, ScheduleViewRow } from '@kosh/projections';
+import type { LoanPresent, LoanStanding, LoanView, ScheduleView, ScheduleViewRow } from '@kosh/projections';
 
 /** Wire (snake_case) body → the domain's camelCase loan input. */
 export function loanInputOf(body: LoanBody): LoanInput {
@@ -22,8 +28,37 @@ export function loanInputOf(body: LoanBody): LoanInput {
   };
 }
 
-/** `standing`: status on today, when the answer carries it; `apr` on the one-loan answer. */
-export function toWireLoan(loan: LoanView, standing?: LoanStanding, apr?: number): WireLoan {
+/** What the loan's present is sent as (rupees). */
+export function toWirePresent(present: LoanPresent): WireLoanPresent {
+  const money = (paise: number | null) => (paise === null ? null : fromPaise(paise));
+  return {
+    as_of: present.asOf,
+    annual_rate_percent: present.annualRatePercent,
+    rate_since: present.rateSince,
+    emi: money(present.emi),
+    next_emi_date: present.nextEmiDate,
+    next_emi_gst: money(present.nextEmiGst),
+    next_emi_total:
+      present.emi === null || present.nextEmiGst === null
+        ? null
+        : fromPaise(present.emi + present.nextEmiGst),
+    emis_left: present.emisLeft,
+    closing_date: present.closingDate,
+    outstanding_principal: fromPaise(present.outstandingPrincipal),
+  };
+}
+
+/** Figures an answer adds to the loan's terms when it has them. */
+export type LoanFigures = Readonly<{
+  /** Contract APR and APR of the actual payments (the one-loan answers). */
+  apr?: number;
+  actualApr?: number;
+  present?: LoanPresent;
+}>;
+
+/** `standing`: status on today, when the answer carries it. */
+export function toWireLoan(loan: LoanView, standing?: LoanStanding, figures: LoanFigures = {}): WireLoan {
+  const { apr, actualApr, present } = figures;
   return {
     ...(standing && {
       status: standing.status,
@@ -31,6 +66,8 @@ export function toWireLoan(loan: LoanView, standing?: LoanStanding, apr?: number
       closed_on: standing.closedOn,
     }),
     ...(apr !== undefined && { apr }),
+    ...(actualApr !== undefined && { actual_apr: actualApr }),
+    ...(present && { current: toWirePresent(present) }),
     id: loan.id,
     bank_id: loan.bankId,
     loan_type_id: loan.loanTypeId,
