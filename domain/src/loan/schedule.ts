@@ -1,6 +1,14 @@
 import type { Paise } from '../money/paise';
 import { actualSchedule } from './actual-schedule';
 import type { ScheduleRow, ScheduleTerms, ScheduleTotals } from './events';
+import { annualRateRatio, ratioToNumber } from './rate';
+
+/** The annual rate of the terms as a number to show (a monthly rate × 12, exact for every rate as entered). */
+export function annualRatePercent(
+  terms: Pick<ScheduleTerms, 'interestRate' | 'isInterestRateYearly'>,
+): number {
+  return ratioToNumber(annualRateRatio(terms.interestRate, terms.isInterestRateYearly));
+}
 
 export type Schedule = Readonly<{ rows: ScheduleRow[]; totals: ScheduleTotals }>;
 
