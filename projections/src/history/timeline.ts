@@ -99,6 +99,8 @@ const LOAN_FIELDS: Record<string, Field> = {
   endDate: { label: 'End Date', show: text },
   hasGst: { label: 'GST applies to the interest', show: yesNo },
   gstPercentage: { label: 'GST Percentage', show: number },
+  emisAutoDebited: { label: 'EMIs are auto-debited from my bank account', show: yesNo },
+  processingFeeGst: { label: 'GST (18%) is charged on top of the processing fee', show: yesNo },
 };
 
 const PROFILE_FIELDS: Record<string, Field> = {
@@ -158,8 +160,55 @@ const REASONS: Record<string, string> = {
 /** The event before this one that `timelineEntry` needs to show a change, by event type. */
 export const PREVIOUS_NEEDED: Readonly<Record<string, readonly string[]>> = {
   ScheduleGenerated: ['ScheduleGenerated'],
+  // Payment events name their loan as the screens do: its creation says which.
+  EmiMarkedPaid: ['LoanCreated'],
+  EmisMarkedPaidUpTo: ['LoanCreated'],
+  EmiMatched: ['LoanCreated'],
+  EmiMarkedMissed: ['LoanCreated'],
+  EmiMarkUndone: ['LoanCreated'],
+  EmiMatchReleased: ['LoanCreated'],
+  PreEmiInterestPaid: ['LoanCreated'],
+  ConstructionCompleted: ['LoanCreated'],
   ProfileUpdated: ['UserRegistered', 'ProfileUpdated'],
 };
+
+/** 'HDFC Bank Home Loan HL00012345', from the loan's creation; 'the loan' when unknown. */
+function loanWords(created: Values, names: Names): string {
+  if (!created) return 'the loan';
+  const bank = typeof created.bankId === 'number' ? (names.banks.get(created.bankId) ?? '') : '';
+  const type = typeof created.loanTypeId === 'number' ? (names.loanTypes.get(created.loanTypeId) ?? '') : '';
+  return [bank, type, String(created.accountNumber ?? '')].filter(Boolean).join(' ') || 'the loan';
+}
+
+/** The summary of a payment event of `loan`. */
+function paymentSummary(
+  type: string,
+  d: Record<string, unknown>,
+  loan: string,
+  amount: (v: unknown) => string,
+): string {
+  const emis = (v: unknown) => (Array.isArray(v) ? v.length : 0);
+  switch (type) {
+    case 'EmiMarkedPaid':
+      return `EMI ${String(d.paymentNumber)} of ${loan} marked paid: ${amount(d.amount)} on ${String(d.paidOn)}`;
+    case 'EmisMarkedPaidUpTo':
+      return `${emis(d.paymentNumbers)} EMIs of ${loan} due up to ${String(d.upTo)} marked paid on their due dates`;
+    case 'EmiMatched':
+      return `Debit of ${amount(d.amount)} on ${String(d.paidOn)} matched to EMI ${String(d.paymentNumber)} of ${loan}`;
+    case 'EmiMarkedMissed':
+      return `EMI ${String(d.paymentNumber)} of ${loan} marked missed (bounced)`;
+    case 'EmiMarkUndone':
+      return `A payment mark on ${loan} undone`;
+    case 'EmiMatchReleased':
+      return d.reason === 'transaction-deleted'
+        ? `Match of a deleted debit to ${loan} released`
+        : `Match of a debit to ${loan} undone`;
+    case 'PreEmiInterestPaid':
+      return `Pre-EMI interest of ${amount(d.amount)} paid on ${String(d.date)} for ${loan}`;
+    default:
+      return `Construction of the house of ${loan} completed on ${String(d.date)}`;
+  }
+}
 
 /** ₹1,50,000.00, as the screens write amounts. */
 const RUPEES = new Intl.NumberFormat('en-IN', { style: 'currency', currency: 'INR' });
@@ -230,6 +279,15 @@ export function timelineEntry(event: HistoryEvent, previous: Values, names: Name
       );
       return entry(`Schedule version ${s.version} generated (${REASONS[s.reason] ?? s.reason})`, changes);
     }
+    case 'EmiMarkedPaid':
+    case 'EmisMarkedPaidUpTo':
+    case 'EmiMatched':
+    case 'EmiMarkedMissed':
+    case 'EmiMarkUndone':
+    case 'EmiMatchReleased':
+    case 'PreEmiInterestPaid':
+    case 'ConstructionCompleted':
+      return entry(paymentSummary(event.type, d, loanWords(previous, names), amount));
     case 'UserRegistered':
       return entry('Account registered', diff(PROFILE_FIELDS, null, d, names));
     case 'EmailVerificationRequested':

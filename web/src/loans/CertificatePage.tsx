@@ -76,11 +76,16 @@ export function CertificatePage() {
   const c = certificate.data;
   const rows: [string, string][] = c
     ? [
-        ['Interest paid (Section 24(b))', formatMoney(c.interest)],
-        ['Pre-EMI interest (shown apart)', formatMoney(c.preEmiInterest)],
-        ['Principal repaid (Section 80C)', formatMoney(c.principal)],
+        ['Interest (Section 24(b), due basis)', formatMoney(c.interest)],
+        ['Principal repaid (Section 80C, paid basis)', formatMoney(c.principal)],
         ['GST on interest', formatMoney(c.gst)],
-        ['Prepayment and foreclosure charges', formatMoney(c.charges)],
+        [
+          c.preEmiInterest.instalment === null
+            ? 'Pre-EMI interest deductible this year'
+            : `Pre-EMI interest deductible this year (part ${c.preEmiInterest.instalment} of 5)`,
+          formatMoney(c.preEmiInterest.deductible),
+        ],
+        ['Prepayment and foreclosure charges (not interest)', formatMoney(c.charges)],
       ]
     : [];
 
@@ -133,16 +138,51 @@ export function CertificatePage() {
                   </tr>
                 ))}
                 <tr className="kosh-total">
-                  <th scope="row">EMIs counted</th>
-                  <td className="kosh-num">{c.emisCounted}</td>
+                  <th scope="row">EMIs due in the year / paid in it</th>
+                  <td className="kosh-num">
+                    {c.emisDue} / {c.emisPaid}
+                  </td>
                 </tr>
               </tbody>
             </HTMLTable>
             <p className="kosh-muted">
-              {c.basis === 'paid'
-                ? 'Counted from the EMIs marked paid, in the year they were paid.'
-                : 'No EMI of this loan is marked paid: counted from the schedule, on the due dates.'}
+              Interest counts every EMI falling due in the year (due basis); principal counts the EMIs paid in
+              it, auto-debited EMIs on their due dates (paid basis).
             </p>
+            {c.preEmiInterest.total > 0 && (
+              <Callout icon="home" title="Pre-EMI interest" className="kosh-certificate-note">
+                {formatMoney(c.preEmiInterest.total)} of pre-EMI interest is recorded.{' '}
+                {c.preEmiInterest.constructionCompletedOn
+                  ? `Construction was completed on ${formatDate(c.preEmiInterest.constructionCompletedOn)}: one fifth is deductible in each of the five financial years from that year's.`
+                  : 'It becomes deductible in five equal parts once construction is completed; record the date on the loan.'}
+              </Callout>
+            )}
+            {c.unpaidEmis.length > 0 && (
+              <HTMLTable
+                compact
+                className="kosh-certificate-table"
+                aria-label="EMIs due in the year and not paid"
+              >
+                <thead>
+                  <tr>
+                    <th>EMI due in the year and not paid</th>
+                    <th>Due date</th>
+                    <th className="kosh-num">Unpaid</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {c.unpaidEmis.map((emi) => (
+                    <tr key={emi.paymentNumber}>
+                      <td>EMI {emi.paymentNumber}</td>
+                      <td>{formatDate(emi.dueDate)}</td>
+                      <td className="kosh-num">
+                        {formatMoney(emi.remainder)} of {formatMoney(emi.amount)}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </HTMLTable>
+            )}
             <Callout icon="info-sign" className="kosh-certificate-note" title="Please note">
               {c.note}
             </Callout>

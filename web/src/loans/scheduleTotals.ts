@@ -83,7 +83,7 @@ export function actualApr(loan: Loan, rows: readonly ScheduleRow[]): number | nu
       {
         principal: toPaise(Number(loan.principalAmount)),
         processingFee: toPaise(Number(loan.processingFee ?? 0)),
-        feeGstPercent: PROCESSING_FEE_GST_PERCENT,
+        feeGstPercent: loan.processingFeeHasGst ? PROCESSING_FEE_GST_PERCENT : 0,
       },
       loan.startDate.slice(0, 10),
       rows.map((row) => ({ date: row.emiDate, amount: toPaise(row.emi) })),

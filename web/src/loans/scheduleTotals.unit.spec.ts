@@ -23,6 +23,10 @@ const row = (
   paidOn: null,
   paidAmount: null,
   transactionId: null,
+  paymentState: 'due',
+  remainder: 0,
+  overdue: false,
+  markIds: [],
   ...extra,
 });
 
@@ -92,6 +96,7 @@ describe('actualApr', () => {
   const loan = {
     principalAmount: 120000,
     processingFee: 2000,
+    processingFeeHasGst: true,
     startDate: '2025-01-15',
     apr: 15.72,
   } as Loan;

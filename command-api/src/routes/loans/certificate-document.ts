@@ -31,20 +31,45 @@ function longDate(iso: string): string {
 
 /** The statement's lines: label, amount. */
 function lines(f: FinancialYearFigures): [string, Paise][] {
+  const pre = f.preEmiInterest;
   return [
-    ['Principal repaid (Section 80C)', f.principal],
-    ['Interest paid (Section 24(b))', f.interest],
-    ['Pre-EMI interest paid (shown apart)', f.preEmiInterest],
+    ['Principal repaid (Section 80C, paid basis)', f.principal],
+    ['Interest (Section 24(b), due basis)', f.interest],
     ['GST on interest', f.gst],
-    ['Prepayment and foreclosure charges', f.charges],
-    ['Total paid', f.principal + f.interest + f.preEmiInterest + f.gst + f.charges],
+    [
+      pre.instalment === null
+        ? 'Pre-EMI interest deductible this year'
+        : `Pre-EMI interest deductible this year (part ${pre.instalment} of 5 of ${formatInr(pre.total)})`,
+      pre.deductible,
+    ],
+    ['Prepayment and foreclosure charges (not interest)', f.charges],
+    ['Total', f.principal + f.interest + f.gst + pre.deductible + f.charges],
   ];
 }
 
-const basisText = (f: FinancialYearFigures) =>
-  f.basis === 'paid'
-    ? `Counted from the ${f.emisCounted} EMIs marked paid in the year, on the day paid, with the part-payments and foreclosure of the year.`
-    : `Counted from the ${f.emisCounted} EMIs of the repayment schedule due in the year (no EMI is marked paid), with the part-payments and foreclosure of the year.`;
+/** How the figures were counted, and what is left out of them. */
+function basisLines(f: FinancialYearFigures): string[] {
+  const pre = f.preEmiInterest;
+  const out = [
+    `Interest is counted on a due basis: the ${f.emisDue} EMIs falling due in the year, with the interest part of its part-payments and foreclosure. Principal is counted on a paid basis: the ${f.emisPaid} EMIs paid in the year (auto-debited EMIs on their due dates) and the principal prepaid.`,
+  ];
+  if (pre.total > 0)
+    out.push(
+      pre.completedOn === null
+        ? `Pre-EMI interest of ${formatInr(pre.total)} is recorded; it becomes deductible in five equal parts from the year construction is completed, which is not recorded yet.`
+        : `Pre-EMI interest of ${formatInr(pre.total)} is recorded; construction was completed on ${longDate(pre.completedOn)}, so one fifth is deductible in each of the five financial years from that year's.`,
+    );
+  if (f.unpaidEmis.length > 0)
+    out.push(
+      `EMIs due in the year and not paid: ${f.unpaidEmis
+        .map(
+          (e) =>
+            `EMI ${e.paymentNumber} due ${longDate(e.dueDate)} (${formatInr(e.remainder)} of ${formatInr(e.amount)} unpaid)`,
+        )
+        .join('; ')}.`,
+    );
+  return out;
+}
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -77,7 +102,9 @@ export function certificateHtml(c: CertificateFacts): string {
 <p class="sub">${escapeHtml(fyDates(f))}</p>
 <p>This statement shows that <strong>${escapeHtml(c.borrower)}</strong> holds the ${escapeHtml(c.loanType)} account <strong>${escapeHtml(c.accountNumber)}</strong> with ${escapeHtml(c.bankName)}${branch}, of ${escapeHtml(formatInr(c.principalAmount))} disbursed on ${escapeHtml(longDate(c.startDate))}, and that the following amounts were repaid in the financial year:</p>
 <table><thead><tr><th>Component</th><th>Amount</th></tr></thead><tbody>${rows}</tbody></table>
-<p>${escapeHtml(basisText(f))}</p>
+${basisLines(f)
+  .map((line) => `<p>${escapeHtml(line)}</p>`)
+  .join('')}
 <p>Date: ${escapeHtml(longDate(c.issuedOn))}</p>
 <p class="note">${escapeHtml(CERTIFICATE_NOTE)}</p>
 </body></html>`;
@@ -132,9 +159,12 @@ export function certificatePdf(c: CertificateFacts): Buffer {
     y -= 20;
   }
   y -= 16;
-  for (const line of wrap(basisText(f), 95)) {
-    text(56, 10, line);
-    y -= 14;
+  for (const paragraph of basisLines(f)) {
+    for (const line of wrap(paragraph, 95)) {
+      text(56, 10, line);
+      y -= 14;
+    }
+    y -= 4;
   }
   y -= 6;
   text(56, 10, `Date: ${longDate(c.issuedOn)}`);

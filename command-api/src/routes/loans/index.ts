@@ -102,7 +102,13 @@ export async function loanRoutes(fastify: FastifyInstance) {
   /** The spec's rules, then: the bank and loan type must be ones the caller can see. */
   async function loanFields(userId: string, body: LoanBody, mode: LoanValidationMode) {
     const parsed = parseLoan(loanInputOf(body), mode, today());
-    if (!parsed.ok) throw new ValidationError(wireFieldErrors(parsed.errors));
+    if (!parsed.ok)
+      throw new ValidationError(
+        // The fee's GST flag is spelled as the wire's other GST flag (has_gst).
+        wireFieldErrors(parsed.errors).map((e) =>
+          e.field === 'processing_fee_gst' ? { ...e, field: 'processing_fee_has_gst' } : e,
+        ),
+      );
     const [bank, loanType] = await Promise.all([
       getBank(platform.db, userId, parsed.value.bankId),
       getLoanType(platform.db, userId, parsed.value.loanTypeId),
@@ -163,18 +169,25 @@ export async function loanRoutes(fastify: FastifyInstance) {
     (message: string) => async (result: LoanOutcome, request: FastifyRequest, reply: FastifyReply) => {
       const loan = await loanAfter(request.userId, result, reply);
       const schedule = await scheduleAfter(request.userId, result, reply);
-      const standing = schedule ? standingOf(schedule, today()) : undefined;
+      const standing = schedule ? standingOf(schedule, loan.emisAutoDebited, today()) : undefined;
       reply.header('ETag', etagOf(loan.version));
       return { success: true as const, message, data: { loan: toWireLoan(loan, standing, aprOf(loan)) } };
     };
 
-  /** The answer of a command that makes a new schedule version: that schedule. */
+  /** The answer of a command that changes the schedule or its marks: that schedule, where each EMI stands. */
   const answerSchedule =
-    (message: string) => async (result: LoanOutcome, request: FastifyRequest, reply: FastifyReply) => ({
-      success: true as const,
-      message,
-      data: toWireSchedule(await scheduleAfter(request.userId, result, reply)),
-    });
+    (message: string | ((result: LoanOutcome) => string)) =>
+    async (result: LoanOutcome, request: FastifyRequest, reply: FastifyReply) => {
+      const emisAutoDebited = result.state.status === 'none' || result.state.details.emisAutoDebited;
+      return {
+        success: true as const,
+        message: typeof message === 'string' ? message : message(result),
+        data: toWireSchedule(await scheduleAfter(request.userId, result, reply), {
+          emisAutoDebited,
+          today: today(),
+        }),
+      };
+    };
 
   app.get(
     '/',
@@ -346,11 +359,14 @@ export async function loanRoutes(fastify: FastifyInstance) {
     async (request, reply) =>
       cachedReadAt(platform, cache, request, reply, {
         models: ['loans', 'schedules'],
-        body: async ({ db }) => {
+        body: async ({ db, now }) => {
           const loan = await ownLoan(request.userId, request.params.id, db);
           return {
             success: true as const,
-            data: toWireSchedule(await getSchedule(db, request.userId, loan.id)),
+            data: toWireSchedule(await getSchedule(db, request.userId, loan.id), {
+              emisAutoDebited: loan.emisAutoDebited,
+              today: calendarDateOf(now),
+            }),
           };
         },
       }),
