@@ -64,6 +64,23 @@ export type ConstructionCompletedBody = Static<typeof ConstructionCompletedBody>
 export const MarkParams = Type.Object({ id: Type.String(), markId: Type.String() });
 export type MarkParams = Static<typeof MarkParams>;
 
+export const DebitMatchParams = Type.Object({ transactionId: Type.String() });
+export type DebitMatchParams = Static<typeof DebitMatchParams>;
+
+export const DebitMatchResponse = success(
+  Type.Object({
+    match: Type.Union([
+      Type.Object({
+        loan_id: Type.String(),
+        payment_number: Type.Integer(),
+        loan: Type.String({ description: 'The loan in words: bank, loan type, account number' }),
+      }),
+      Type.Null(),
+    ]),
+  }),
+);
+export type DebitMatchResponse = Static<typeof DebitMatchResponse>;
+
 export const ForeclosureQuoteQuery = Type.Object({
   date: Type.Optional(Type.String({ description: 'YYYY-MM-DD (default today)' })),
   charge: Type.Optional(Type.String({ description: 'Rupees (default 0)' })),

@@ -152,6 +152,9 @@ export function decidePayment(command: LoanPaymentCommand, state: LoanState): Lo
     case 'RecordPreEmiInterest': {
       const { markId, date, amount } = command.data;
       assertPastDate('date', date, now);
+      // Interest runs on what was disbursed: none is paid before the loan starts.
+      if (date < loan.details.startDate)
+        throw loanChangeError('date', M.dateBeforeStart(loan.details.startDate));
       if (!isAmount(amount)) throw loanChangeError('amount', M.amountInvalid);
       return [{ type: 'PreEmiInterestPaid', data: { ...ids, markId, date, amount } }];
     }

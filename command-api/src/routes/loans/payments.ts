@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import {
   ConstructionCompletedBody,
+  DebitMatchParams,
+  DebitMatchResponse,
   EmiPaymentBody,
   errorResponses,
   ForeclosureQuoteQuery,
@@ -40,6 +42,7 @@ import {
   parsePreEmiInterest,
 } from './change-input';
 import type { LoanRouteKit } from './changes';
+import { matchOfDebit } from './release-matches';
 
 const tags = ['Loan payments'];
 const security = [{ bearerAuth: [] }];
@@ -220,6 +223,36 @@ export function loanPaymentRoutes(fastify: FastifyInstance, kit: LoanRouteKit) {
     },
     answer: kit.answerSchedule('Construction completion recorded'),
   });
+
+  app.get(
+    '/debit-matches/:transactionId',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'The EMI a debit of your book is matched to (its delete releases the match), or null',
+        params: DebitMatchParams,
+        response: { 200: DebitMatchResponse, ...errorResponses(401) },
+      },
+    },
+    async (request) => {
+      const { transactionId } = request.params;
+      const found = UUID.test(transactionId)
+        ? await matchOfDebit(platform.db, request.userId, transactionId)
+        : null;
+      const loan =
+        found && [found.bank_name, found.type_name, found.account_number].filter(Boolean).join(' ');
+      return {
+        success: true as const,
+        data: {
+          match:
+            found && loan
+              ? { loan_id: found.loan_id, payment_number: Number(found.payment_number), loan }
+              : null,
+        },
+      };
+    },
+  );
 
   app.get(
     '/:id/foreclosure/quote',
