@@ -286,7 +286,7 @@ export function loanChangeRoutes(fastify: FastifyInstance, kit: LoanRouteKit) {
         return raw
           .type('application/pdf')
           .header('Content-Disposition', `inline; filename="${fileName}.pdf"`)
-          .send(certificatePdf(facts));
+          .send(await certificatePdf(facts));
       if (format !== 'json')
         throw new ValidationError([{ field: 'format', message: 'Format must be json, html or pdf' }]);
       return {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { inflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testClock } from '../../testing/clock';
 import { createTestApp, type TestApp } from '../../testing/test-app';
@@ -340,7 +341,7 @@ describe('paying EMIs', () => {
     expect(await fy('2029-30')).toMatchObject({ instalment: null, deductible: 0 });
   });
 
-  it('lists the EMIs due in the year and not paid on the certificate and its printable page', async () => {
+  it('lists the EMIs due in the year and not paid on the certificate, its printable page and its PDF (with ₹)', async () => {
     const loan = await newLoan({ emis_auto_debited: 0 });
     await t.as(alice).post(`/api/loans/${loan.id}/emis/paid-up-to`, { up_to: '2025-09-30' });
     const json = (await t.as(alice).get(`/api/loans/${loan.id}/certificate?fy=2025-26`)).body.data
@@ -353,6 +354,23 @@ describe('paying EMIs', () => {
     ]);
     const html = await t.as(alice).get(`/api/loans/${loan.id}/certificate?fy=2025-26&format=html`);
     expect(html.text).toContain('EMIs due in the year and not paid: EMI 21 due 15 October 2025');
+    expect(html.text).toContain('₹20,758.36');
+    // The PDF prints the same figures with the rupee sign (an embedded font maps a glyph to U+20B9).
+    const pdf = await t.as(alice).get(`/api/loans/${loan.id}/certificate?fy=2025-26&format=pdf`);
+    expect(pdf.headers['content-type']).toBe('application/pdf');
+    const streams = [...pdf.payload.toString('latin1').matchAll(/stream\r?\n([\s\S]*?)\r?\nendstream/g)].map(
+      (m) => {
+        const bytes = Buffer.from(m[1] ?? '', 'latin1');
+        try {
+          return inflateSync(bytes).toString('latin1');
+        } catch {
+          return bytes.toString('latin1');
+        }
+      },
+    );
+    const unicode = streams.find((text) => text.includes('begincmap')) ?? '';
+    expect(unicode).toMatch(/<20b9>/i);
+    expect(streams.join('\n')).not.toContain('Rs.');
   });
 
   it("never shows or changes another user's loan", async () => {
