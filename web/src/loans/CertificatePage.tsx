@@ -5,6 +5,7 @@ import { PageHeader } from '../app/layout/PageHeader';
 import { useAppSelector } from '../app/store';
 import { formatDate, formatMoney, todayIso } from '../format';
 import { toast } from '../toaster';
+import { ConstructionCompletedDialog, PreEmiInterestDialog } from './changes/PreEmiDialogs';
 import { defaultFinancialYear, financialYearDates, financialYearsOf } from './financialYear';
 import { LoanUnavailable } from './LoanUnavailable';
 import { bankLabel } from './loanDisplay';
@@ -49,6 +50,7 @@ export function CertificatePage() {
   const fy = asked && years.includes(asked) ? asked : defaultFinancialYear(years, today);
   const certificate = useGetCertificateQuery({ id, fy: fy ?? '' }, { skip: !fy });
   const [busy, setBusy] = useState<Format | null>(null);
+  const [dialog, setDialog] = useState<'pre-emi' | 'construction' | null>(null);
 
   if (loan.isError)
     return (
@@ -116,7 +118,13 @@ export function CertificatePage() {
           onClick={() => fetchFile('html')}
         />
         <Button icon="document" text="PDF" loading={busy === 'pdf'} onClick={() => fetchFile('pdf')} />
+        <Button icon="home" text="Record Pre-EMI Interest" onClick={() => setDialog('pre-emi')} />
+        <Button icon="office" text="Construction Completed" onClick={() => setDialog('construction')} />
       </div>
+      {dialog === 'pre-emi' ? <PreEmiInterestDialog loanId={id} onClose={() => setDialog(null)} /> : null}
+      {dialog === 'construction' ? (
+        <ConstructionCompletedDialog loanId={id} onClose={() => setDialog(null)} />
+      ) : null}
       <Card role="region" aria-label={`Interest certificate FY ${fy}`}>
         <H3 className="kosh-section-title">
           FY {fy}: {formatDate(dates.from)} to {formatDate(dates.to)}
