@@ -241,6 +241,7 @@ test('EMIs marked paid, one matched to a debit; an earlier unpaid EMI makes the 
     rate: 12,
     months: 24,
     startDate: fifteenth(-4),
+    emisAutoDebited: false,
   });
   await api.createTransaction('Home loan EMI debit', 'D', fifteenth(-3), 5700);
   const shell = new AppShell(page);
@@ -272,6 +273,9 @@ test('EMIs marked paid, one matched to a debit; an earlier unpaid EMI makes the 
   await expect(debit.locator('option').nth(1)).toContainText('Home loan EMI debit · ₹5,700.00');
   await debit.selectOption({ index: 1 });
   await expect(first.getByLabel('Paid on')).toBeHidden();
+  // ₹5,700.00 is not the EMI's ₹5,648.82: the match needs a yes.
+  await expect(first.getByRole('alert')).toContainText('differs from EMI 1');
+  await first.getByRole('checkbox', { name: 'Match this debit anyway' }).check({ force: true });
   await first.getByRole('button', { name: 'Mark Paid' }).click();
   await expect(shell.toast('EMI marked paid')).toBeVisible();
   await expect(schedule.cell(1, 7)).toContainText('matched');
@@ -299,18 +303,20 @@ test('the interest certificate of a financial year, with its note, printable pag
   const fy = await certificate.financialYear.inputValue();
   expect(fy).toMatch(/^\d{4}-\d{2}$/);
   const expected = await api.get<{
-    certificate: { interest: number; principal: number; emis_counted: number };
+    certificate: { interest: number; principal: number; emis_due: number; emis_paid: number };
   }>(`/loans/${loanId}/certificate?fy=${fy}`);
   const money = (n: number) =>
     `₹${n.toLocaleString('en-IN', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
-  await expect(certificate.figure(/Interest paid \(Section 24\(b\)\)/)).toHaveText(
+  await expect(certificate.figure(/Interest \(Section 24\(b\), due basis\)/)).toHaveText(
     money(expected.certificate.interest),
   );
-  await expect(certificate.figure(/Principal repaid \(Section 80C\)/)).toHaveText(
+  await expect(certificate.figure(/Principal repaid \(Section 80C, paid basis\)/)).toHaveText(
     money(expected.certificate.principal),
   );
-  await expect(certificate.figure('EMIs counted')).toHaveText(String(expected.certificate.emis_counted));
-  expect(expected.certificate.emis_counted).toBe(12);
+  await expect(certificate.figure('EMIs due in the year / paid in it')).toHaveText(
+    `${expected.certificate.emis_due} / ${expected.certificate.emis_paid}`,
+  );
+  expect(expected.certificate.emis_due).toBe(12);
   await expect(page.getByText(/depend on your situation/)).toBeVisible();
   await captureScreen(page, 'loan-certificate');
 
