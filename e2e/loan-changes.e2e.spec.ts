@@ -247,7 +247,8 @@ test('EMIs marked paid, one matched to a debit; an earlier unpaid EMI makes the 
   const shell = new AppShell(page);
   const schedule = new AmortizationPage(page);
   await schedule.goto(loanId);
-  await expect(schedule.rows.first()).not.toContainText('Overdue');
+  // Not auto-debited: a past EMI not marked paid is overdue from the start.
+  await expect(schedule.payment(1)).toContainText('Overdue');
 
   await schedule.markPaid(2).click();
   const dialog = page.getByRole('dialog', { name: 'Mark EMI 2 Paid' });
@@ -277,7 +278,7 @@ test('EMIs marked paid, one matched to a debit; an earlier unpaid EMI makes the 
   await expect(first.getByRole('alert')).toContainText('differs from EMI 1');
   await first.getByRole('checkbox', { name: 'Match this debit anyway' }).check({ force: true });
   await first.getByRole('button', { name: 'Mark Paid' }).click();
-  await expect(shell.toast('EMI marked paid')).toBeVisible();
+  await expect(shell.toast('Debit matched to the EMI')).toBeVisible();
   await expect(schedule.cell(1, 7)).toContainText('matched');
   await expect(schedule.cell(1, 7)).toContainText('₹5,700.00');
   // EMI 3 (last month) is still unpaid: still Overdue.
