@@ -133,6 +133,16 @@ const Saved = Type.Object({
 export const WhatIfResponse = success(
   Type.Object({
     without_prepayment: Outcome,
+    accrued: Type.Object(
+      {
+        from: Type.String({ description: 'The last EMI before the part-payment, or the start date' }),
+        days: Type.Integer(),
+        annual_rate: Type.Number(),
+        interest: Type.Number(),
+        gst: Type.Number(),
+      },
+      { description: 'Interest collected with the part-payment: amount × rate × days ÷ 365' },
+    ),
     reduce_emi: Type.Intersect([Outcome, Saved]),
     reduce_tenure: Type.Intersect([Outcome, Saved]),
   }),

@@ -85,6 +85,14 @@ describe.each(['postgres', 'embedded'] as const)('loan changes (%s)', (mode) => 
     expect(tenure.months_saved).toBeGreaterThan(0);
     expect(tenure.interest_saved).toBeGreaterThan(emi.interest_saved);
     expect(emi.interest_saved).toBeGreaterThan(0);
+    // The interest collected with it: ₹2,00,000 × 9% × 5 days since the EMI of 2025-06-15 ÷ 365.
+    expect(res.body.data.accrued).toEqual({
+      from: '2025-06-15',
+      days: 5,
+      annual_rate: 9,
+      interest: 246.58,
+      gst: 0,
+    });
     // The chart's what-if line: from the part-payment (2025-06-20) to 0 on each choice's last EMI.
     expect(tenure.balances[0].date >= '2025-06-20').toBe(true);
     expect(tenure.balances.at(-1)).toEqual({ date: tenure.closed_on, remaining_principal: 0 });

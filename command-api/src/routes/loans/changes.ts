@@ -193,6 +193,13 @@ export function loanChangeRoutes(fastify: FastifyInstance, kit: LoanRouteKit) {
         success: true as const,
         data: {
           without_prepayment: wireOutcome(comparison.withoutPrepayment),
+          accrued: {
+            from: comparison.accrued.from,
+            days: comparison.accrued.days,
+            annual_rate: comparison.accrued.annualRatePercent,
+            interest: fromPaise(comparison.accrued.interest),
+            gst: fromPaise(comparison.accrued.gst),
+          },
           reduce_emi: withSaved('reduce-emi'),
           reduce_tenure: withSaved('reduce-tenure'),
         },
