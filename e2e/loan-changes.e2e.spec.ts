@@ -6,7 +6,7 @@ import { CertificatePage } from './page-models/certificate-page';
 import { LoanDetailsPage } from './page-models/loan-details-page';
 import { LoansPage } from './page-models/loans-page';
 import { fifteenth, isoDate, type LoanSeed, MoneyApi, signInThroughUi } from './support/money';
-import { captureScreen } from './support/screens';
+import { captureScreen, screenshotPath } from './support/screens';
 import { createVerifiedUser } from './support/users';
 
 /**
@@ -328,10 +328,17 @@ test('the interest certificate of a financial year, with its note, printable pag
       .subarray(0, 5)
       .toString(),
   ).toBe('%PDF-');
-  const [html] = await Promise.all([page.waitForEvent('download'), certificate.printable.click()]);
-  expect(readFileSync(await html.path(), 'utf8')).toContain(
-    `Interest Certificate for the Financial Year ${fy}`,
-  );
+  // The printable page opens as a page (a new tab), styled: its title centred, amounts right-aligned.
+  const [printable] = await Promise.all([page.context().waitForEvent('page'), certificate.printable.click()]);
+  const title = printable.getByRole('heading', { name: `Interest Certificate for the Financial Year ${fy}` });
+  await expect(title).toBeVisible();
+  await expect(title).toHaveCSS('text-align', 'center');
+  await expect(printable.locator('td.amount').first()).toHaveCSS('text-align', 'right');
+  await expect(
+    printable.getByRole('row', { name: /^Interest \(Section 24\(b\), due basis\)/ }),
+  ).toContainText(money(expected.certificate.interest));
+  await printable.screenshot({ path: screenshotPath('loan-certificate-printable-desktop') });
+  await printable.close();
 
   // Another year from the picker: its own figures, in the address.
   const other = await certificate.financialYear.locator('option').nth(1).getAttribute('value');

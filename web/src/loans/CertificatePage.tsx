@@ -35,6 +35,34 @@ async function download(token: string | null, url: string, fileName: string): Pr
   return true;
 }
 
+/**
+ * The printable page opened as a page in a new tab. A plain link cannot carry the token, so the
+ * page is fetched with it and written into a blank tab; that tab inherits this app's
+ * Content-Security-Policy, which refuses the page's inline stylesheet, so its rules are adopted
+ * as a constructed stylesheet (CSSOM, which the policy allows).
+ */
+async function openPrintable(token: string | null, url: string): Promise<boolean> {
+  const tab = window.open('', '_blank');
+  if (!tab) return false;
+  const answer = await fetch(url, { headers: token ? { Authorization: `Bearer ${token}` } : {} }).catch(
+    () => null,
+  );
+  if (!answer?.ok) {
+    tab.close();
+    return false;
+  }
+  const html = await answer.text();
+  const page = new DOMParser().parseFromString(html, 'text/html');
+  const css = [...page.querySelectorAll('style')].map((style) => style.textContent ?? '').join('\n');
+  tab.document.open();
+  tab.document.write(html);
+  tab.document.close();
+  const sheet = new (tab as unknown as typeof globalThis).CSSStyleSheet();
+  sheet.replaceSync(css);
+  tab.document.adoptedStyleSheets = [sheet];
+  return true;
+}
+
 /** /loans/{id}/certificate: the financial year's interest and principal for the tax return. */
 export function CertificatePage() {
   const { id = '' } = useParams<{ id: string }>();
@@ -66,6 +94,12 @@ export function CertificatePage() {
 
   const fetchFile = async (format: Format) => {
     setBusy(format);
+    if (format === 'html') {
+      const opened = await openPrintable(token, `/api/loans/${id}/certificate?fy=${fy}&format=html`);
+      setBusy(null);
+      if (!opened) toast.error('Failed to open the printable page');
+      return;
+    }
     const ok = await download(
       token,
       `/api/loans/${id}/certificate?fy=${fy}&format=${format}`,
