@@ -3,6 +3,7 @@ import { AmortizationPage } from './page-models/amortization-page';
 import { AppShell } from './page-models/app-shell';
 import { CertificatePage } from './page-models/certificate-page';
 import { LoanDetailsPage } from './page-models/loan-details-page';
+import { TransactionsPage } from './page-models/transactions-page';
 import { fifteenth, isoDate, type LoanSeed, MoneyApi, signInThroughUi } from './support/money';
 import { captureScreen } from './support/screens';
 import { createVerifiedUser } from './support/users';
@@ -89,6 +90,16 @@ test('a debit matched to an EMI, then the match undone: the EMI counts as auto-d
   await dialog.getByRole('button', { name: 'Mark Paid' }).click();
   await expect(shell.toast('Debit matched to the EMI')).toBeVisible();
   await expect(schedule.payment(2)).toContainText('matched');
+
+  // The debit's delete dialog says what deleting it would do to the EMI.
+  const book = new TransactionsPage(page);
+  await book.goto();
+  await book.openDelete('Loan EMI auto-debit');
+  await expect(book.dialog.getByRole('alert')).toHaveText(
+    'This debit is matched to EMI 2 of Kosh Payments Bank Payments Home Loan MATCH00001; deleting it releases the match.',
+  );
+  await book.dialog.getByRole('button', { name: 'Cancel' }).click();
+  await schedule.goto(loanId);
 
   // Two marks on EMI 2, its payments first, then the missed mark: undo the match.
   await expect(schedule.table.getByRole('button', { name: 'Undo a mark on EMI 2' })).toHaveCount(2);
