@@ -6,7 +6,7 @@ import { CertificatePage } from './page-models/certificate-page';
 import { LoanDetailsPage } from './page-models/loan-details-page';
 import { LoansPage } from './page-models/loans-page';
 import { fifteenth, isoDate, type LoanSeed, MoneyApi, signInThroughUi } from './support/money';
-import { captureScreen } from './support/screens';
+import { captureScreen, screenshotPath } from './support/screens';
 import { createVerifiedUser } from './support/users';
 
 /**
@@ -237,12 +237,14 @@ test('EMIs marked paid, one matched to a debit; an earlier unpaid EMI makes the 
     rate: 12,
     months: 24,
     startDate: fifteenth(-4),
+    emisAutoDebited: false,
   });
   await api.createTransaction('Home loan EMI debit', 'D', fifteenth(-3), 5700);
   const shell = new AppShell(page);
   const schedule = new AmortizationPage(page);
   await schedule.goto(loanId);
-  await expect(schedule.rows.first()).not.toContainText('Overdue');
+  // Not auto-debited: a past EMI not marked paid is overdue from the start.
+  await expect(schedule.payment(1)).toContainText('Overdue');
 
   await schedule.markPaid(2).click();
   const dialog = page.getByRole('dialog', { name: 'Mark EMI 2 Paid' });
@@ -268,8 +270,11 @@ test('EMIs marked paid, one matched to a debit; an earlier unpaid EMI makes the 
   await expect(debit.locator('option').nth(1)).toContainText('Home loan EMI debit · ₹5,700.00');
   await debit.selectOption({ index: 1 });
   await expect(first.getByLabel('Paid on')).toBeHidden();
+  // ₹5,700.00 is not the EMI's ₹5,648.82: the match needs a yes.
+  await expect(first.getByRole('alert')).toContainText('differs from EMI 1');
+  await first.getByRole('checkbox', { name: 'Match this debit anyway' }).check({ force: true });
   await first.getByRole('button', { name: 'Mark Paid' }).click();
-  await expect(shell.toast('EMI marked paid')).toBeVisible();
+  await expect(shell.toast('Debit matched to the EMI')).toBeVisible();
   await expect(schedule.cell(1, 7)).toContainText('matched');
   await expect(schedule.cell(1, 7)).toContainText('₹5,700.00');
   // EMI 3 (last month) is still unpaid: still Overdue.
@@ -295,18 +300,20 @@ test('the interest certificate of a financial year, with its note, printable pag
   const fy = await certificate.financialYear.inputValue();
   expect(fy).toMatch(/^\d{4}-\d{2}$/);
   const expected = await api.get<{
-    certificate: { interest: number; principal: number; emis_counted: number };
+    certificate: { interest: number; principal: number; emis_due: number; emis_paid: number };
   }>(`/loans/${loanId}/certificate?fy=${fy}`);
   const money = (n: number) =>
     `₹${n.toLocaleString('en-IN', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
-  await expect(certificate.figure(/Interest paid \(Section 24\(b\)\)/)).toHaveText(
+  await expect(certificate.figure(/Interest \(Section 24\(b\), due basis\)/)).toHaveText(
     money(expected.certificate.interest),
   );
-  await expect(certificate.figure(/Principal repaid \(Section 80C\)/)).toHaveText(
+  await expect(certificate.figure(/Principal repaid \(Section 80C, paid basis\)/)).toHaveText(
     money(expected.certificate.principal),
   );
-  await expect(certificate.figure('EMIs counted')).toHaveText(String(expected.certificate.emis_counted));
-  expect(expected.certificate.emis_counted).toBe(12);
+  await expect(certificate.figure('EMIs due in the year / paid in it')).toHaveText(
+    `${expected.certificate.emis_due} / ${expected.certificate.emis_paid}`,
+  );
+  expect(expected.certificate.emis_due).toBe(12);
   await expect(page.getByText(/depend on your situation/)).toBeVisible();
   await captureScreen(page, 'loan-certificate');
 
@@ -317,10 +324,17 @@ test('the interest certificate of a financial year, with its note, printable pag
       .subarray(0, 5)
       .toString(),
   ).toBe('%PDF-');
-  const [html] = await Promise.all([page.waitForEvent('download'), certificate.printable.click()]);
-  expect(readFileSync(await html.path(), 'utf8')).toContain(
-    `Interest Certificate for the Financial Year ${fy}`,
-  );
+  // The printable page opens as a page (a new tab), styled: its title centred, amounts right-aligned.
+  const [printable] = await Promise.all([page.context().waitForEvent('page'), certificate.printable.click()]);
+  const title = printable.getByRole('heading', { name: `Interest Certificate for the Financial Year ${fy}` });
+  await expect(title).toBeVisible();
+  await expect(title).toHaveCSS('text-align', 'center');
+  await expect(printable.locator('td.amount').first()).toHaveCSS('text-align', 'right');
+  await expect(
+    printable.getByRole('row', { name: /^Interest \(Section 24\(b\), due basis\)/ }),
+  ).toContainText(money(expected.certificate.interest));
+  await printable.screenshot({ path: screenshotPath('loan-certificate-printable-desktop') });
+  await printable.close();
 
   // Another year from the picker: its own figures, in the address.
   const other = await certificate.financialYear.locator('option').nth(1).getAttribute('value');

@@ -65,6 +65,8 @@ async function main() {
         processingFee: 0,
         hasGst: i % 3 === 0,
         gstPercentage: i % 3 === 0 ? 18 : 0,
+        emisAutoDebited: true,
+        processingFeeGst: true,
       };
       const events: DomainEvent[] = loanDecider.decide(
         { type: 'CreateLoan', data: { loanId, userId, fields, now } },

@@ -49,6 +49,8 @@ function loanFields(i: number): LoanFields {
     processingFee: between(0, 10_000) * 100,
     hasGst: gst,
     gstPercentage: gst ? 18 : 0,
+    emisAutoDebited: true,
+    processingFeeGst: true,
   };
 }
 

@@ -117,6 +117,8 @@ function loanFields(i: number, now: Date): LoanFields {
     processingFee: 0,
     hasGst: i % 4 === 1,
     gstPercentage: i % 4 === 1 ? 18 : 0,
+    emisAutoDebited: true,
+    processingFeeGst: true,
   };
 }
 

@@ -38,8 +38,77 @@ export const EmiPaymentBody = Type.Object({
   paid_on: Loose('YYYY-MM-DD, not in the future (default: the debit’s date)'),
   amount: Loose('Rupees (default: the debit’s amount, else the EMI)'),
   transaction_id: Loose('Id of a debit in your transaction book'),
+  confirm: Loose('true to match a debit whose amount differs from the EMI’s (else 422)'),
 });
 export type EmiPaymentBody = Static<typeof EmiPaymentBody>;
+
+export const PaidUpToBody = Type.Object({
+  up_to: Loose(
+    'YYYY-MM-DD, not in the future: every EMI due on or before it with nothing marked is paid on its due date',
+  ),
+});
+export type PaidUpToBody = Static<typeof PaidUpToBody>;
+
+export const PreEmiInterestBody = Type.Object({
+  date: Loose('YYYY-MM-DD, not in the future'),
+  amount: Loose('Rupees of pre-EMI (pre-construction) interest paid'),
+});
+export type PreEmiInterestBody = Static<typeof PreEmiInterestBody>;
+
+export const ConstructionCompletedBody = Type.Object({
+  date: Loose('YYYY-MM-DD: the house was completed (not before the start date, not in the future)'),
+});
+export type ConstructionCompletedBody = Static<typeof ConstructionCompletedBody>;
+
+/** A mark of a loan. */
+export const MarkParams = Type.Object({ id: Type.String(), markId: Type.String() });
+export type MarkParams = Static<typeof MarkParams>;
+
+export const DebitMatchParams = Type.Object({ transactionId: Type.String() });
+export type DebitMatchParams = Static<typeof DebitMatchParams>;
+
+export const DebitMatchResponse = success(
+  Type.Object({
+    match: Type.Union([
+      Type.Object({
+        loan_id: Type.String(),
+        payment_number: Type.Integer(),
+        loan: Type.String({ description: 'The loan in words: bank, loan type, account number' }),
+      }),
+      Type.Null(),
+    ]),
+  }),
+);
+export type DebitMatchResponse = Static<typeof DebitMatchResponse>;
+
+export const ForeclosureQuoteQuery = Type.Object({
+  date: Type.Optional(Type.String({ description: 'YYYY-MM-DD (default today)' })),
+  charge: Type.Optional(Type.String({ description: 'Rupees (default 0)' })),
+});
+export type ForeclosureQuoteQuery = Static<typeof ForeclosureQuoteQuery>;
+
+export const ForeclosureQuoteResponse = success(
+  Type.Object({
+    quote: Type.Object({
+      date: Type.String(),
+      outstanding_principal: Type.Number(),
+      interest: Type.Number({ description: 'Since the last EMI, actual/365' }),
+      interest_from: Type.String({ description: 'The last EMI on or before the date, or the start date' }),
+      days: Type.Integer(),
+      annual_rate: Type.Number(),
+      gst: Type.Number({ description: 'GST on the interest' }),
+      charge: Type.Number(),
+      total: Type.Number({ description: 'principal + interest + gst + charge' }),
+      advance_emis: Type.Array(
+        Type.Object({ payment_number: Type.Integer(), due_date: Type.String(), amount: Type.Number() }),
+        { description: 'EMIs paid before the date that fall due after it: credited' },
+      ),
+      advance_credit: Type.Number(),
+      payable: Type.Number({ description: 'total − advance_credit' }),
+    }),
+  }),
+);
+export type ForeclosureQuoteResponse = Static<typeof ForeclosureQuoteResponse>;
 
 /** EMI `n` of a loan. */
 export const PaymentParams = Type.Object({ id: Type.String(), n: Type.String() });
@@ -64,6 +133,16 @@ const Saved = Type.Object({
 export const WhatIfResponse = success(
   Type.Object({
     without_prepayment: Outcome,
+    accrued: Type.Object(
+      {
+        from: Type.String({ description: 'The last EMI before the part-payment, or the start date' }),
+        days: Type.Integer(),
+        annual_rate: Type.Number(),
+        interest: Type.Number(),
+        gst: Type.Number(),
+      },
+      { description: 'Interest collected with the part-payment: amount × rate × days ÷ 365' },
+    ),
     reduce_emi: Type.Intersect([Outcome, Saved]),
     reduce_tenure: Type.Intersect([Outcome, Saved]),
   }),
@@ -80,13 +159,35 @@ export const WireCertificate = Type.Object({
   fy: Type.String(),
   from: Type.String(),
   to: Type.String(),
-  basis: Type.Union([Type.Literal('paid'), Type.Literal('schedule')]),
-  interest: Type.Number({ description: 'Section 24(b), pre-EMI interest apart' }),
-  principal: Type.Number({ description: 'Section 80C' }),
-  pre_emi_interest: Type.Number(),
+  interest: Type.Number({
+    description:
+      'Section 24(b), due basis: interest of every EMI falling due in the year plus that of part-payments and a foreclosure in it',
+  }),
+  principal: Type.Number({
+    description: 'Section 80C, paid basis: principal of the EMIs paid in the year plus principal prepaid',
+  }),
   gst: Type.Number(),
-  charges: Type.Number(),
-  emis_counted: Type.Integer(),
+  charges: Type.Number({ description: 'Part-payment and foreclosure charges: not interest' }),
+  emis_due: Type.Integer(),
+  emis_paid: Type.Integer(),
+  unpaid_emis: Type.Array(
+    Type.Object({
+      payment_number: Type.Integer(),
+      due_date: Type.String(),
+      amount: Type.Number(),
+      remainder: Type.Number(),
+      state: Type.String(),
+    }),
+    { description: 'EMIs due in the year and not paid (or paid in part)' },
+  ),
+  pre_emi_interest: Type.Object({
+    total: Type.Number({ description: 'All pre-EMI interest recorded' }),
+    construction_completed_on: Type.Union([Type.String(), Type.Null()]),
+    instalment: Type.Union([Type.Integer(), Type.Null()], {
+      description: 'Which of the five years from construction’s completion this is (1 to 5)',
+    }),
+    deductible: Type.Number({ description: 'The fifth deductible in this year' }),
+  }),
   borrower: Type.String(),
   account_number: Type.String(),
   bank_name: Type.String(),

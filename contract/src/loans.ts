@@ -26,6 +26,10 @@ export const LoanBody = Type.Object({
   processing_fee: Loose('Rupees, 0 (default) to 1,000,000'),
   has_gst: Loose('1 or 0 (default)'),
   gst_percentage: Loose('Percent of each instalment’s interest, 0 to 100; required when has_gst is 1'),
+  emis_auto_debited: Loose(
+    '1 (default) or 0: EMIs are auto-debited, so a past EMI counts as paid on its due date unless marked missed or paid otherwise',
+  ),
+  processing_fee_has_gst: Loose('1 (default) or 0: GST (18%) is charged on top of the processing fee'),
 });
 export type LoanBody = Static<typeof LoanBody>;
 
@@ -86,14 +90,16 @@ export const WireLoan = Type.Object({
   processing_fee: Type.Number({ description: 'Rupees, two decimals' }),
   has_gst: Type.Boolean(),
   gst_percentage: Type.Number(),
+  emis_auto_debited: Type.Boolean(),
+  processing_fee_has_gst: Type.Boolean({ description: 'The APR counts 18% GST on the fee only when on' }),
   schedule_version: Type.Integer({ description: 'Current schedule version (0: none yet)' }),
   status: Type.Optional(
     Type.Union([Type.Literal('Active'), Type.Literal('Completed'), Type.Literal('Overdue')], {
       description:
-        'Today (India): Overdue when an EMI was marked paid and one due before today is not; Completed once the last payment (EMI or foreclosure) is past',
+        'Today (India): Overdue when an EMI is missed, partly paid past its date, or (EMIs not auto-debited) past and not marked paid; Completed once the last payment (EMI or foreclosure) is past',
     }),
   ),
-  overdue_emis: Type.Optional(Type.Integer({ description: 'EMIs due before today not marked paid' })),
+  overdue_emis: Type.Optional(Type.Integer({ description: 'EMIs (or remainders of EMIs) past due' })),
   closed_on: Type.Optional(
     Type.Union([Type.String(), Type.Null()], {
       description:
@@ -103,7 +109,7 @@ export const WireLoan = Type.Object({
   apr: Type.Optional(
     Type.Number({
       description:
-        "Annual percentage rate (RBI Key Facts Statement): IRR of the contract's cash flows with the processing fee and 18% GST on it, monthly ×12, percent",
+        "Annual percentage rate (RBI Key Facts Statement): IRR of the contract's cash flows with the processing fee (and 18% GST on it when processing_fee_has_gst), monthly ×12, percent",
     }),
   ),
   actual_apr: Type.Optional(
@@ -148,6 +154,23 @@ export const WireScheduleRow = Type.Object({
   paid_on: Type.Union([Type.String(), Type.Null()], { description: 'EMIs marked paid: YYYY-MM-DD' }),
   paid_amount: Type.Union([Type.Number(), Type.Null()]),
   transaction_id: Type.Union([Type.String(), Type.Null()], { description: 'The matched debit, if any' }),
+  payment_state: Type.Union(
+    [
+      Type.Literal('paid'),
+      Type.Literal('auto-debited'),
+      Type.Literal('partly-paid'),
+      Type.Literal('missed'),
+      Type.Literal('overdue'),
+      Type.Literal('due'),
+      Type.Null(),
+    ],
+    { description: 'EMI rows: where the EMI stands today; null on other rows' },
+  ),
+  remainder: Type.Number({ description: 'Rupees still to pay of this EMI (0 when covered)' }),
+  overdue: Type.Boolean({ description: 'The remainder is past due' }),
+  mark_ids: Type.Array(Type.String(), {
+    description: 'Ids of the marks on this EMI (DELETE /api/loans/{id}/marks/{mark_id} undoes one)',
+  }),
 });
 export type WireScheduleRow = Static<typeof WireScheduleRow>;
 
@@ -164,6 +187,27 @@ export const WireScheduleSummary = Type.Object({
     description: 'created, updated, regenerated, prepaid, rate-changed, emi-overridden, foreclosed',
   }),
   generated_at: Type.String({ description: 'ISO-8601 UTC' }),
+  emis_auto_debited: Type.Boolean(),
+  construction_completed_on: Type.Union([Type.String(), Type.Null()]),
+  marks: Type.Array(
+    Type.Object({
+      mark_id: Type.String(),
+      kind: Type.Union([
+        Type.Literal('paid'),
+        Type.Literal('paid-up-to'),
+        Type.Literal('matched'),
+        Type.Literal('missed'),
+        Type.Literal('pre-emi-interest'),
+      ]),
+      payment_numbers: Type.Array(Type.Integer(), { description: 'The EMIs the mark is about' }),
+      date: Type.Union([Type.String(), Type.Null()], {
+        description: 'Paid on (paid, matched), up to (paid-up-to), paid on (pre-EMI interest)',
+      }),
+      amount: Type.Union([Type.Number(), Type.Null()]),
+      transaction_id: Type.Union([Type.String(), Type.Null()]),
+    }),
+    { description: 'Every mark and match in the order made' },
+  ),
 });
 export type WireScheduleSummary = Static<typeof WireScheduleSummary>;
 

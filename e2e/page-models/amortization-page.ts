@@ -8,6 +8,7 @@ export class AmortizationPage {
   readonly totalsRow: Locator;
   readonly regenerateSchedule: Locator;
   readonly editLoan: Locator;
+  readonly markPaidUpTo: Locator;
 
   constructor(readonly page: Page) {
     this.heading = page.getByRole('heading', { name: 'Amortization Schedule', level: 1 });
@@ -16,6 +17,7 @@ export class AmortizationPage {
     this.totalsRow = this.table.locator('tfoot tr');
     this.regenerateSchedule = page.getByRole('button', { name: 'Regenerate Schedule' });
     this.editLoan = page.getByRole('button', { name: 'Edit Loan' });
+    this.markPaidUpTo = page.getByRole('button', { name: 'Mark Paid Up To…' });
   }
 
   async goto(id: string): Promise<void> {
@@ -38,6 +40,16 @@ export class AmortizationPage {
 
   markPaid(n: number): Locator {
     return this.table.getByRole('button', { name: `Mark EMI ${n} paid` });
+  }
+
+  /** The Undo of a mark on EMI `n` (the first when it has several). */
+  undo(n: number): Locator {
+    return this.table.getByRole('button', { name: `Undo a mark on EMI ${n}` }).first();
+  }
+
+  /** The payment state cell of EMI `n`. */
+  payment(n: number): Locator {
+    return this.cell(n, 7);
   }
 
   /** Cell `column` (0-based) of 1-based payment `n`. */

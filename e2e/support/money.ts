@@ -38,6 +38,8 @@ export type LoanSeed = {
   startDate: string;
   /** GST on the interest, in percent; none when absent. */
   gstPercentage?: number;
+  /** EMIs auto-debited (the default); false: past EMIs not marked paid are overdue. */
+  emisAutoDebited?: boolean;
 };
 
 function addMonths(date: string, months: number): string {
@@ -100,6 +102,7 @@ export class MoneyApi {
       processing_fee: 0,
       has_gst: loan.gstPercentage ? 1 : 0,
       gst_percentage: loan.gstPercentage ?? 0,
+      emis_auto_debited: loan.emisAutoDebited === false ? 0 : 1,
     });
     return (answer.data.loan as unknown as { id: string }).id;
   }

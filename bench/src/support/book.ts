@@ -116,6 +116,8 @@ export function book(platform: Platform, now: Date, seed = 42): Book {
       processingFee: 0,
       hasGst: i % 5 === 1,
       gstPercentage: i % 5 === 1 ? 18 : 0,
+      emisAutoDebited: true,
+      processingFeeGst: true,
     };
   }
 

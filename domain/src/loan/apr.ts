@@ -64,8 +64,12 @@ function irrApr(input: Omit<AprInput, 'instalments'>, payments: readonly TimedPa
   return Math.round(((low + high) / 2) * 1200 * 100) / 100;
 }
 
-/** The APR of a loan as contracted: its schedule's EMIs (with GST on interest) and its fee. */
-export function loanApr(details: LoanDetails, feeGstPercent = PROCESSING_FEE_GST_PERCENT): number {
+/** GST on the loan's processing fee: 18% when the lender charges it on top, else none. */
+export const feeGstPercentOf = (details: Pick<LoanDetails, 'processingFeeGst'>): number =>
+  details.processingFeeGst ? PROCESSING_FEE_GST_PERCENT : 0;
+
+/** The APR of a loan as contracted: its schedule's EMIs (with GST on interest) and its fee (with its GST when charged). */
+export function loanApr(details: LoanDetails, feeGstPercent = feeGstPercentOf(details)): number {
   const { rows } = generateSchedule(scheduleTermsOf(details));
   return annualPercentageRate({
     principal: details.principalAmount,
@@ -96,7 +100,7 @@ function monthsAfter(start: string, date: string): number {
 export function actualLoanApr(
   details: LoanDetails,
   changes: readonly LoanChange[],
-  feeGstPercent = PROCESSING_FEE_GST_PERCENT,
+  feeGstPercent = feeGstPercentOf(details),
 ): number {
   const { rows } = actualSchedule(scheduleTermsOf(details), changes);
   return paymentsApr(

@@ -19,6 +19,8 @@ const loan: LoanDetails = {
   processingFee: 0,
   hasGst: false,
   gstPercentage: 0,
+  emisAutoDebited: true,
+  processingFeeGst: true,
 };
 
 describe('APR (RBI Key Facts Statement)', () => {

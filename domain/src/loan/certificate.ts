@@ -1,7 +1,7 @@
-import type { Paise } from '../money/paise';
+import { divideRounded, type Paise } from '../money/paise';
 import { LOAN_CHANGE_MESSAGES, loanChangeError } from '../validation/loan-change';
 import type { ActualScheduleRow } from './actual-schedule';
-import type { PaidEmi } from './state';
+import { type EmiMark, type EmiStanding, emiStandings } from './payments';
 
 /** An Indian financial year, April to March, written `2025-26`. */
 export type FinancialYear = Readonly<{ label: string; from: string; to: string }>;
@@ -21,46 +21,122 @@ export function financialYear(label: string): FinancialYear {
   return { label, from: `${start}-04-01`, to: `${start + 1}-03-31` };
 }
 
-export type FinancialYearFigures = Readonly<{
-  fy: FinancialYear;
-  /** `paid`: EMIs counted when marked paid, on the day paid; `schedule`: on their due dates. */
-  basis: 'paid' | 'schedule';
-  /** Interest paid in the year (Section 24(b)), pre-EMI interest apart. */
-  interest: Paise;
-  /** Principal repaid in the year (Section 80C), prepayments and foreclosure included. */
-  principal: Paise;
-  /** Broken-period interest from disbursal to the first EMI's month paid in the year. */
-  preEmiInterest: Paise;
-  gst: Paise;
-  charges: Paise;
-  emisCounted: number;
+/** An EMI due in the year and not paid (or paid only in part) by the day the certificate is made. */
+export type UnpaidEmi = Readonly<{
+  paymentNumber: number;
+  dueDate: string;
+  amount: Paise;
+  remainder: Paise;
+  state: EmiStanding['state'];
 }>;
 
+export type FinancialYearFigures = Readonly<{
+  fy: FinancialYear;
+  /**
+   * Section 24(b), due basis: the interest of every EMI falling due in the year, plus the
+   * interest part of any part-payment or foreclosure in it. Pre-EMI interest apart.
+   */
+  interest: Paise;
+  /**
+   * Section 80C, paid basis: the principal of the EMIs paid in the year (auto-debited ones on
+   * their due dates, others on the day what was paid covered them), plus principal prepaid.
+   */
+  principal: Paise;
+  /** GST on the interest counted. */
+  gst: Paise;
+  /** Part-payment and foreclosure charges in the year: never interest. */
+  charges: Paise;
+  emisDue: number;
+  emisPaid: number;
+  unpaidEmis: readonly UnpaidEmi[];
+  /**
+   * Pre-EMI (pre-construction) interest: everything recorded, and the fifth of it deductible in
+   * this year (Section 24(b): in five equal parts from the year construction is completed).
+   */
+  preEmiInterest: Readonly<{
+    total: Paise;
+    completedOn: string | null;
+    /** 1 to 5: which of the five years this is; null when none. */
+    instalment: number | null;
+    deductible: Paise;
+  }>;
+}>;
+
+/** What the loan says about its payments, and the day the certificate is made on (YYYY-MM-DD). */
+export type CertificatePayments = Readonly<{
+  marks: readonly EmiMark[];
+  emisAutoDebited: boolean;
+  constructionCompletedOn: string | null;
+  today: string;
+}>;
+
+/** The April–March year a date falls in: 2025 for 2025-04-01 … 2026-03-31. */
+const fyStartYear = (date: string): number => {
+  const year = Number(date.slice(0, 4));
+  return date.slice(5) >= '04-01' ? year : year - 1;
+};
+
 /**
- * The figures of a loan's interest certificate for one financial year. With paid EMIs, an EMI
- * counts in the year it was paid, split into principal and interest as its schedule row splits
- * it (a lender's certificate splits each debited EMI the same way); without them, every EMI
- * counts on its due date. Prepayments, the foreclosure and pre-EMI interest are payments in
- * their own right and count on their dates.
+ * The figures of a loan's interest certificate for one financial year, as the Income-tax Act
+ * reads them: interest on a due basis (Section 24(b)), principal on a paid basis (Section 80C).
  */
 export function financialYearFigures(
   rows: readonly ActualScheduleRow[],
   fyLabel: string,
-  paidEmis: readonly PaidEmi[] = [],
+  payments: CertificatePayments,
 ): FinancialYearFigures {
   const fy = financialYear(fyLabel);
-  const basis = paidEmis.length > 0 ? 'paid' : 'schedule';
-  const paidOn = new Map(paidEmis.map((emi) => [emi.paymentNumber, emi.paidOn]));
-  const figures = { interest: 0, principal: 0, preEmiInterest: 0, gst: 0, charges: 0, emisCounted: 0 };
+  const inYear = (date: string | null) => date !== null && date >= fy.from && date <= fy.to;
+  const standings = new Map(
+    emiStandings(rows, payments.marks, payments.emisAutoDebited, payments.today).map((s) => [
+      s.paymentNumber,
+      s,
+    ]),
+  );
+  const figures = { interest: 0, principal: 0, gst: 0, charges: 0, emisDue: 0, emisPaid: 0 };
+  const unpaidEmis: UnpaidEmi[] = [];
+  let scheduledPreEmi = 0;
   for (const row of rows) {
-    const date = row.kind === 'emi' && basis === 'paid' ? paidOn.get(row.paymentNumber) : row.date;
-    if (date === undefined || date < fy.from || date > fy.to) continue;
-    if (row.kind === 'pre-emi-interest') figures.preEmiInterest += row.interest;
-    else figures.interest += row.interest;
-    if (row.kind === 'emi') figures.emisCounted++;
-    figures.principal += row.principal;
-    figures.gst += row.gst;
-    figures.charges += row.charge;
+    if (row.kind === 'pre-emi-interest') {
+      scheduledPreEmi += row.interest;
+      continue;
+    }
+    if (row.kind !== 'emi') {
+      if (!inYear(row.date)) continue;
+      figures.interest += row.interest;
+      figures.gst += row.gst;
+      figures.principal += row.principal;
+      figures.charges += row.charge;
+      continue;
+    }
+    const standing = standings.get(row.paymentNumber);
+    if (inYear(row.date)) {
+      figures.emisDue++;
+      figures.interest += row.interest;
+      figures.gst += row.gst;
+      if (standing?.overdue) {
+        const { paymentNumber, dueDate, amount, remainder, state } = standing;
+        unpaidEmis.push({ paymentNumber, dueDate, amount, remainder, state });
+      }
+    }
+    if (standing && inYear(standing.paidOn)) {
+      figures.emisPaid++;
+      figures.principal += row.principal;
+    }
   }
-  return { fy, basis, ...figures };
+  const total =
+    scheduledPreEmi +
+    payments.marks.reduce((sum, mark) => sum + (mark.kind === 'pre-emi-interest' ? mark.amount : 0), 0);
+  const completedOn = payments.constructionCompletedOn;
+  const offset = completedOn === null ? -1 : Number(fy.from.slice(0, 4)) - fyStartYear(completedOn);
+  const instalment = total > 0 && offset >= 0 && offset < 5 ? offset + 1 : null;
+  // Four equal fifths rounded to the paisa, the fifth year the rest: the five add up to the total.
+  const fifth = Number(divideRounded(BigInt(total), 5n));
+  const deductible = instalment === null ? 0 : instalment < 5 ? fifth : total - 4 * fifth;
+  return {
+    fy,
+    ...figures,
+    unpaidEmis,
+    preEmiInterest: { total, completedOn, instalment, deductible },
+  };
 }

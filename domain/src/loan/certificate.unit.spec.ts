@@ -37,19 +37,26 @@ describe('financial-year figures', () => {
   const { rows } = actualSchedule(tenLakh, [
     { kind: 'prepayment', date: '2025-06-10', amount: 10000000, charge: 50000, choice: 'reduce-tenure' },
   ]);
+  const autoDebited = {
+    marks: [],
+    emisAutoDebited: true,
+    constructionCompletedOn: null,
+    today: '2040-01-01',
+  };
+  const prepaymentRow = rows.find((row) => row.kind === 'prepayment')!;
 
-  it('sums the EMIs due in the year from the schedule, and the prepayment made in it', () => {
-    const figures = financialYearFigures(rows, '2025-26');
+  it('counts interest of the EMIs due in the year and principal of those paid, the charge apart', () => {
+    const figures = financialYearFigures(rows, '2025-26', autoDebited);
     const inYear = rows.filter((row) => row.date >= '2025-04-01' && row.date <= '2026-03-31');
     expect(inYear.filter((row) => row.kind === 'emi')).toHaveLength(12);
     expect(figures).toMatchObject({
-      basis: 'schedule',
-      emisCounted: 12,
+      emisDue: 12,
+      emisPaid: 12,
       interest: inYear.reduce((sum, row) => sum + row.interest, 0),
       principal: inYear.reduce((sum, row) => sum + row.principal, 0),
       gst: inYear.reduce((sum, row) => sum + row.gst, 0),
       charges: 50000,
-      preEmiInterest: 0,
+      unpaidEmis: [],
     });
     expect(figures.principal).toBeGreaterThan(10000000);
   });
@@ -68,38 +75,61 @@ describe('financial-year figures', () => {
       '2032-33',
       '2033-34',
     ];
-    const all = years.map((fy) => financialYearFigures(rows, fy));
+    const all = years.map((fy) => financialYearFigures(rows, fy, autoDebited));
     expect(all.reduce((sum, year) => sum + year.principal, 0)).toBe(tenLakh.principalAmount);
     expect(all.reduce((sum, year) => sum + year.interest, 0)).toBe(
       rows.reduce((sum, row) => sum + row.interest, 0),
     );
   });
 
-  it('counts paid EMIs in the year they were paid, split as their schedule rows', () => {
+  it('keeps the whole year when one EMI is marked paid late: interest due, principal when paid', () => {
     const march = rows.find((row) => row.kind === 'emi' && row.date === '2025-03-31')!;
-    const paid = [
-      { paymentNumber: march.paymentNumber, paidOn: '2025-04-02', amount: march.amount, transactionId: null },
-    ];
-    const next = financialYearFigures(rows, '2025-26', paid);
+    const payments = {
+      ...autoDebited,
+      marks: [
+        {
+          kind: 'paid' as const,
+          markId: 'm',
+          paymentNumber: march.paymentNumber,
+          paidOn: '2025-04-02',
+          amount: march.amount,
+        },
+      ],
+    };
+    const next = financialYearFigures(rows, '2025-26', payments);
+    const inYear = rows.filter((row) => row.date >= '2025-04-01' && row.date <= '2026-03-31');
     expect(next).toMatchObject({
-      basis: 'paid',
-      emisCounted: 1,
-      interest: march.interest + rows.find((row) => row.kind === 'prepayment')!.interest,
-      principal: march.principal + 10000000,
+      emisDue: 12,
+      emisPaid: 13,
+      interest: inYear.reduce((sum, row) => sum + row.interest, 0),
+      principal: inYear.reduce((sum, row) => sum + row.principal, 0) + march.principal,
     });
-    expect(financialYearFigures(rows, '2024-25', paid)).toMatchObject({
-      emisCounted: 0,
-      interest: 0,
-      principal: 0,
-    });
+    expect(prepaymentRow.interest).toBeGreaterThan(0);
+    const before = financialYearFigures(rows, '2024-25', payments);
+    expect(before.emisDue).toBe(before.emisPaid + 1);
   });
 
-  it('shows pre-EMI interest apart from the interest of the EMIs', () => {
-    const late = actualSchedule(tenLakh, [], { firstEmiDate: '2024-04-15' });
-    const figures = financialYearFigures(late.rows, '2023-24');
-    expect(figures.preEmiInterest).toBe(late.rows[0]!.interest);
-    expect(figures.preEmiInterest).toBeGreaterThan(0);
-    expect(figures).toMatchObject({ interest: 0, principal: 0, emisCounted: 0 });
-    expect(financialYearFigures(late.rows, '2024-25').preEmiInterest).toBe(0);
+  it('lists EMIs due in the year and not paid when EMIs are not auto-debited', () => {
+    const byHand = { ...autoDebited, emisAutoDebited: false, today: '2025-07-15' };
+    const figures = financialYearFigures(rows, '2025-26', byHand);
+    expect(figures.unpaidEmis.map((emi) => emi.dueDate)).toEqual(['2025-04-30', '2025-05-31', '2025-06-30']);
+    expect(figures.principal).toBe(prepaymentRow.principal);
+    expect(figures.emisDue).toBe(12);
+  });
+
+  it('deducts recorded pre-EMI interest in fifths over the five years from construction’s completion', () => {
+    const payments = {
+      ...autoDebited,
+      constructionCompletedOn: '2025-02-10',
+      marks: [
+        { kind: 'pre-emi-interest' as const, markId: 'a', date: '2023-10-01', amount: 10000001 },
+        { kind: 'pre-emi-interest' as const, markId: 'b', date: '2024-01-05', amount: 2 },
+      ],
+    };
+    const years = ['2023-24', '2024-25', '2025-26', '2026-27', '2027-28', '2028-29', '2029-30'];
+    const pre = years.map((fy) => financialYearFigures(rows, fy, payments).preEmiInterest);
+    expect(pre.map((p) => p.instalment)).toEqual([null, 1, 2, 3, 4, 5, null]);
+    expect(pre.map((p) => p.deductible)).toEqual([0, 2000001, 2000001, 2000001, 2000001, 1999999, 0]);
+    expect(pre[0]!.total).toBe(10000003);
   });
 });

@@ -1,6 +1,7 @@
+import { formatInr } from '../money/format';
 import type { Paise } from '../money/paise';
 import type { Decider } from '../shared/decider';
-import { ConflictError, NotFoundError, ValidationError } from '../shared/errors';
+import { ConflictError, ValidationError } from '../shared/errors';
 import { assertNever, type Command } from '../shared/messages';
 import type { LoanFields } from '../validation/loan';
 import { LOAN_CHANGE_MESSAGES, loanChangeError } from '../validation/loan-change';
@@ -11,7 +12,8 @@ import {
   type PrepaymentChoice,
   type RateChangeOption,
 } from './actual-schedule';
-import { calendarDateOf, isIsoDate, loanEndDate } from './dates';
+import { loanEndDate } from './dates';
+import { decidePayment, type LoanPaymentCommand } from './decide-payments';
 import type {
   EmiOverridden,
   LoanDetails,
@@ -22,6 +24,8 @@ import type {
   ScheduleGenerated,
   ScheduleRevised,
 } from './events';
+import { foreclosureQuote } from './foreclosure-quote';
+import { assertPastDate, ownLoan } from './guards';
 import { MAX_RATE_SIGNIFICANT_DIGITS, significantDigits } from './rate';
 import { generateSchedule } from './schedule';
 import {
@@ -34,7 +38,7 @@ import {
   withChange,
 } from './state';
 
-export const LOAN_NOT_FOUND = 'Loan not found';
+export { LOAN_NOT_FOUND } from './guards';
 /**
  * Once a loan has prepayments, resets or a foreclosure, its recorded history is computed from
  * its terms: editing them would silently rewrite every later figure.
@@ -74,14 +78,15 @@ export type ChangeLoanRate = Command<
 >;
 export type OverrideEmi = Command<'OverrideEmi', ChangeCommandData<{ date: string; emi: Paise }>>;
 export type ForecloseLoan = Command<'ForecloseLoan', ChangeCommandData<{ date: string; charge: Paise }>>;
-export type MarkEmiPaid = Command<
-  'MarkEmiPaid',
-  ChangeCommandData<{ paymentNumber: number; paidOn: string; amount: Paise; transactionId: string | null }>
->;
+export type LoanChangeCommand = RecordPrepayment | ChangeLoanRate | OverrideEmi | ForecloseLoan;
 
-export type LoanChangeCommand = RecordPrepayment | ChangeLoanRate | OverrideEmi | ForecloseLoan | MarkEmiPaid;
-
-export type LoanCommand = CreateLoan | UpdateLoan | DeleteLoan | RegenerateSchedule | LoanChangeCommand;
+export type LoanCommand =
+  | CreateLoan
+  | UpdateLoan
+  | DeleteLoan
+  | RegenerateSchedule
+  | LoanChangeCommand
+  | LoanPaymentCommand;
 
 /** A change to any of these makes a new schedule version. */
 const SCHEDULE_FIELDS = [
@@ -127,12 +132,6 @@ function scheduleEvent(
   };
 }
 
-/** The user's live loan, or 404 (another user's loan answers exactly like a missing one). */
-function ownLoan(state: LoanState, userId: string): ExistingLoan {
-  if (state.status !== 'active' || state.userId !== userId) throw new NotFoundError(LOAN_NOT_FOUND);
-  return state;
-}
-
 /** The schedule after `changes`; with `changeDate`, refusing one that alters a row dated before it. */
 function revisedSchedule(
   loan: ExistingLoan,
@@ -167,12 +166,6 @@ function changeableLoan(state: LoanState, userId: string): ExistingLoan {
   if (loan.foreclosedOn !== null)
     throw new ConflictError(LOAN_CHANGE_MESSAGES.loanForeclosed(loan.foreclosedOn));
   return loan;
-}
-
-/** Payments are recorded once made: their date is a real date, not after today (in India). */
-function assertPastDate(field: string, date: string, now: string): void {
-  if (!isIsoDate(date)) throw loanChangeError(field, LOAN_CHANGE_MESSAGES.dateInvalid);
-  if (date > calendarDateOf(new Date(now))) throw loanChangeError(field, LOAN_CHANGE_MESSAGES.dateInFuture);
 }
 
 /** The change event followed by the schedule it makes; the schedule refuses a change that cannot apply. */
@@ -215,6 +208,16 @@ function decideChange(command: LoanChangeCommand, state: LoanState): LoanStreamE
       const { userId, date, charge, now } = command.data;
       const loan = changeableLoan(state, userId);
       assertPastDate('date', date, now);
+      const terms = scheduleTermsOf(loan.details);
+      const quote = foreclosureQuote(terms, loan.changes, loan.payments.marks, date, charge);
+      if (quote.payable < 0)
+        throw loanChangeError(
+          'date',
+          LOAN_CHANGE_MESSAGES.advanceExceedsSettlement(
+            formatInr(quote.advanceCredit),
+            formatInr(quote.total),
+          ),
+        );
       const revised = revisedSchedule(
         loan,
         withChange(loan.changes, { kind: 'foreclosure', date, charge }),
@@ -222,41 +225,22 @@ function decideChange(command: LoanChangeCommand, state: LoanState): LoanStreamE
         now,
         date,
       );
-      // The schedule refuses any change after a foreclosure, so the closing row is the last one.
-      const { principal, interest, gst, amount } = revised.data.rows[revised.data.rows.length - 1]!;
-      const settlement = { principal, interest, gst, charge, amount };
+      const { principal, interest, gst } = quote;
+      const settlement = {
+        principal,
+        interest,
+        gst,
+        charge,
+        amount: quote.payable,
+        advanceCredit: quote.advanceCredit,
+        advanceEmis: quote.advanceEmis.map((emi) => emi.paymentNumber),
+      };
       return [
         {
           type: 'LoanForeclosed',
           data: { loanId: loan.loanId, userId, date, charge, settlement, recordedAt: now },
         },
         revised,
-      ];
-    }
-    case 'MarkEmiPaid': {
-      const { userId, paymentNumber, paidOn, amount, transactionId, now } = command.data;
-      const loan = ownLoan(state, userId);
-      assertPastDate('paidOn', paidOn, now);
-      if (!(Number.isSafeInteger(amount) && amount > 0))
-        throw loanChangeError('amount', LOAN_CHANGE_MESSAGES.amountInvalid);
-      const { rows } = actualSchedule(scheduleTermsOf(loan.details), loan.changes);
-      if (!rows.some((row) => row.kind === 'emi' && row.paymentNumber === paymentNumber))
-        throw loanChangeError('paymentNumber', LOAN_CHANGE_MESSAGES.emiNumberUnknown(paymentNumber));
-      const paid = loan.paidEmis.find((emi) => emi.paymentNumber === paymentNumber);
-      if (paid) throw new ConflictError(LOAN_CHANGE_MESSAGES.emiAlreadyPaid(paymentNumber, paid.paidOn));
-      return [
-        {
-          type: 'EmiMarkedPaid',
-          data: {
-            loanId: loan.loanId,
-            userId,
-            paymentNumber,
-            paidOn,
-            amount,
-            transactionId,
-            recordedAt: now,
-          },
-        },
       ];
     }
     default:
@@ -314,8 +298,16 @@ function decideLoan(command: LoanCommand, state: LoanState): LoanStreamEvent[] {
     case 'ChangeLoanRate':
     case 'OverrideEmi':
     case 'ForecloseLoan':
-    case 'MarkEmiPaid':
       return decideChange(command, state);
+    case 'MarkEmiPaid':
+    case 'MatchEmi':
+    case 'MarkEmisPaidUpTo':
+    case 'MarkEmiMissed':
+    case 'UndoEmiMark':
+    case 'ReleaseDeletedDebit':
+    case 'RecordPreEmiInterest':
+    case 'CompleteConstruction':
+      return decidePayment(command, state);
     default:
       return assertNever(command);
   }

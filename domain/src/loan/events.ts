@@ -29,6 +29,14 @@ export type LoanDetails = Readonly<{
   hasGst: boolean;
   /** Percent charged on each instalment's interest; 0 when `hasGst` is off. */
   gstPercentage: number;
+  /**
+   * EMIs are debited from the borrower's account on their due dates: each past EMI counts as paid
+   * then unless marked otherwise. Off: a past EMI not marked paid is overdue. A stored loan
+   * without it reads as on (see `upcastLoanEvent`).
+   */
+  emisAutoDebited: boolean;
+  /** The lender charges 18% GST on top of the processing fee (the APR counts it). Stored loans: on. */
+  processingFeeGst: boolean;
 }>;
 
 /** The inputs a schedule was computed from (a change to any of them makes a new version). */
@@ -126,21 +134,96 @@ export type LoanRateChanged = DomainEvent<
 /** The EMI (before GST) the lender actually debits from `date`, when it rounds differently. */
 export type EmiOverridden = DomainEvent<'EmiOverridden', LoanChangeData<{ date: string; emi: Paise }>>;
 
-/** The loan closed on `date`; `settlement` is what the borrower paid to close it. */
+/**
+ * The loan closed on `date`; `settlement` is what the borrower paid to close it: `amount` is the
+ * principal, interest, GST and charge less `advanceCredit`, the EMIs paid before the foreclosure
+ * that would have fallen due after it (absent on foreclosures recorded before it was credited).
+ */
 export type LoanForeclosed = DomainEvent<
   'LoanForeclosed',
   LoanChangeData<{
     date: string;
     charge: Paise;
-    settlement: Readonly<{ principal: Paise; interest: Paise; gst: Paise; charge: Paise; amount: Paise }>;
+    settlement: Readonly<{
+      principal: Paise;
+      interest: Paise;
+      gst: Paise;
+      charge: Paise;
+      amount: Paise;
+      advanceCredit?: Paise;
+      advanceEmis?: readonly number[];
+    }>;
   }>
 >;
 
-/** An EMI paid on `paidOn`, optionally matched to a debit in the transaction book. */
+/**
+ * EMI `paymentNumber` paid by hand on `paidOn`. `markId` names the mark so it can be undone; a
+ * stored one without it gets `legacyMarkId` (upcast). A stored one with a `transactionId` was a
+ * match to a debit and reads as `EmiMatched` (upcast); new ones always carry null.
+ */
 export type EmiMarkedPaid = DomainEvent<
   'EmiMarkedPaid',
-  LoanChangeData<{ paymentNumber: number; paidOn: string; amount: Paise; transactionId: string | null }>
+  LoanChangeData<{
+    markId: string;
+    paymentNumber: number;
+    paidOn: string;
+    amount: Paise;
+    transactionId: string | null;
+  }>
 >;
+
+/** Every EMI due on or before `upTo` not yet covered (`paymentNumbers`), paid on its own due date. */
+export type EmisMarkedPaidUpTo = DomainEvent<
+  'EmisMarkedPaidUpTo',
+  LoanChangeData<{ markId: string; upTo: string; paymentNumbers: readonly number[] }>
+>;
+
+/** A debit of the transaction book matched to EMI `paymentNumber`: what was actually paid, and when. */
+export type EmiMatched = DomainEvent<
+  'EmiMatched',
+  LoanChangeData<{
+    markId: string;
+    paymentNumber: number;
+    transactionId: string;
+    paidOn: string;
+    amount: Paise;
+  }>
+>;
+
+/** EMI `paymentNumber` bounced: it was not debited on its due date. */
+export type EmiMarkedMissed = DomainEvent<
+  'EmiMarkedMissed',
+  LoanChangeData<{ markId: string; paymentNumber: number }>
+>;
+
+/** A paid, paid-up-to, missed or pre-EMI interest mark taken back. */
+export type EmiMarkUndone = DomainEvent<'EmiMarkUndone', LoanChangeData<{ markId: string }>>;
+
+/** A match taken back by the user, or because its debit was deleted from the transaction book. */
+export type EmiMatchReleased = DomainEvent<
+  'EmiMatchReleased',
+  LoanChangeData<{ markId: string; transactionId: string; reason: 'undone' | 'transaction-deleted' }>
+>;
+
+/** Pre-EMI (pre-construction) interest paid on `date`: deductible in fifths from construction's completion. */
+export type PreEmiInterestPaid = DomainEvent<
+  'PreEmiInterestPaid',
+  LoanChangeData<{ markId: string; date: string; amount: Paise }>
+>;
+
+/** The house was completed on `date`: the first of the five years pre-EMI interest is deducted in. */
+export type ConstructionCompleted = DomainEvent<'ConstructionCompleted', LoanChangeData<{ date: string }>>;
+
+/** The payment events: marks and matches of EMIs, pre-EMI interest, construction's completion. */
+export type LoanPaymentEvent =
+  | EmiMarkedPaid
+  | EmisMarkedPaidUpTo
+  | EmiMatched
+  | EmiMarkedMissed
+  | EmiMarkUndone
+  | EmiMatchReleased
+  | PreEmiInterestPaid
+  | ConstructionCompleted;
 
 /**
  * The schedule the loan actually follows after its changes (see `actualSchedule`). It shares the
@@ -170,7 +253,7 @@ export type LoanChangeEvent =
   | LoanRateChanged
   | EmiOverridden
   | LoanForeclosed
-  | EmiMarkedPaid
+  | LoanPaymentEvent
   | ScheduleRevised;
 
 export const loanChangeEventTypes = [
@@ -179,6 +262,13 @@ export const loanChangeEventTypes = [
   'EmiOverridden',
   'LoanForeclosed',
   'EmiMarkedPaid',
+  'EmisMarkedPaidUpTo',
+  'EmiMatched',
+  'EmiMarkedMissed',
+  'EmiMarkUndone',
+  'EmiMatchReleased',
+  'PreEmiInterestPaid',
+  'ConstructionCompleted',
   'ScheduleRevised',
 ] as const;
 

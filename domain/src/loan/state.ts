@@ -9,13 +9,7 @@ import type {
   LoanStreamEvent,
   ScheduleTerms,
 } from './events';
-
-export type PaidEmi = Readonly<{
-  paymentNumber: number;
-  paidOn: string;
-  amount: number;
-  transactionId: string | null;
-}>;
+import { evolvePayments, type LoanPayments, noPayments, upcastLoanEvent } from './payments';
 
 export type ExistingLoan = Readonly<{
   status: 'active' | 'deleted';
@@ -26,7 +20,8 @@ export type ExistingLoan = Readonly<{
   scheduleVersion: number;
   /** Prepayments, rate changes, EMI overrides and a foreclosure, in date order. */
   changes: readonly LoanChange[];
-  paidEmis: readonly PaidEmi[];
+  /** Marks and matches of EMIs, pre-EMI interest, construction's completion. */
+  payments: LoanPayments;
   foreclosedOn: string | null;
   createdAt: string;
   updatedAt: string;
@@ -79,7 +74,8 @@ export function withChange(changes: readonly LoanChange[], change: LoanChange): 
   return at === -1 ? [...changes, change] : [...changes.slice(0, at), change, ...changes.slice(at)];
 }
 
-export function evolveLoan(state: LoanState, event: LoanStreamEvent): LoanState {
+export function evolveLoan(state: LoanState, stored: LoanStreamEvent): LoanState {
+  const event = upcastLoanEvent(stored);
   switch (event.type) {
     case 'LoanCreated': {
       const { loanId, userId, createdAt, ...details } = event.data;
@@ -90,7 +86,7 @@ export function evolveLoan(state: LoanState, event: LoanStreamEvent): LoanState 
         details,
         scheduleVersion: 0,
         changes: [],
-        paidEmis: [],
+        payments: noPayments,
         foreclosedOn: null,
         createdAt,
         updatedAt: createdAt,
@@ -127,15 +123,20 @@ export function evolveLoan(state: LoanState, event: LoanStreamEvent): LoanState 
         foreclosedOn: event.data.date,
         updatedAt: event.data.recordedAt,
       };
-    case 'EmiMarkedPaid': {
+    case 'EmiMarkedPaid':
+    case 'EmisMarkedPaidUpTo':
+    case 'EmiMatched':
+    case 'EmiMarkedMissed':
+    case 'EmiMarkUndone':
+    case 'EmiMatchReleased':
+    case 'PreEmiInterestPaid':
+    case 'ConstructionCompleted':
       if (state.status === 'none') return state;
-      const { paymentNumber, paidOn, amount, transactionId, recordedAt } = event.data;
       return {
         ...state,
-        paidEmis: [...state.paidEmis, { paymentNumber, paidOn, amount, transactionId }],
-        updatedAt: recordedAt,
+        payments: evolvePayments(state.payments, event),
+        updatedAt: event.data.recordedAt,
       };
-    }
     default:
       return assertNever(event);
   }

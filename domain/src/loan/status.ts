@@ -1,33 +1,30 @@
 import type { ActualSchedule, ActualScheduleRow } from './actual-schedule';
-import type { PaidEmi } from './state';
+import { type EmiMark, emiStandings } from './payments';
 
-/** The spec's Active/Completed, plus Overdue for a loan with unpaid past EMIs. */
+/** The spec's Active/Completed, plus Overdue for a loan with EMIs (or parts of them) past due. */
 export type LoanStatus = 'Active' | 'Completed' | 'Overdue';
 
-/**
- * EMIs due before `today` (YYYY-MM-DD, in India) and not marked paid. A loan whose EMIs were
- * never marked has none: its owner does not track payments there, and calling every past EMI
- * overdue would be wrong for every loan created before paid EMIs existed.
- */
 /** What the status rules read of a schedule row. */
-type DueRow = Pick<ActualScheduleRow, 'kind' | 'date' | 'paymentNumber'>;
+type DueRow = Pick<ActualScheduleRow, 'kind' | 'date' | 'paymentNumber' | 'amount'>;
 
-export function overdueEmis<Row extends DueRow>(
-  rows: readonly Row[],
-  paidEmis: readonly PaidEmi[],
-  today: string,
-): Row[] {
-  if (paidEmis.length === 0) return [];
-  const paid = new Set(paidEmis.map((emi) => emi.paymentNumber));
-  return rows.filter((row) => row.kind === 'emi' && row.date < today && !paid.has(row.paymentNumber));
+/** What the loan says about its payments. */
+export type PaymentFacts = Readonly<{ marks: readonly EmiMark[]; emisAutoDebited: boolean }>;
+
+/**
+ * EMIs past due on `today` (YYYY-MM-DD, in India): marked missed, partly paid, or (when the
+ * loan's EMIs are not auto-debited) not marked paid at all. An auto-debited EMI counts as paid.
+ */
+export function overdueEmiCount(rows: readonly DueRow[], payments: PaymentFacts, today: string): number {
+  return emiStandings(rows, payments.marks, payments.emisAutoDebited, today).filter((emi) => emi.overdue)
+    .length;
 }
 
 /** Overdue wins over the dates; else Completed once the last payment (EMI or foreclosure) is past. */
 export function loanStatus(
   schedule: Readonly<{ rows: readonly DueRow[]; closedOn: ActualSchedule['closedOn'] }>,
-  paidEmis: readonly PaidEmi[],
+  payments: PaymentFacts,
   today: string,
 ): LoanStatus {
-  if (overdueEmis(schedule.rows, paidEmis, today).length > 0) return 'Overdue';
+  if (overdueEmiCount(schedule.rows, payments, today) > 0) return 'Overdue';
   return schedule.closedOn < today ? 'Completed' : 'Active';
 }

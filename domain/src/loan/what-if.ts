@@ -5,6 +5,7 @@ import {
   type LoanChange,
   type PrepaymentChoice,
 } from './actual-schedule';
+import { daysBetween } from './dates';
 import type { ScheduleTerms } from './events';
 import { withChange } from './state';
 
@@ -21,8 +22,21 @@ export type PrepaymentOutcome = Readonly<{
 /** The principal still owed after a row of the schedule: one step of the balance chart. */
 export type BalanceStep = Readonly<{ date: string; remainingPrincipal: Paise }>;
 
+/**
+ * The interest a part-payment is collected with: the amount prepaid × the rate × the days since
+ * the last EMI (or the start) ÷ 365, and GST on it when the loan has GST.
+ */
+export type AccruedInterest = Readonly<{
+  from: string;
+  days: number;
+  annualRatePercent: number;
+  interest: Paise;
+  gst: Paise;
+}>;
+
 export type PrepaymentComparison = Readonly<{
   withoutPrepayment: PrepaymentOutcome;
+  accrued: AccruedInterest;
   choices: Readonly<
     Record<
       PrepaymentChoice,
@@ -69,8 +83,22 @@ export function comparePrepayment(
         .map((row) => ({ date: row.date, remainingPrincipal: row.remainingPrincipal })),
     };
   };
+  const { rows } = actualSchedule(
+    terms,
+    withChange(changes, { kind: 'prepayment', ...prepayment, choice: 'reduce-emi' }),
+  );
+  const at = rows.findIndex((row) => row.kind === 'prepayment' && row.date === prepayment.date);
+  const paid = rows[at];
+  const from = rows.slice(0, at).findLast((row) => row.kind === 'emi')?.date ?? terms.startDate;
   return {
     withoutPrepayment: base,
+    accrued: {
+      from,
+      days: daysBetween(from, prepayment.date),
+      annualRatePercent: paid?.annualRatePercent ?? 0,
+      interest: paid?.interest ?? 0,
+      gst: paid?.gst ?? 0,
+    },
     choices: { 'reduce-emi': withChoice('reduce-emi'), 'reduce-tenure': withChoice('reduce-tenure') },
   };
 }

@@ -20,6 +20,13 @@ export const LOAN_EVENT_LABELS = {
   EmiOverridden: 'EMI override',
   LoanForeclosed: 'Foreclosure',
   EmiMarkedPaid: 'EMI marked paid',
+  EmisMarkedPaidUpTo: 'EMIs marked paid up to a date',
+  EmiMatched: 'EMI matched to a debit',
+  EmiMarkedMissed: 'EMI missed',
+  EmiMarkUndone: 'Payment mark undone',
+  EmiMatchReleased: 'Match released',
+  PreEmiInterestPaid: 'Pre-EMI interest paid',
+  ConstructionCompleted: 'Construction completed',
   ScheduleRevised: 'Schedule revised',
 } as const satisfies Record<LoanStreamEvent['type'], string>;
 

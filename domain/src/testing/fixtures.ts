@@ -20,6 +20,8 @@ export function loanFields(overrides: Partial<LoanFields> = {}): LoanFields {
     processingFee: 1000000,
     hasGst: false,
     gstPercentage: 0,
+    emisAutoDebited: true,
+    processingFeeGst: true,
     ...overrides,
   };
 }

@@ -40,6 +40,19 @@ export const LOAN_CHANGE_MESSAGES = {
   pastChanged: (date: string) =>
     `This change would alter instalments due before ${date}; nothing was recorded`,
   financialYearInvalid: 'Financial year must be written like 2025-26',
+  emiAlreadyCovered: (paymentNumber: number) => `EMI ${paymentNumber} is already paid in full`,
+  emiNotDueYet: (paymentNumber: number, dueDate: string) =>
+    `EMI ${paymentNumber} falls due on ${dueDate}; it cannot have bounced before then`,
+  emiAlreadyMissed: (paymentNumber: number) => `EMI ${paymentNumber} is already marked missed`,
+  nothingToMarkUpTo: (upTo: string) => `Every EMI due on or before ${upTo} is already marked`,
+  matchAmountDiffers: (paymentNumber: number, debit: string, emi: string) =>
+    `The debit of ${debit} differs from EMI ${paymentNumber}'s amount of ${emi}; confirm to match it anyway`,
+  debitAlreadyMatched: 'This debit is already matched to an EMI',
+  markUnknown: 'There is no such mark on this loan',
+  constructionBeforeStart: (startDate: string) =>
+    `Construction cannot be completed before the loan's start date (${startDate})`,
+  advanceExceedsSettlement: (credit: string, total: string) =>
+    `The EMIs paid in advance (${credit}) exceed what closing the loan costs on this date (${total}); choose a later date`,
 } as const;
 
 /** One rule broken: a 422 with this field's message. */

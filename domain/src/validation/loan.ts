@@ -50,6 +50,8 @@ export const LOAN_MESSAGES = {
   processingFeeTooLarge: 'Processing fee cannot exceed ₹10,00,000',
   processingFeeDecimals: 'Processing fee can have maximum 2 decimal places',
   hasGstInvalid: 'GST must be enabled (1) or disabled (0)',
+  emisAutoDebitedInvalid: 'Auto-debit must be on (1) or off (0)',
+  processingFeeGstInvalid: 'GST on the processing fee must be charged (1) or not (0)',
   gstRequired: 'GST percentage is required when GST is enabled',
   gstNotNumber: 'GST percentage must be a number',
   gstNegative: 'GST percentage cannot be negative',
@@ -94,6 +96,10 @@ export type LoanInput = {
   processingFee?: unknown;
   hasGst?: unknown;
   gstPercentage?: unknown;
+  /** Absent: on (most EMIs are auto-debited). */
+  emisAutoDebited?: unknown;
+  /** Absent: on (Indian lenders quote "fee + GST"). */
+  processingFeeGst?: unknown;
 };
 
 /** `create` applies every rule; `edit` drops the decimals rules and the future-date rule (spec). */
@@ -256,6 +262,14 @@ export function validateLoan(input: LoanInput, mode: LoanValidationMode, today: 
     ['processingFee', processingFeeError(input.processingFee)],
     ['hasGst', hasGst === null ? LOAN_MESSAGES.hasGstInvalid : null],
     ['gstPercentage', gstError(input.gstPercentage, hasGst === true, mode)],
+    [
+      'emisAutoDebited',
+      flag(input.emisAutoDebited, true) === null ? LOAN_MESSAGES.emisAutoDebitedInvalid : null,
+    ],
+    [
+      'processingFeeGst',
+      flag(input.processingFeeGst, true) === null ? LOAN_MESSAGES.processingFeeGstInvalid : null,
+    ],
   ];
   return checks.flatMap(([field, message]) => (message ? [{ field, message }] : []));
 }
@@ -299,6 +313,8 @@ export function parseLoan(
       processingFee: fee,
       hasGst,
       gstPercentage: hasGst ? Number(decimalText(input.gstPercentage)) : 0,
+      emisAutoDebited: flag(input.emisAutoDebited, true) === true,
+      processingFeeGst: flag(input.processingFeeGst, true) === true,
     },
   };
 }

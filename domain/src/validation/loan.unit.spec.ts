@@ -179,8 +179,24 @@ describe('parseLoan', () => {
         processingFee: 1000000,
         hasGst: false,
         gstPercentage: 0,
+        emisAutoDebited: true,
+        processingFeeGst: true,
       },
     });
+  });
+
+  it('takes auto-debit and the fee’s GST as on unless turned off, and refuses anything but a flag', () => {
+    const off = parseLoan({ ...valid, emisAutoDebited: 0, processingFeeGst: '0' }, 'create', today);
+    expect(off.ok && [off.value.emisAutoDebited, off.value.processingFeeGst]).toEqual([false, false]);
+    expect(parseLoan({ ...valid, emisAutoDebited: 'sometimes', processingFeeGst: 7 }, 'edit', today)).toEqual(
+      {
+        ok: false,
+        errors: [
+          { field: 'emisAutoDebited', message: 'Auto-debit must be on (1) or off (0)' },
+          { field: 'processingFeeGst', message: 'GST on the processing fee must be charged (1) or not (0)' },
+        ],
+      },
+    );
   });
 
   it('uses the spec defaults: yearly rate and duration, no GST, no fee', () => {

@@ -47,6 +47,8 @@ const LOAN_FIELDS: Record<string, Field> = {
   endDate: { label: 'End Date', show: text },
   hasGst: { label: 'GST applies to the interest', show: yesNo },
   gstPercentage: { label: 'GST Percentage', show: number },
+  emisAutoDebited: { label: 'EMIs are auto-debited from my bank account', show: yesNo },
+  processingFeeGst: { label: 'GST (18%) is charged on top of the processing fee', show: yesNo },
 };
 
 const SCHEDULE_FIELDS: Record<string, Field> = {
@@ -171,6 +173,44 @@ const LOAN_ENTRIES: {
       ['Amount', rupees(d.amount)],
       ['Matched to a debit', d.transactionId !== null],
     ]),
+  }),
+  EmisMarkedPaidUpTo: (d, loan) => ({
+    summary: `${d.paymentNumbers.length} EMIs of loan ${loan} due up to ${dateWords(d.upTo)} marked paid on their due dates`,
+    changes: facts([
+      ['Up To', d.upTo],
+      ['EMIs', d.paymentNumbers.length > 0 ? d.paymentNumbers.join(', ') : null],
+    ]),
+  }),
+  EmiMatched: (d, loan) => ({
+    summary: `Debit of ${formatInr(d.amount)} on ${dateWords(d.paidOn)} matched to EMI ${d.paymentNumber} of loan ${loan}`,
+    changes: facts([
+      ['EMI Number', d.paymentNumber],
+      ['Paid On', d.paidOn],
+      ['Amount', rupees(d.amount)],
+    ]),
+  }),
+  EmiMarkedMissed: (d, loan) => ({
+    summary: `EMI ${d.paymentNumber} of loan ${loan} marked missed (bounced)`,
+    changes: facts([['EMI Number', d.paymentNumber]]),
+  }),
+  EmiMarkUndone: (_d, loan) => ({ summary: `A payment mark on loan ${loan} undone`, changes: [] }),
+  EmiMatchReleased: (d, loan) => ({
+    summary:
+      d.reason === 'transaction-deleted'
+        ? `Match of a deleted debit to loan ${loan} released`
+        : `Match of a debit to loan ${loan} undone`,
+    changes: [],
+  }),
+  PreEmiInterestPaid: (d, loan) => ({
+    summary: `Pre-EMI interest of ${formatInr(d.amount)} paid on ${dateWords(d.date)} for loan ${loan}`,
+    changes: facts([
+      ['Date', d.date],
+      ['Amount', rupees(d.amount)],
+    ]),
+  }),
+  ConstructionCompleted: (d, loan) => ({
+    summary: `Construction financed by loan ${loan} completed on ${dateWords(d.date)}`,
+    changes: facts([['Completed On', d.date]]),
   }),
 };
 

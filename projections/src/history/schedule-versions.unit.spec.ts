@@ -29,6 +29,8 @@ const fields: LoanFields = {
   processingFee: 0,
   hasGst: true,
   gstPercentage: 18,
+  emisAutoDebited: true,
+  processingFeeGst: true,
 };
 
 type Change = { type: LoanCommand['type']; data: Record<string, unknown> };

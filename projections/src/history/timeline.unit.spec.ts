@@ -181,3 +181,48 @@ describe('timeline entries', () => {
     expect(streamIdOfWire("loan:1' OR 1=1", user)).toBeNull();
   });
 });
+
+describe('payment events on the timeline', () => {
+  const created = { accountNumber: 'HL00012345', bankId: 3, loanTypeId: 1 };
+
+  it('name the loan in words and say what was marked', () => {
+    const upTo = recorded('loan-l-1', 'EmisMarkedPaidUpTo', {
+      loanId: 'l-1',
+      markId: 'm-1',
+      upTo: '2025-12-31',
+      paymentNumbers: [1, 2, 3],
+    });
+    expect(entryOf(upTo, created).summary).toBe(
+      '3 EMIs of HDFC Bank Home Loan HL00012345 due up to 2025-12-31 marked paid on their due dates',
+    );
+    const matched = recorded('loan-l-1', 'EmiMatched', {
+      loanId: 'l-1',
+      markId: 'm-2',
+      paymentNumber: 4,
+      transactionId: 't-1',
+      paidOn: '2026-01-16',
+      amount: 231075,
+    });
+    expect(entryOf(matched, created).summary).toBe(
+      'Debit of ₹2,310.75 on 2026-01-16 matched to EMI 4 of HDFC Bank Home Loan HL00012345',
+    );
+    const released = recorded('loan-l-1', 'EmiMatchReleased', {
+      loanId: 'l-1',
+      markId: 'm-2',
+      transactionId: 't-1',
+      reason: 'transaction-deleted',
+    });
+    expect(entryOf(released, null).summary).toBe('Match of a deleted debit to the loan released');
+  });
+
+  it('label the two new loan fields as the form asks them', () => {
+    const edited = recorded('loan-l-1', 'LoanUpdated', {
+      loanId: 'l-1',
+      changes: { emisAutoDebited: false },
+      previous: { emisAutoDebited: true },
+    });
+    expect(entryOf(edited).changes).toEqual([
+      { field: 'EMIs are auto-debited from my bank account', from: true, to: false },
+    ]);
+  });
+});

@@ -13,6 +13,7 @@ import {
   type RecordedEvent,
   TRANSACTION_EVENT_TYPES,
   type TransactionEvent,
+  upcastLoanEvent,
 } from '@kosh/domain';
 
 /**
@@ -48,8 +49,9 @@ export type EmiInstalment = Readonly<{
   kind?: 'prepayment' | 'foreclosure' | 'pre-emi-interest';
 }>;
 
-/** An EMI marked paid: its entry shows the day and amount paid. */
+/** A payment marked or matched for EMI `n`: its entry shows the day and amount paid. */
 export type LedgerPaidEmi = Readonly<{
+  markId: string;
   n: number;
   paidOn: string;
   amount: Paise;
@@ -142,10 +144,11 @@ function withSchedule(
 /** Pure fold of a loan's events into what its EMI entries are made from. */
 export function evolveLedgerLoan(
   loan: LedgerLoan | null,
-  event: LoanStreamEvent & Versioned,
+  stored: LoanStreamEvent & Versioned,
 ): LedgerLoan | null {
-  if (loan && event.streamVersion <= loan.version) return loan;
-  const version = event.streamVersion;
+  if (loan && stored.streamVersion <= loan.version) return loan;
+  const version = stored.streamVersion;
+  const event = upcastLoanEvent(stored);
   switch (event.type) {
     case 'LoanCreated': {
       const d = event.data;
@@ -190,12 +193,26 @@ export function evolveLedgerLoan(
         ),
       );
     }
-    case 'EmiMarkedPaid': {
+    case 'EmiMarkedPaid':
+    case 'EmiMatched': {
       if (!loan) return null;
-      const { paymentNumber: n, paidOn, amount, transactionId } = event.data;
-      if (loan.paid.some((p) => p.n === n)) return { ...loan, version };
-      return { ...loan, paid: [...loan.paid, { n, paidOn, amount, transactionId }], version };
+      const { markId, paymentNumber: n, paidOn, amount } = event.data;
+      if (loan.paid.some((p) => p.markId === markId)) return { ...loan, version };
+      const transactionId = event.type === 'EmiMatched' ? event.data.transactionId : null;
+      return { ...loan, paid: [...loan.paid, { markId, n, paidOn, amount, transactionId }], version };
     }
+    case 'EmiMarkUndone':
+    case 'EmiMatchReleased': {
+      if (!loan) return null;
+      const { markId } = event.data;
+      return { ...loan, paid: loan.paid.filter((p) => p.markId !== markId), version };
+    }
+    // Paid on their due dates for their amounts, or not paid: the entries stay as scheduled.
+    case 'EmisMarkedPaidUpTo':
+    case 'EmiMarkedMissed':
+    case 'PreEmiInterestPaid':
+    case 'ConstructionCompleted':
+      return loan;
     // The schedule revision that follows each change is what moves the entries.
     case 'LoanPrepaid':
     case 'LoanRateChanged':
@@ -238,13 +255,21 @@ export function emiParticulars(
 
 /**
  * The debit entries a loan puts in the ledger: one per payment of its latest schedule (EMIs,
- * part-payments, a foreclosure). A paid EMI shows on the day and for the amount it was paid.
+ * part-payments, a foreclosure). An EMI marked or matched paid shows on the day of its last
+ * payment and for what was paid; once the marks are undone or released it shows as scheduled.
  */
 export function emiEntries(loan: LedgerLoan | null, names: CatalogNames): LedgerEntry[] {
   if (!loan || loan.deleted) return [];
   const bank = names.banks.get(loan.bankId) ?? `Bank ${loan.bankId}`;
   const loanType = names.loanTypes.get(loan.loanTypeId) ?? `Loan type ${loan.loanTypeId}`;
-  const paid = new Map(loan.paid.map((p) => [p.n, p]));
+  const paid = new Map<number, { paidOn: string; amount: Paise }>();
+  for (const p of loan.paid) {
+    const before = paid.get(p.n);
+    paid.set(p.n, {
+      paidOn: before && before.paidOn > p.paidOn ? before.paidOn : p.paidOn,
+      amount: (before?.amount ?? 0) + p.amount,
+    });
+  }
   const of = loan.emis.filter((emi) => emi.kind === undefined).length;
   return loan.emis.map((emi, index) => {
     const payment = emi.kind === undefined ? paid.get(emi.n) : undefined;
@@ -319,12 +344,20 @@ export function foldLedgerBatch(before: LedgerBatchState, events: readonly Ledge
       case 'LoanRateChanged':
       case 'EmiOverridden':
       case 'LoanForeclosed':
-      case 'EmiMarkedPaid': {
+      case 'EmiMarkedPaid':
+      case 'EmisMarkedPaidUpTo':
+      case 'EmiMatched':
+      case 'EmiMarkedMissed':
+      case 'EmiMarkUndone':
+      case 'EmiMatchReleased':
+      case 'PreEmiInterestPaid':
+      case 'ConstructionCompleted': {
         const id = event.data.loanId;
         const loan = loans.has(id) ? (loans.get(id) ?? null) : (before.loans.get(id) ?? null);
         const after = evolveLedgerLoan(loan, event);
         loans.set(id, after);
-        // A matched debit hides while its EMI shows; it shows again when the loan is deleted.
+        // A matched debit hides while its EMI shows; it shows again when the match is released
+        // or the loan deleted (a deleted debit has no entry left to show).
         const match = (transactionId: string | null, matchedTo: string | null) => {
           if (transactionId === null) return;
           const entry = entries.has(transactionId)
@@ -332,8 +365,10 @@ export function foldLedgerBatch(before: LedgerBatchState, events: readonly Ledge
             : before.entries.get(transactionId);
           if (entry) entries.set(transactionId, { ...entry, matchedTo });
         };
-        if (event.type === 'EmiMarkedPaid' && after !== loan)
-          match(event.data.transactionId, emiEntryId(id, event.data.paymentNumber));
+        const upcast = upcastLoanEvent(event);
+        if (upcast.type === 'EmiMatched' && after !== loan)
+          match(upcast.data.transactionId, emiEntryId(id, upcast.data.paymentNumber));
+        if (upcast.type === 'EmiMatchReleased' && after !== loan) match(upcast.data.transactionId, null);
         if (event.type === 'LoanDeleted' && loan) for (const p of loan.paid) match(p.transactionId, null);
         break;
       }
@@ -378,7 +413,7 @@ export function touchedBy(events: readonly LedgerEvent[]): {
   const loanIds = new Set<string>();
   const deletedLoanIds = new Set<string>();
   for (const event of events) {
-    // EmiMarkedPaid names both its loan and the debit it was matched to (or null).
+    // A match or its release names both its loan and the debit.
     if ('loanId' in event.data) loanIds.add(event.data.loanId);
     if ('transactionId' in event.data && event.data.transactionId !== null)
       entryIds.add(event.data.transactionId);

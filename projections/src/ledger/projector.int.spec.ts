@@ -48,8 +48,18 @@ describe('ledger read model in PostgreSQL', () => {
   const create = { type: 'CreateLoan', data: { loanId, userId, fields: loanFields, now } } as const;
   const markPaid = (amount: number) =>
     ({
-      type: 'MarkEmiPaid',
-      data: { loanId, userId, paymentNumber: 1, paidOn: '2025-02-15', amount, transactionId, now: later },
+      type: 'MatchEmi',
+      data: {
+        loanId,
+        userId,
+        markId: 'mark-1',
+        paymentNumber: 1,
+        paidOn: '2025-02-15',
+        amount,
+        transactionId,
+        confirm: false,
+        now: later,
+      },
     }) as const;
 
   it('shows each EMI as a debit, and a debit matched to a paid EMI once, as the EMI', async () => {

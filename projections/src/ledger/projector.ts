@@ -1,4 +1,4 @@
-import { toDecimalString, toPaise } from '@kosh/domain';
+import { legacyMarkId, toDecimalString, toPaise } from '@kosh/domain';
 import type { Queryable } from '@kosh/event-store';
 import { defineProjection } from '../runner/define';
 import {
@@ -62,7 +62,7 @@ type DbLedgerLoan = {
   deleted: boolean;
   schedule_version: number;
   emis: EmiInstalment[];
-  paid: LedgerPaidEmi[];
+  paid: (Omit<LedgerPaidEmi, 'markId'> & { markId?: string })[];
   generated_at: string | null;
   version: number;
 };
@@ -110,7 +110,8 @@ async function loadState(
           deleted: r.deleted,
           scheduleVersion: r.schedule_version,
           emis: r.emis,
-          paid: r.paid,
+          // Payments stored before marks had ids get the id the domain's upcast gives them.
+          paid: r.paid.map((p) => ({ ...p, markId: p.markId ?? legacyMarkId(r.loan_id, p.n, p.paidOn) })),
           generatedAt: r.generated_at,
           version: r.version,
         },

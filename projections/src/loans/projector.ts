@@ -7,6 +7,7 @@ import {
   type RecordedEvent,
   toDecimalString,
   toPaise,
+  upcastLoanEvent,
 } from '@kosh/domain';
 import type { Queryable } from '@kosh/event-store';
 import { foldRows, rowProjection, splitChanges } from '../runner/row-projection';
@@ -26,8 +27,9 @@ export type LoanRow = LoanDetails &
 export type VersionedLoanEvent = LoanStreamEvent & Pick<RecordedEvent, 'streamVersion'>;
 
 /** Pure fold of one loan's events into its row (null before it is created and once deleted). */
-export function evolveLoanRow(row: LoanRow | null, event: VersionedLoanEvent): LoanRow | null {
-  if (row && event.streamVersion <= row.version) return row;
+export function evolveLoanRow(row: LoanRow | null, stored: VersionedLoanEvent): LoanRow | null {
+  if (row && stored.streamVersion <= row.version) return row;
+  const event = { ...upcastLoanEvent(stored), streamVersion: stored.streamVersion };
   const version = event.streamVersion;
   switch (event.type) {
     case 'LoanCreated': {
@@ -48,6 +50,13 @@ export function evolveLoanRow(row: LoanRow | null, event: VersionedLoanEvent): L
     case 'EmiOverridden':
     case 'LoanForeclosed':
     case 'EmiMarkedPaid':
+    case 'EmisMarkedPaidUpTo':
+    case 'EmiMatched':
+    case 'EmiMarkedMissed':
+    case 'EmiMarkUndone':
+    case 'EmiMatchReleased':
+    case 'PreEmiInterestPaid':
+    case 'ConstructionCompleted':
       return row ? { ...row, updatedAt: event.data.recordedAt, version } : null;
     case 'LoanDeleted':
       return null;
@@ -60,7 +69,7 @@ export const LOAN_COLUMNS = `l.id::text AS id, l.user_id, l.bank_id, l.loan_type
   l.principal_amount::text AS principal_amount, l.interest_rate::text AS interest_rate, l.is_interest_rate_yearly,
   l.duration, l.is_duration_yearly, to_char(l.start_date, 'YYYY-MM-DD') AS start_date,
   to_char(l.end_date, 'YYYY-MM-DD') AS end_date, l.processing_fee::text AS processing_fee, l.has_gst,
-  l.gst_percentage::text AS gst_percentage,
+  l.gst_percentage::text AS gst_percentage, l.emis_auto_debited, l.processing_fee_gst,
   to_char(l.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at,
   to_char(l.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS updated_at,
   l.schedule_version, l.version`;
@@ -82,6 +91,8 @@ export type DbLoanRow = {
   processing_fee: string;
   has_gst: boolean;
   gst_percentage: string;
+  emis_auto_debited: boolean;
+  processing_fee_gst: boolean;
   created_at: string;
   updated_at: string;
   schedule_version: number;
@@ -107,6 +118,8 @@ export function loanFromDb(r: DbLoanRow): LoanRow {
     processingFee: paise(r.processing_fee),
     hasGst: r.has_gst,
     gstPercentage: Number(r.gst_percentage),
+    emisAutoDebited: r.emis_auto_debited,
+    processingFeeGst: r.processing_fee_gst,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
     scheduleVersion: Number(r.schedule_version),
@@ -132,15 +145,18 @@ async function saveRows(tx: Queryable, rows: readonly LoanRow[]): Promise<void> 
   await tx.query(
     `INSERT INTO loans (id, user_id, bank_id, loan_type_id, account_number, short_detail, principal_amount,
        interest_rate, is_interest_rate_yearly, duration, is_duration_yearly, start_date, end_date, processing_fee,
-       has_gst, gst_percentage, created_at, updated_at, schedule_version, version)
+       has_gst, gst_percentage, emis_auto_debited, processing_fee_gst, created_at, updated_at, schedule_version,
+       version)
      SELECT r."id", r."userId", r."bankId", r."loanTypeId", r."accountNumber", r."shortDetail", r."principalAmount",
             r."interestRate", r."isInterestRateYearly", r."duration", r."isDurationYearly", r."startDate",
-            r."endDate", r."processingFee", r."hasGst", r."gstPercentage", r."createdAt", r."updatedAt",
+            r."endDate", r."processingFee", r."hasGst", r."gstPercentage", r."emisAutoDebited",
+            r."processingFeeGst", r."createdAt", r."updatedAt",
             r."scheduleVersion", r."version"
        FROM jsonb_to_recordset($1::jsonb) AS r("id" uuid, "userId" text, "bankId" integer, "loanTypeId" integer,
             "accountNumber" text, "shortDetail" text, "principalAmount" numeric, "interestRate" numeric,
             "isInterestRateYearly" boolean, "duration" integer, "isDurationYearly" boolean, "startDate" date,
             "endDate" date, "processingFee" numeric, "hasGst" boolean, "gstPercentage" numeric,
+            "emisAutoDebited" boolean, "processingFeeGst" boolean,
             "createdAt" timestamptz, "updatedAt" timestamptz, "scheduleVersion" integer, "version" integer)
      ON CONFLICT (id) DO UPDATE SET
        bank_id = EXCLUDED.bank_id, loan_type_id = EXCLUDED.loan_type_id, account_number = EXCLUDED.account_number,
@@ -148,7 +164,9 @@ async function saveRows(tx: Queryable, rows: readonly LoanRow[]): Promise<void> 
        interest_rate = EXCLUDED.interest_rate, is_interest_rate_yearly = EXCLUDED.is_interest_rate_yearly,
        duration = EXCLUDED.duration, is_duration_yearly = EXCLUDED.is_duration_yearly,
        start_date = EXCLUDED.start_date, end_date = EXCLUDED.end_date, processing_fee = EXCLUDED.processing_fee,
-       has_gst = EXCLUDED.has_gst, gst_percentage = EXCLUDED.gst_percentage, updated_at = EXCLUDED.updated_at,
+       has_gst = EXCLUDED.has_gst, gst_percentage = EXCLUDED.gst_percentage,
+       emis_auto_debited = EXCLUDED.emis_auto_debited, processing_fee_gst = EXCLUDED.processing_fee_gst,
+       updated_at = EXCLUDED.updated_at,
        schedule_version = EXCLUDED.schedule_version, version = EXCLUDED.version`,
     [JSON.stringify(records)],
   );

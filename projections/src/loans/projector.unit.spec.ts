@@ -30,6 +30,8 @@ const created: LoanCreated & { streamVersion: number } = {
     shortDetail: null,
     endDate: '2035-01-15',
     processingFee: 0,
+    emisAutoDebited: true,
+    processingFeeGst: true,
     createdAt: at,
   },
   streamVersion: 1,

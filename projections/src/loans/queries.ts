@@ -1,5 +1,6 @@
 import { type Paise, toPaise } from '@kosh/domain';
 import type { Queryable } from '@kosh/event-store';
+import { loanStandings } from '../schedules/queries';
 import { type DbLoanRow, LOAN_COLUMNS, type LoanRow, loanFromDb } from './projector';
 
 export type { LoanRow } from './projector';
@@ -150,17 +151,10 @@ export async function getLoanStats(db: Queryable, userId: string, today: string)
     active: number;
     amount: string;
     remaining: string;
-    overdue_loans: number;
-    overdue_emis: number;
+    ids: string[];
   }>(
     `WITH own AS (
-       SELECT l.id, l.principal_amount, coalesce(h.closed_on, l.end_date) AS closed_on,
-              CASE WHEN EXISTS (SELECT 1 FROM loan_paid_emis p WHERE p.loan_id = l.id)
-                THEN (SELECT count(*) FROM loan_schedule_rows r
-                       WHERE r.loan_id = l.id AND r.kind = 'emi' AND r.emi_date < $2::date
-                         AND NOT EXISTS (SELECT 1 FROM loan_paid_emis p
-                                          WHERE p.loan_id = r.loan_id AND p.payment_number = r.payment_number))
-                ELSE 0 END AS overdue
+       SELECT l.id, l.principal_amount, coalesce(h.closed_on, l.end_date) AS closed_on
          FROM loans l LEFT JOIN loan_schedules h ON h.loan_id = l.id
         WHERE l.user_id = $1)
      SELECT count(*)::int AS total,
@@ -175,18 +169,20 @@ export async function getLoanStats(db: Queryable, userId: string, today: string)
                   ORDER BY r.emi_date DESC, r.seq DESC LIMIT 1),
                 o.principal_amount)
             END), 0)::text AS remaining,
-            count(*) FILTER (WHERE o.overdue > 0)::int AS overdue_loans,
-            coalesce(sum(o.overdue), 0)::int AS overdue_emis
+            coalesce(array_agg(o.id::text), '{}') AS ids
        FROM own o`,
     [userId, today],
   );
   const r = rows[0];
+  // Overdue EMIs are judged by the domain (auto-debit, marks): see `loanStandings`.
+  const standings = [...(await loanStandings(db, userId, r?.ids ?? [], today)).values()];
+  const overdue = standings.filter((s) => s.overdueEmis > 0);
   return {
     totalLoans: Number(r?.total ?? 0),
     activeLoans: Number(r?.active ?? 0),
     totalAmount: toPaise(r?.amount ?? '0'),
     remainingAmount: toPaise(r?.remaining ?? '0'),
-    overdueLoans: Number(r?.overdue_loans ?? 0),
-    overdueEmis: Number(r?.overdue_emis ?? 0),
+    overdueLoans: overdue.length,
+    overdueEmis: overdue.reduce((sum, s) => sum + s.overdueEmis, 0),
   };
 }

@@ -28,6 +28,8 @@ const fields: LoanFields = {
   processingFee: 0,
   hasGst: false,
   gstPercentage: 0,
+  emisAutoDebited: true,
+  processingFeeGst: true,
 };
 
 /** The schedule the read model folds after creating the loan and running `commands`. */

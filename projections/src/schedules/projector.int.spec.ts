@@ -7,7 +7,8 @@ import { schedulesProjection } from './projector';
 const HEADERS = `SELECT loan_id::text, version, reason, principal::text, number_of_payments,
   to_char(closed_on, 'YYYY-MM-DD') AS closed_on FROM loan_schedules`;
 const ROWS = `SELECT count(*)::int AS rows, max(version) AS version FROM loan_schedule_rows`;
-const PAID = `SELECT payment_number, to_char(paid_on, 'YYYY-MM-DD') AS paid_on, transaction_id FROM loan_paid_emis`;
+const PAID = `SELECT (mark->>'paymentNumber')::int AS payment_number, mark->>'paidOn' AS paid_on, transaction_id
+  FROM loan_emi_marks`;
 
 const create = { type: 'CreateLoan', data: { loanId, userId, fields: loanFields, now } } as const;
 const update = {
@@ -17,7 +18,7 @@ const update = {
 const markPaid = (amount: number) =>
   ({
     type: 'MarkEmiPaid',
-    data: { loanId, userId, paymentNumber: 1, paidOn: '2025-02-15', amount, transactionId: null, now: later },
+    data: { loanId, userId, markId: 'mark-1', paymentNumber: 1, paidOn: '2025-02-15', amount, now: later },
   }) as const;
 
 describe('schedules read model in PostgreSQL', () => {

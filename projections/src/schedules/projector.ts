@@ -1,13 +1,15 @@
 import {
   type ActualScheduleRow,
   assertNever,
+  type EmiMark,
+  evolvePayments,
   type LoanStreamEvent,
   loanStreamEventTypes,
-  type PaidEmi,
   type Paise,
   type ScheduleRow,
   type ScheduleTotals,
   toDecimalString,
+  upcastLoanEvent,
 } from '@kosh/domain';
 import type { Queryable } from '@kosh/event-store';
 import { rowProjection } from '../runner/row-projection';
@@ -37,8 +39,9 @@ export type ScheduleView = Readonly<{
   /** Date of the last row (last EMI or foreclosure). */
   closedOn: string | null;
   rows: readonly ScheduleViewRow[];
-  /** EMIs marked paid, whatever the schedule version. */
-  paid: readonly PaidEmi[];
+  /** Marks and matches of EMIs and pre-EMI interest, in the order made, whatever the schedule version. */
+  marks: readonly EmiMark[];
+  constructionCompletedOn: string | null;
 }>;
 
 const emiRow = (row: ScheduleRow): ScheduleViewRow => ({
@@ -66,7 +69,8 @@ const revisedRow = (row: ActualScheduleRow): ScheduleViewRow => ({
  * whether generated from the terms or revised after changes; paid EMIs carry over; deleting the
  * loan removes it.
  */
-export function evolveSchedule(current: ScheduleView | null, event: LoanStreamEvent): ScheduleView | null {
+export function evolveSchedule(current: ScheduleView | null, stored: LoanStreamEvent): ScheduleView | null {
+  const event = upcastLoanEvent(stored);
   switch (event.type) {
     case 'ScheduleGenerated':
     case 'ScheduleRevised': {
@@ -94,13 +98,22 @@ export function evolveSchedule(current: ScheduleView | null, event: LoanStreamEv
         generatedAt: d.generatedAt,
         closedOn: rows[rows.length - 1]?.emiDate ?? null,
         rows,
-        paid: current?.paid ?? [],
+        marks: current?.marks ?? [],
+        constructionCompletedOn: current?.constructionCompletedOn ?? null,
       };
     }
-    case 'EmiMarkedPaid': {
-      const { paymentNumber, paidOn, amount, transactionId } = event.data;
-      if (!current || current.paid.some((emi) => emi.paymentNumber === paymentNumber)) return current;
-      return { ...current, paid: [...current.paid, { paymentNumber, paidOn, amount, transactionId }] };
+    case 'EmiMarkedPaid':
+    case 'EmisMarkedPaidUpTo':
+    case 'EmiMatched':
+    case 'EmiMarkedMissed':
+    case 'EmiMarkUndone':
+    case 'EmiMatchReleased':
+    case 'PreEmiInterestPaid':
+    case 'ConstructionCompleted': {
+      if (!current) return current;
+      const before = { marks: current.marks, constructionCompletedOn: current.constructionCompletedOn };
+      const after = evolvePayments(before, event);
+      return after === before ? current : { ...current, ...after };
     }
     case 'LoanDeleted':
       return null;
@@ -116,11 +129,17 @@ export function evolveSchedule(current: ScheduleView | null, event: LoanStreamEv
   }
 }
 
+/** The headers with every mark (an undo needs them all), not the rows. */
 async function loadHeaders(tx: Queryable, ids: readonly string[]): Promise<Map<string, ScheduleView>> {
-  const { rows } = await tx.query<{ loan_id: string; user_id: string; version: number }>(
-    'SELECT loan_id::text AS loan_id, user_id, version FROM loan_schedules WHERE loan_id = ANY($1::uuid[])',
-    [ids],
-  );
+  const [{ rows }, marks] = await Promise.all([
+    tx.query<{ loan_id: string; user_id: string; version: number; construction_completed_on: string | null }>(
+      `SELECT loan_id::text AS loan_id, user_id, version,
+              to_char(construction_completed_on, 'YYYY-MM-DD') AS construction_completed_on
+         FROM loan_schedules WHERE loan_id = ANY($1::uuid[])`,
+      [ids],
+    ),
+    marksOf(tx, ids),
+  ]);
   const empty: ScheduleView['totals'] = {
     principal: 0,
     interest: 0,
@@ -141,10 +160,23 @@ async function loadHeaders(tx: Queryable, ids: readonly string[]): Promise<Map<s
         generatedAt: '',
         closedOn: null,
         rows: [],
-        paid: [],
+        marks: marks.get(r.loan_id) ?? [],
+        constructionCompletedOn: r.construction_completed_on,
       },
     ]),
   );
+}
+
+/** The marks of these loans, in the order made. */
+export async function marksOf(db: Queryable, loanIds: readonly string[]): Promise<Map<string, EmiMark[]>> {
+  const byLoan = new Map<string, EmiMark[]>();
+  if (loanIds.length === 0) return byLoan;
+  const { rows } = await db.query<{ loan_id: string; mark: EmiMark }>(
+    'SELECT loan_id::text AS loan_id, mark FROM loan_emi_marks WHERE loan_id = ANY($1::uuid[]) ORDER BY loan_id, seq',
+    [loanIds],
+  );
+  for (const r of rows) byLoan.set(r.loan_id, [...(byLoan.get(r.loan_id) ?? []), r.mark]);
+  return byLoan;
 }
 
 async function saveSchedules(tx: Queryable, schedules: readonly ScheduleView[]): Promise<void> {
@@ -239,16 +271,33 @@ async function saveSchedules(tx: Queryable, schedules: readonly ScheduleView[]):
   );
 }
 
-async function savePaid(tx: Queryable, paid: readonly (PaidEmi & { loanId: string; userId: string })[]) {
-  if (paid.length === 0) return;
-  const records = paid.map((p) => ({ ...p, amount: toDecimalString(p.amount) }));
+/** Replaces the marks (and the construction date) of the loans whose marks moved. */
+async function saveMarks(tx: Queryable, schedules: readonly ScheduleView[]): Promise<void> {
+  if (schedules.length === 0) return;
+  const ids = schedules.map((s) => s.loanId);
+  await tx.query('DELETE FROM loan_emi_marks WHERE loan_id = ANY($1::uuid[])', [ids]);
+  const records = schedules.flatMap((s) =>
+    s.marks.map((mark, index) => ({
+      loanId: s.loanId,
+      markId: mark.markId,
+      userId: s.userId,
+      seq: index + 1,
+      mark,
+      transactionId: mark.kind === 'matched' ? mark.transactionId : null,
+    })),
+  );
+  if (records.length > 0)
+    await tx.query(
+      `INSERT INTO loan_emi_marks (loan_id, mark_id, user_id, seq, mark, transaction_id)
+       SELECT r."loanId", r."markId", r."userId", r."seq", r."mark", r."transactionId"
+         FROM jsonb_to_recordset($1::jsonb) AS r("loanId" uuid, "markId" text, "userId" text, "seq" integer,
+              "mark" jsonb, "transactionId" text)`,
+      [JSON.stringify(records)],
+    );
   await tx.query(
-    `INSERT INTO loan_paid_emis (loan_id, payment_number, user_id, paid_on, amount, transaction_id)
-     SELECT r."loanId", r."paymentNumber", r."userId", r."paidOn", r."amount", r."transactionId"
-       FROM jsonb_to_recordset($1::jsonb) AS r("loanId" uuid, "paymentNumber" integer, "userId" text,
-            "paidOn" date, "amount" numeric, "transactionId" text)
-     ON CONFLICT (loan_id, payment_number) DO NOTHING`,
-    [JSON.stringify(records)],
+    `UPDATE loan_schedules h SET construction_completed_on = r."on"
+       FROM jsonb_to_recordset($1::jsonb) AS r("loanId" uuid, "on" date) WHERE h.loan_id = r."loanId"`,
+    [JSON.stringify(schedules.map((s) => ({ loanId: s.loanId, on: s.constructionCompletedOn })))],
   );
 }
 
@@ -256,7 +305,7 @@ async function savePaid(tx: Queryable, paid: readonly (PaidEmi & { loanId: strin
 export const schedulesProjection = rowProjection({
   name: 'schedules',
   handles: loanStreamEventTypes,
-  tables: ['loan_schedules', 'loan_schedule_rows', 'loan_paid_emis'],
+  tables: ['loan_schedules', 'loan_schedule_rows', 'loan_emi_marks'],
   migrations: new URL('./migrations', import.meta.url),
   keyOf: (event) => event.data.loanId,
   evolve: evolveSchedule,
@@ -264,22 +313,25 @@ export const schedulesProjection = rowProjection({
   async write(tx, changes) {
     const removed: string[] = [];
     const saved: ScheduleView[] = [];
-    const paid: (PaidEmi & { loanId: string; userId: string })[] = [];
+    const marked: ScheduleView[] = [];
     for (const { key, before, after } of changes) {
       if (after === null) {
         removed.push(key);
         continue;
       }
       if (after.version !== before?.version) saved.push(after);
-      // Loaded headers carry no paid EMIs: the fold's list holds this batch's (a redelivery is a no-op).
-      for (const emi of after.paid) paid.push({ ...emi, loanId: key, userId: after.userId });
+      if (
+        after.marks !== before?.marks ||
+        after.constructionCompletedOn !== (before?.constructionCompletedOn ?? null)
+      )
+        marked.push(after);
     }
     if (removed.length > 0) {
       await tx.query('DELETE FROM loan_schedule_rows WHERE loan_id = ANY($1::uuid[])', [removed]);
       await tx.query('DELETE FROM loan_schedules WHERE loan_id = ANY($1::uuid[])', [removed]);
-      await tx.query('DELETE FROM loan_paid_emis WHERE loan_id = ANY($1::uuid[])', [removed]);
+      await tx.query('DELETE FROM loan_emi_marks WHERE loan_id = ANY($1::uuid[])', [removed]);
     }
     await saveSchedules(tx, saved);
-    await savePaid(tx, paid);
+    await saveMarks(tx, marked);
   },
 });

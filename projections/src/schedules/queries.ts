@@ -1,6 +1,6 @@
-import { loanStatus, overdueEmis, type PaidEmi, toPaise } from '@kosh/domain';
+import { type EmiMark, loanStatus, overdueEmiCount, toPaise } from '@kosh/domain';
 import type { Queryable } from '@kosh/event-store';
-import type { ScheduleView, ScheduleViewRow } from './projector';
+import { marksOf, type ScheduleView, type ScheduleViewRow } from './projector';
 
 export type { ScheduleView, ScheduleViewRow } from './projector';
 
@@ -15,6 +15,7 @@ type DbScheduleRow = {
   number_of_payments: number;
   generated_at: string;
   closed_on: string | null;
+  construction_completed_on: string | null;
   payment_number: number | null;
   kind: ScheduleViewRow['kind'] | null;
   emi_date: string | null;
@@ -37,11 +38,12 @@ export async function getSchedule(
   userId: string,
   loanId: string,
 ): Promise<ScheduleView | null> {
-  const [{ rows }, paid] = await Promise.all([
+  const [{ rows }, marks] = await Promise.all([
     db.query<DbScheduleRow>(
       `SELECT h.version, h.reason, h.principal::text AS total_principal, h.interest::text AS total_interest,
               h.gst::text AS total_gst, h.emi::text AS total_emi, h.charges::text AS total_charges,
               h.number_of_payments, to_char(h.closed_on, 'YYYY-MM-DD') AS closed_on,
+              to_char(h.construction_completed_on, 'YYYY-MM-DD') AS construction_completed_on,
               to_char(h.generated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS generated_at,
               r.payment_number, r.kind, to_char(r.emi_date, 'YYYY-MM-DD') AS emi_date,
               r.principal::text AS principal, r.interest::text AS interest, r.gst::text AS gst,
@@ -53,7 +55,7 @@ export async function getSchedule(
         ORDER BY r.seq`,
       [userId, loanId],
     ),
-    paidEmis(db, userId, loanId),
+    marksOf(db, [loanId]),
   ]);
   const h = rows[0];
   if (!h) return null;
@@ -88,28 +90,9 @@ export async function getSchedule(
           annualRatePercent: r.annual_rate === null ? null : Number(r.annual_rate),
         }),
       ),
-    paid,
+    marks: marks.get(loanId) ?? [],
+    constructionCompletedOn: h.construction_completed_on,
   };
-}
-
-/** The EMIs of the user's loan marked paid, by EMI number. */
-export async function paidEmis(db: Queryable, userId: string, loanId: string): Promise<PaidEmi[]> {
-  const { rows } = await db.query<{
-    payment_number: number;
-    paid_on: string;
-    amount: string;
-    transaction_id: string | null;
-  }>(
-    `SELECT payment_number, to_char(paid_on, 'YYYY-MM-DD') AS paid_on, amount::text AS amount, transaction_id
-       FROM loan_paid_emis WHERE user_id = $1 AND loan_id = $2::uuid ORDER BY payment_number`,
-    [userId, loanId],
-  );
-  return rows.map((r) => ({
-    paymentNumber: Number(r.payment_number),
-    paidOn: r.paid_on,
-    amount: toPaise(r.amount),
-    transactionId: r.transaction_id,
-  }));
 }
 
 export type LoanStanding = Readonly<{
@@ -119,23 +102,24 @@ export type LoanStanding = Readonly<{
 }>;
 
 /**
- * A loan's standing from its schedule (the same rule as the query below, through the domain's
- * `loanStatus`): for a command's answer, built from the folded schedule when the read model lags.
+ * A loan's standing from its schedule and marks (domain `loanStatus`): for a command's answer,
+ * built from the folded schedule when the read model lags.
  */
-export function standingOf(schedule: ScheduleView, today: string): LoanStanding {
-  const rows = schedule.rows.map((row) => ({ ...row, date: row.emiDate }));
+export function standingOf(schedule: ScheduleView, emisAutoDebited: boolean, today: string): LoanStanding {
+  const rows = schedule.rows.map((row) => ({ ...row, date: row.emiDate, amount: row.emi }));
   // No last payment known: never Completed (as the query's NULL comparison).
   const actual = { rows, closedOn: schedule.closedOn ?? '9999-12-31' };
+  const payments = { marks: schedule.marks, emisAutoDebited };
   return {
-    status: loanStatus(actual, schedule.paid, today),
-    overdueEmis: overdueEmis(rows, schedule.paid, today).length,
+    status: loanStatus(actual, payments, today),
+    overdueEmis: overdueEmiCount(rows, payments, today),
     closedOn: schedule.closedOn,
   };
 }
 
 /**
- * Status of the user's loans on `today` (domain `loanStatus`, in SQL): Overdue once an EMI is
- * marked paid and an EMI due before today is not; else Completed once the last payment is past.
+ * Status of the user's loans on `today` (domain `loanStatus`): an auto-debited loan with no marks
+ * has nothing overdue, so only the others' EMIs and marks are read and judged.
  */
 export async function loanStandings(
   db: Queryable,
@@ -144,20 +128,50 @@ export async function loanStandings(
   today: string,
 ): Promise<Map<string, LoanStanding>> {
   if (loanIds.length === 0) return new Map();
-  const { rows } = await db.query<{ loan_id: string; closed_on: string | null; overdue: number }>(
+  const { rows } = await db.query<{
+    loan_id: string;
+    closed_on: string | null;
+    judged: boolean;
+    auto: boolean;
+  }>(
     `SELECT h.loan_id::text AS loan_id, to_char(h.closed_on, 'YYYY-MM-DD') AS closed_on,
-            CASE WHEN NOT EXISTS (SELECT 1 FROM loan_paid_emis p WHERE p.loan_id = h.loan_id) THEN 0
-            ELSE (SELECT count(*)::int FROM loan_schedule_rows r
-                   WHERE r.loan_id = h.loan_id AND r.kind = 'emi' AND r.emi_date < $3::date
-                     AND NOT EXISTS (SELECT 1 FROM loan_paid_emis p
-                                      WHERE p.loan_id = r.loan_id AND p.payment_number = r.payment_number))
-            END AS overdue
-       FROM loan_schedules h WHERE h.user_id = $1 AND h.loan_id = ANY($2::uuid[])`,
-    [userId, loanIds, today],
+            coalesce(l.emis_auto_debited, true) AS auto,
+            (NOT coalesce(l.emis_auto_debited, true)
+              OR EXISTS (SELECT 1 FROM loan_emi_marks m WHERE m.loan_id = h.loan_id)) AS judged
+       FROM loan_schedules h LEFT JOIN loans l ON l.id = h.loan_id
+      WHERE h.user_id = $1 AND h.loan_id = ANY($2::uuid[])`,
+    [userId, loanIds],
   );
+  const judged = rows.filter((r) => r.judged).map((r) => r.loan_id);
+  const overdue = new Map<string, number>();
+  if (judged.length > 0) {
+    const [emis, marks] = await Promise.all([
+      db.query<{ loan_id: string; payment_number: number; emi_date: string; emi: string }>(
+        `SELECT loan_id::text AS loan_id, payment_number, to_char(emi_date, 'YYYY-MM-DD') AS emi_date, emi::text AS emi
+           FROM loan_schedule_rows WHERE loan_id = ANY($1::uuid[]) AND kind = 'emi' AND emi_date <= $2::date`,
+        [judged, today],
+      ),
+      marksOf(db, judged),
+    ]);
+    const rowsOf = new Map<string, { kind: 'emi'; paymentNumber: number; date: string; amount: number }[]>();
+    for (const r of emis.rows) {
+      const row = {
+        kind: 'emi' as const,
+        paymentNumber: Number(r.payment_number),
+        date: r.emi_date,
+        amount: toPaise(r.emi),
+      };
+      rowsOf.set(r.loan_id, [...(rowsOf.get(r.loan_id) ?? []), row]);
+    }
+    for (const r of rows) {
+      if (!r.judged) continue;
+      const payments = { marks: marks.get(r.loan_id) ?? ([] as EmiMark[]), emisAutoDebited: r.auto };
+      overdue.set(r.loan_id, overdueEmiCount(rowsOf.get(r.loan_id) ?? [], payments, today));
+    }
+  }
   return new Map(
     rows.map((r) => {
-      const overdueEmis = Number(r.overdue);
+      const overdueEmis = overdue.get(r.loan_id) ?? 0;
       const status =
         overdueEmis > 0 ? 'Overdue' : r.closed_on !== null && r.closed_on < today ? 'Completed' : 'Active';
       return [r.loan_id, { status, overdueEmis, closedOn: r.closed_on }];

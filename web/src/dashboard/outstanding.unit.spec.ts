@@ -18,6 +18,8 @@ const loan = (over: Partial<Loan>): Loan => ({
   processingFee: 0,
   hasGst: false,
   gstPercentage: 0,
+  emisAutoDebited: true,
+  processingFeeHasGst: true,
   scheduleVersion: 1,
   createdAt: '2025-01-15T00:00:00Z',
   updatedAt: '2025-01-15T00:00:00Z',

@@ -1,21 +1,24 @@
-import { Button, Card, Classes, HTMLTable, Intent, NonIdealState, Spinner } from '@blueprintjs/core';
+import { Alert, Button, Card, Classes, HTMLTable, Intent, NonIdealState, Spinner } from '@blueprintjs/core';
 import { type MouseEvent, memo, useCallback, useMemo, useState } from 'react';
 import { useLocation, useParams } from 'wouter';
 import { PageHeader } from '../app/layout/PageHeader';
-import { formatDate, formatMoney, todayIso } from '../format';
+import { formatDate, formatMoney } from '../format';
 import { useAsOfMode, withAsOf } from '../history/asOf';
 import { ScheduleVersions } from '../history/ScheduleVersions';
 import { toast } from '../toaster';
 import { StatCard, StatGrid } from '../ui/StatCard';
 import { TableScroll } from '../ui/TableScroll';
 import { MarkPaidDialog } from './changes/MarkPaidDialog';
+import { PaidUpToDialog } from './changes/PaidUpToDialog';
 import { LoanUnavailable } from './LoanUnavailable';
 import { bankLabel, EMI_LABELS } from './loanDisplay';
 import {
   type ScheduleRow,
   useGetLoanQuery,
   useGetScheduleQuery,
+  useMarkEmiMissedMutation,
   useRegenerateScheduleMutation,
+  useUndoMarkMutation,
 } from './loansApi';
 import './loan-changes.css';
 import { ScheduleTableHead } from './ScheduleTableHead';
@@ -40,11 +43,35 @@ export function AmortizationPage() {
   const rows = schedule.data ?? [];
   const totals = useMemo(() => scheduleTotals(rows), [rows]);
   const [paying, setPaying] = useState<ScheduleRow | null>(null);
-  const markPaid = useCallback(
-    (paymentNumber: number) =>
-      setPaying(rows.find((row) => isEmi(row) && row.paymentNumber === paymentNumber) ?? null),
-    [rows],
+  const [payingUpTo, setPayingUpTo] = useState(false);
+  const [undoing, setUndoing] = useState<{ markId: string; text: string } | null>(null);
+  const [markMissed] = useMarkEmiMissedMutation();
+  const [undoMark, undo] = useUndoMarkMutation();
+  const onAction = useCallback(
+    async (action: RowAction) => {
+      const row = rows.find((r) => isEmi(r) && r.paymentNumber === action.paymentNumber);
+      if (!row) return;
+      if (action.kind === 'undo') {
+        setUndoing({ markId: action.markId, text: undoText(rows, row, action.markId) });
+      } else if (action.kind === 'pay') setPaying(row);
+      else {
+        const result = await markMissed({
+          id,
+          paymentNumber: row.paymentNumber,
+          body: {},
+          idempotencyKey: crypto.randomUUID(),
+        });
+        if (!('error' in result)) toast.success(`EMI ${row.paymentNumber} marked missed`);
+      }
+    },
+    [rows, id, markMissed],
   );
+  const confirmUndo = async () => {
+    if (!undoing) return;
+    const result = await undoMark({ id, markId: undoing.markId });
+    setUndoing(null);
+    if (!('error' in result)) toast.success(result.data.message ?? 'Mark undone');
+  };
 
   const generate = async () => {
     const result = await regenerate({ id });
@@ -82,6 +109,9 @@ export function AmortizationPage() {
             {readOnly ? null : (
               <Button icon="edit" text="Edit Loan" onClick={() => navigate(`/loans/${id}/edit`)} />
             )}
+            {rows.length > 0 && !readOnly ? (
+              <Button icon="tick-circle" text="Mark Paid Up To…" onClick={() => setPayingUpTo(true)} />
+            ) : null}
             {rows.length > 0 && !readOnly ? (
               <Button
                 intent="primary"
@@ -144,16 +174,27 @@ export function AmortizationPage() {
             />
           </StatGrid>
           {paying ? <MarkPaidDialog loanId={id} row={paying} onClose={() => setPaying(null)} /> : null}
+          {payingUpTo ? (
+            <PaidUpToDialog loanId={id} rows={rows} onClose={() => setPayingUpTo(false)} />
+          ) : null}
+          <Alert
+            isOpen={undoing !== null}
+            intent={Intent.WARNING}
+            icon="undo"
+            confirmButtonText="Undo"
+            cancelButtonText="Cancel"
+            loading={undo.isLoading}
+            onConfirm={confirmUndo}
+            onCancel={() => setUndoing(null)}
+          >
+            <p>{undoing?.text}</p>
+          </Alert>
           <p className="kosh-muted">{EMI_LABELS.scheduleNote}</p>
           <Card className="kosh-schedule-card">
             <TableScroll label="Schedule table" className="kosh-schedule-scroll">
               <HTMLTable compact striped aria-label="Amortization schedule" className="kosh-schedule-table">
                 <ScheduleTableHead payment />
-                <ScheduleBody
-                  rows={rows}
-                  today={asOf ?? todayIso()}
-                  onMarkPaid={readOnly ? null : markPaid}
-                />
+                <ScheduleBody rows={rows} onAction={readOnly ? null : onAction} />
                 <tfoot>
                   <tr>
                     <th colSpan={2}>Total</th>
@@ -177,23 +218,69 @@ export function AmortizationPage() {
   );
 }
 
+/** What a button of a schedule row asks for. */
+type RowAction =
+  | { kind: 'pay' | 'missed'; paymentNumber: number }
+  | { kind: 'undo'; paymentNumber: number; markId: string };
+
+/** The question before an undo: what the mark covers, and that a matched debit comes back. */
+function undoText(rows: readonly ScheduleRow[], row: ScheduleRow, markId: string): string {
+  const covered = rows.filter((r) => isEmi(r) && r.markIds.includes(markId));
+  if (covered.length > 1)
+    return `Undo marking EMIs ${covered[0]?.paymentNumber} to ${covered.at(-1)?.paymentNumber} paid? All ${covered.length} EMIs of that step lose the mark.`;
+  if (row.paymentState === 'missed' && markId === row.markIds.at(-1))
+    return `Undo the mark on EMI ${row.paymentNumber}? A missed mark taken back lets the EMI count as auto-debited again.`;
+  return row.transactionId
+    ? `Undo this mark on EMI ${row.paymentNumber}? A matched debit is released and shows again in the ledger.`
+    : `Undo this mark on EMI ${row.paymentNumber}?`;
+}
+
+const STATE_TEXT = (row: ScheduleRow): { text: string; className: string } | null => {
+  switch (row.paymentState) {
+    case 'paid':
+      return {
+        text: `Paid ${row.paidOn ? formatDate(row.paidOn) : ''}${
+          row.paidAmount !== null && row.paidAmount !== row.emi ? ` · ${formatMoney(row.paidAmount)}` : ''
+        }${row.transactionId ? ' · matched' : ''}`,
+        className: 'kosh-paid',
+      };
+    case 'auto-debited':
+      return { text: `Auto-debited ${row.paidOn ? formatDate(row.paidOn) : ''}`, className: 'kosh-auto' };
+    case 'partly-paid':
+      return {
+        text: `Partly paid ${formatMoney(row.paidAmount ?? 0)} · ${formatMoney(row.remainder)} ${row.overdue ? 'overdue' : 'due'}`,
+        className: row.overdue ? 'kosh-overdue' : 'kosh-paid',
+      };
+    case 'missed':
+      return { text: `Missed · ${formatMoney(row.remainder)} overdue`, className: 'kosh-overdue' };
+    case 'overdue':
+      return { text: 'Overdue', className: 'kosh-overdue' };
+    default:
+      return null;
+  }
+};
+
+const SMALL_BUTTON = `${Classes.BUTTON} ${Classes.SMALL}`;
+
 type BodyProps = {
   rows: readonly ScheduleRow[];
-  today: string;
-  /** null: read-only (as-of mode), no Mark paid buttons. */
-  onMarkPaid: ((paymentNumber: number) => void) | null;
+  /** null: read-only (as-of mode), no buttons. */
+  onAction: ((action: RowAction) => void) | null;
 };
 
 /**
- * Up to 600 rows of plain cells: no components per cell, rendered once per schedule. The 'Mark
- * paid' buttons are plain buttons with Blueprint's classes and one click handler on the body.
+ * Up to 600 rows of plain cells: no components per cell, rendered once per schedule. The row
+ * buttons (Mark paid, Missed, Undo) are plain buttons with Blueprint's classes and one click
+ * handler on the body.
  */
-const ScheduleBody = memo(function ScheduleBody({ rows, today, onMarkPaid }: BodyProps) {
-  // As the server's status: a loan whose EMIs were never marked paid has none overdue.
-  const tracked = rows.some((row) => row.paidOn);
+const ScheduleBody = memo(function ScheduleBody({ rows, onAction }: BodyProps) {
   const click = (event: MouseEvent<HTMLTableSectionElement>) => {
-    const button = (event.target as HTMLElement).closest<HTMLButtonElement>('button[data-emi]');
-    if (button && onMarkPaid) onMarkPaid(Number(button.dataset.emi));
+    const button = (event.target as HTMLElement).closest<HTMLButtonElement>('button[data-action]');
+    if (!button || !onAction) return;
+    const paymentNumber = Number(button.dataset.emi);
+    const kind = button.dataset.action;
+    if (kind === 'undo') onAction({ kind, paymentNumber, markId: button.dataset.mark ?? '' });
+    else if (kind === 'pay' || kind === 'missed') onAction({ kind, paymentNumber });
   };
   return (
     // biome-ignore lint/a11y/useKeyWithClickEvents: the clicks come from real buttons (Enter and Space click them)
@@ -201,10 +288,12 @@ const ScheduleBody = memo(function ScheduleBody({ rows, today, onMarkPaid }: Bod
       {rows.map((row, index) => {
         const emi = isEmi(row);
         const kind = row.kind && row.kind !== 'emi' ? ROW_KIND_LABELS[row.kind] : null;
+        const state = emi ? STATE_TEXT(row) : null;
+        const covered = row.paymentState === 'paid' || row.paymentState === 'auto-debited';
         return (
           <tr
             key={row.id ?? `${row.paymentNumber}:${index}`}
-            className={row.paidOn ? 'kosh-row-paid' : kind ? 'kosh-row-change' : undefined}
+            className={covered ? 'kosh-row-paid' : kind ? 'kosh-row-change' : undefined}
           >
             <td className="kosh-num">{emi ? row.paymentNumber : ''}</td>
             <td>
@@ -216,32 +305,51 @@ const ScheduleBody = memo(function ScheduleBody({ rows, today, onMarkPaid }: Bod
             <td className="kosh-num">{formatMoney(row.gst)}</td>
             <td className="kosh-num">{formatMoney(row.emi)}</td>
             <td className="kosh-num">{formatMoney(row.remainingPrincipal)}</td>
-            <td>
+            <td className="kosh-payment-cell">
               {!emi ? (
                 row.charge ? (
                   `Charge ${formatMoney(row.charge)}`
                 ) : null
-              ) : row.paidOn ? (
-                <span className="kosh-paid">
-                  Paid {formatDate(row.paidOn)}
-                  {row.paidAmount !== null && row.paidAmount !== undefined && row.paidAmount !== row.emi
-                    ? ` · ${formatMoney(row.paidAmount)}`
-                    : ''}
-                  {row.transactionId ? ' · matched' : ''}
-                </span>
               ) : (
                 <>
-                  {tracked && row.emiDate < today ? <span className="kosh-overdue">Overdue</span> : null}
-                  {onMarkPaid ? (
+                  {state ? <span className={state.className}>{state.text}</span> : null}
+                  {onAction && row.paymentState !== 'paid' && row.paymentState !== 'auto-debited' ? (
                     <button
                       type="button"
-                      className={`${Classes.BUTTON} ${Classes.SMALL}`}
+                      className={SMALL_BUTTON}
+                      data-action="pay"
                       data-emi={row.paymentNumber}
                       aria-label={`Mark EMI ${row.paymentNumber} paid`}
                     >
                       Mark paid
                     </button>
                   ) : null}
+                  {onAction && row.paymentState === 'auto-debited' ? (
+                    <button
+                      type="button"
+                      className={SMALL_BUTTON}
+                      data-action="missed"
+                      data-emi={row.paymentNumber}
+                      aria-label={`Mark EMI ${row.paymentNumber} missed`}
+                    >
+                      Missed
+                    </button>
+                  ) : null}
+                  {onAction
+                    ? row.markIds.map((markId) => (
+                        <button
+                          key={markId}
+                          type="button"
+                          className={SMALL_BUTTON}
+                          data-action="undo"
+                          data-emi={row.paymentNumber}
+                          data-mark={markId}
+                          aria-label={`Undo a mark on EMI ${row.paymentNumber}`}
+                        >
+                          Undo
+                        </button>
+                      ))
+                    : null}
                 </>
               )}
             </td>

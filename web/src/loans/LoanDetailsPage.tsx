@@ -201,7 +201,14 @@ export function LoanDetailsPage() {
               ['Principal Amount', formatMoney(Number(loan.principalAmount))],
               ['Interest Rate', currentRateLabel(loan)],
               ['Processing Fee', formatMoney(Number(loan.processingFee ?? 0))],
-              ['APR (with fee and GST)', loan.apr === undefined ? '—' : `${loan.apr.toFixed(2)}% per year`],
+              [
+                'GST on the processing fee',
+                loan.processingFeeHasGst ? '18% charged on top of the fee' : 'Not charged',
+              ],
+              [
+                loan.processingFeeHasGst ? 'APR (with fee and GST)' : 'APR (with fee)',
+                loan.apr === undefined ? '—' : `${loan.apr.toFixed(2)}% per year`,
+              ],
               ...(aprNow === null
                 ? []
                 : ([['APR on the actual payments', `${aprNow.toFixed(2)}% per year`]] as [
@@ -209,6 +216,12 @@ export function LoanDetailsPage() {
                     ReactNode,
                   ][])),
               ['GST', Number(loan.hasGst) ? `${Number(loan.gstPercentage)}% on interest` : 'Not applicable'],
+              [
+                'EMI payments',
+                loan.emisAutoDebited
+                  ? 'Auto-debited: past EMIs count as paid on their due dates'
+                  : 'Marked paid by hand: past EMIs not marked are overdue',
+              ],
             ]}
           />
         </Card>

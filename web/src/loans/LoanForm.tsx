@@ -182,6 +182,11 @@ export function LoanForm({ mode, initialValues, submitText, onSubmit }: Props) {
             </Card>
             <Card className="kosh-panel">
               <H3 className="kosh-section-title">Additional Options</H3>
+              <SwitchField name="emisAutoDebited" label="EMIs are auto-debited from my bank account" />
+              <SwitchField
+                name="processingFeeGst"
+                label="GST (18%) is charged on top of the processing fee"
+              />
               <SwitchField name="hasGst" label="GST applies to the interest" />
               <FormSpy<LoanFormValues> subscription={{ values: true }}>
                 {({ values }) =>

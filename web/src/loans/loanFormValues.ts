@@ -23,6 +23,10 @@ export type LoanFormValues = {
   processingFee: string;
   hasGst: boolean;
   gstPercentage: string;
+  /** Past EMIs count as paid on their due dates unless marked otherwise. */
+  emisAutoDebited: boolean;
+  /** The APR counts 18% GST on the fee. */
+  processingFeeGst: boolean;
 };
 
 export const LOAN_FIELDS: readonly string[] = [
@@ -40,9 +44,14 @@ export const LOAN_FIELDS: readonly string[] = [
   'processingFee',
   'hasGst',
   'gstPercentage',
+  'emisAutoDebited',
+  'processingFeeGst',
 ];
 
-/** Spec section 9 defaults: rate and duration yearly, no processing fee, GST off (18% when on). */
+/**
+ * Spec section 9 defaults: rate and duration yearly, no processing fee, GST off (18% when on);
+ * EMIs auto-debited and the fee charged with GST, as most lenders do.
+ */
 export const NEW_LOAN: LoanFormValues = {
   bankId: '',
   loanTypeId: '',
@@ -57,6 +66,8 @@ export const NEW_LOAN: LoanFormValues = {
   processingFee: '0',
   hasGst: false,
   gstPercentage: String(LOAN_LIMITS.defaultGstPercentage),
+  emisAutoDebited: true,
+  processingFeeGst: true,
 };
 
 export function valuesOf(loan: Loan): LoanFormValues {
@@ -75,6 +86,8 @@ export function valuesOf(loan: Loan): LoanFormValues {
     processingFee: String(Number(loan.processingFee ?? 0)),
     hasGst,
     gstPercentage: hasGst ? String(Number(loan.gstPercentage)) : String(LOAN_LIMITS.defaultGstPercentage),
+    emisAutoDebited: loan.emisAutoDebited,
+    processingFeeGst: loan.processingFeeHasGst,
   };
 }
 
@@ -116,5 +129,7 @@ export function toLoanBody(values: LoanFormValues): LoanBody {
     processingFee: values.processingFee.trim() === '' ? 0 : Number(values.processingFee),
     hasGst: values.hasGst ? 1 : 0,
     gstPercentage: values.hasGst ? Number(values.gstPercentage) : 0,
+    emisAutoDebited: values.emisAutoDebited ? 1 : 0,
+    processingFeeHasGst: values.processingFeeGst ? 1 : 0,
   };
 }

@@ -35,8 +35,14 @@ describe('loan form', () => {
       processingFee: 0,
       hasGst: 0,
       gstPercentage: 0,
+      emisAutoDebited: 1,
+      processingFeeHasGst: 1,
     });
     expect(toLoanBody({ ...filled, hasGst: true }).gstPercentage).toBe(18);
+    expect(toLoanBody({ ...filled, emisAutoDebited: false, processingFeeGst: false })).toMatchObject({
+      emisAutoDebited: 0,
+      processingFeeHasGst: 0,
+    });
   });
 
   it('shows the domain messages, with the create-only rules off when editing', () => {

@@ -36,8 +36,14 @@ export type RateChangeBody = CamelBody<
 export type EmiOverrideBody = CamelBody<wire.EmiOverrideBody, { date: string; emi: string }>;
 export type EmiPaymentBody = CamelBody<
   wire.EmiPaymentBody,
-  { paidOn?: string; amount?: string; transactionId?: string }
+  { paidOn?: string; amount?: string; transactionId?: string; confirm?: boolean }
 >;
+export type PaidUpToBody = CamelBody<wire.PaidUpToBody, { upTo: string }>;
+export type PreEmiInterestBody = CamelBody<wire.PreEmiInterestBody, { date: string; amount: string }>;
+/** What closing the loan on a date would cost (rupees). */
+export type ForeclosureQuote = Camel<wire.ForeclosureQuoteResponse['data']['quote']>;
+/** The EMI a debit is matched to. */
+export type DebitMatch = Camel<wire.DebitMatchResponse['data']['match']>;
 
 /** The financial-year interest certificate's figures (rupees). */
 export type Certificate = Camel<wire.WireCertificate>;
@@ -88,6 +94,8 @@ export type LoanBody = CamelBody<
     processingFee: number;
     hasGst: 1 | 0;
     gstPercentage: number;
+    emisAutoDebited: 1 | 0;
+    processingFeeHasGst: 1 | 0;
   }
 >;
 
@@ -227,6 +235,55 @@ export const loansApi = api.injectEndpoints({
       query: ({ paymentNumber, ...change }) => changeRequest(change, `emis/${paymentNumber}/payment`),
       invalidatesTags: changedLoan,
     }),
+    markEmisPaidUpTo: build.mutation<ScheduleAnswer, LoanChange<PaidUpToBody>>({
+      extraOptions: { errorFallback: 'Failed to mark the EMIs paid' },
+      query: (change) => changeRequest(change, 'emis/paid-up-to'),
+      invalidatesTags: changedLoan,
+    }),
+    markEmiMissed: build.mutation<
+      ScheduleAnswer,
+      LoanChange<Record<string, never>> & { paymentNumber: number }
+    >({
+      extraOptions: { errorFallback: 'Failed to mark the EMI missed' },
+      query: ({ paymentNumber, ...change }) => changeRequest(change, `emis/${paymentNumber}/missed`),
+      invalidatesTags: changedLoan,
+    }),
+    undoMark: build.mutation<ScheduleAnswer, { id: string; markId: string }>({
+      extraOptions: { errorFallback: 'Failed to undo the mark' },
+      query: ({ id, markId }) => ({ url: `/loans/${id}/marks/${markId}`, method: 'DELETE' }),
+      invalidatesTags: (_r, _e, { id }) => [
+        ...loanChanged,
+        { type: 'Loan' as const, id },
+        { type: 'Schedule' as const, id },
+        'Transaction',
+      ],
+    }),
+    recordPreEmiInterest: build.mutation<ScheduleAnswer, LoanChange<PreEmiInterestBody>>({
+      extraOptions: { errorFallback: 'Failed to record the pre-EMI interest' },
+      query: (change) => changeRequest(change, 'pre-emi-interest'),
+      invalidatesTags: changedLoan,
+    }),
+    completeConstruction: build.mutation<ScheduleAnswer, { id: string; date: string }>({
+      extraOptions: { errorFallback: 'Failed to record the completion of construction' },
+      query: ({ id, date }) => ({
+        url: `/loans/${id}/construction-completed`,
+        method: 'PUT',
+        body: { date },
+      }),
+      invalidatesTags: changedLoan,
+    }),
+    getForeclosureQuote: build.query<ForeclosureQuote, { id: string; date: string; charge: string }>({
+      extraOptions: { errorFallback: 'Failed to quote the foreclosure' },
+      query: ({ id, date, charge }) => ({ url: `/loans/${id}/foreclosure/quote`, params: { date, charge } }),
+      transformResponse: (answer: Camel<wire.ForeclosureQuoteResponse>) => answer.data.quote,
+      providesTags: (_r, _e, { id }) => [{ type: 'Schedule', id }],
+    }),
+    getDebitMatch: build.query<DebitMatch, string>({
+      extraOptions: { errorFallback: 'Failed to load the debit' },
+      query: (transactionId) => `/loans/debit-matches/${transactionId}`,
+      transformResponse: (answer: Camel<wire.DebitMatchResponse>) => answer.data.match,
+      providesTags: ['Schedule'],
+    }),
     getCertificate: build.query<Certificate, { id: string; fy: string }>({
       extraOptions: { errorFallback: 'Failed to load the interest certificate', screenShowsNotFound: true },
       query: ({ id, fy }) => ({ url: `/loans/${id}/certificate`, params: { fy } }),
@@ -268,6 +325,13 @@ export const {
   useChangeRateMutation,
   useOverrideEmiMutation,
   useMarkEmiPaidMutation,
+  useMarkEmisPaidUpToMutation,
+  useMarkEmiMissedMutation,
+  useUndoMarkMutation,
+  useRecordPreEmiInterestMutation,
+  useCompleteConstructionMutation,
+  useGetForeclosureQuoteQuery,
+  useGetDebitMatchQuery,
   useGetCertificateQuery,
   useGetBanksQuery,
   useGetLoanTypesQuery,

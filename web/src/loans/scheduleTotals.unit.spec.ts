@@ -22,6 +22,10 @@ const row = (
   paidOn: null,
   paidAmount: null,
   transactionId: null,
+  paymentState: 'due',
+  remainder: 0,
+  overdue: false,
+  markIds: [],
   ...extra,
 });
 

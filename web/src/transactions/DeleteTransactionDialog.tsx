@@ -1,6 +1,7 @@
 import { Button, Callout, Dialog, DialogBody, DialogFooter } from '@blueprintjs/core';
 import { useReturnFocus } from '../app/useReturnFocus';
 import { formatDate, formatMoney } from '../format';
+import { useGetDebitMatchQuery } from '../loans/loansApi';
 import { toast } from '../toaster';
 import { type Transaction, useDeleteTransactionMutation } from './transactionsApi';
 
@@ -10,6 +11,10 @@ type Props = { transaction: Transaction | null; onClose: () => void };
 export function DeleteTransactionDialog({ transaction, onClose }: Props) {
   useReturnFocus();
   const [remove, { isLoading }] = useDeleteTransactionMutation();
+  // A debit matched to an EMI: deleting it releases the match (the EMI is no longer paid by it).
+  const match = useGetDebitMatchQuery(transaction?.id ?? '', {
+    skip: transaction?.transaction_type !== 'D',
+  }).data;
 
   const confirm = async () => {
     if (!transaction) return;
@@ -25,6 +30,12 @@ export function DeleteTransactionDialog({ transaction, onClose }: Props) {
         <Callout intent="warning" icon="warning-sign">
           This action cannot be undone.
         </Callout>
+        {match && transaction?.transaction_type === 'D' ? (
+          <Callout intent="danger" icon="link" role="alert" style={{ marginTop: 12 }}>
+            This debit is matched to EMI {match.paymentNumber} of {match.loan}; deleting it releases the
+            match.
+          </Callout>
+        ) : null}
         <p style={{ marginTop: 12 }}>Are you sure you want to delete this transaction?</p>
         {transaction ? (
           <dl className="kosh-details">

@@ -93,7 +93,14 @@ export const transactionsApi = api.injectEndpoints({
     deleteTransaction: build.mutation<wire.MessageResponse, string>({
       extraOptions: { errorFallback: 'Failed to delete transaction' },
       query: (id) => ({ url: `/transactions/${id}`, method: 'DELETE' }),
-      invalidatesTags: (_r, _e, id) => [...changes, { type: 'Transaction', id }],
+      // A deleted debit matched to an EMI releases the match: that loan's schedule and status move.
+      invalidatesTags: (_r, _e, id) => [
+        ...changes,
+        { type: 'Transaction', id },
+        'Schedule',
+        'Loan',
+        'LoanStats',
+      ],
     }),
   }),
 });

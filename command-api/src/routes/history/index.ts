@@ -258,8 +258,8 @@ export async function historyRoutes(fastify: FastifyInstance) {
           },
           rows: d.rows.map((r) => ({
             payment_number: r.paymentNumber,
-            from: r.from && toWireRow(loanId, from.version, r.from, r.index, []),
-            to: r.to && toWireRow(loanId, to.version, r.to, r.index, []),
+            from: r.from && toWireRow(loanId, from.version, r.from, r.index, undefined),
+            to: r.to && toWireRow(loanId, to.version, r.to, r.index, undefined),
           })),
         },
       };

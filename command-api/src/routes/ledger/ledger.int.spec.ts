@@ -52,6 +52,8 @@ const homeLoan: LoanFields = {
   processingFee: 0,
   hasGst: false,
   gstPercentage: 0,
+  emisAutoDebited: true,
+  processingFeeGst: true,
 };
 const personalLoan: LoanFields = {
   bankId: 1, // State Bank of India
@@ -67,6 +69,8 @@ const personalLoan: LoanFields = {
   processingFee: 0,
   hasGst: true,
   gstPercentage: 18,
+  emisAutoDebited: true,
+  processingFeeGst: true,
 };
 
 const homeLoanId = randomUUID();

@@ -19,6 +19,7 @@ export const CHANGE_INPUT_MESSAGES = {
   transactionInvalid: 'Choose a debit from your transaction book',
   transactionMatched: 'This debit is already matched to an EMI',
   paymentNumberInvalid: 'EMI number must be a whole number from 1',
+  confirmInvalid: 'Confirm must be true or false',
 } as const;
 
 /** Field errors collected over a whole body, so a 422 names every bad field at once. */
@@ -131,7 +132,35 @@ export function parseEmiPayment(
 ) {
   const f = new Fields(body);
   const paidOn = f.present('paid_on') || defaults.paidOn === undefined ? f.date('paid_on') : defaults.paidOn;
-  return f.done({ paidOn, amount: f.rupees('amount', 1, M.amountInvalid, defaults.amount) });
+  const confirm = [undefined, null, false, 'false', 0, '0'].includes(body.confirm as never)
+    ? false
+    : [true, 'true', 1, '1'].includes(body.confirm as never)
+      ? true
+      : f.fail('confirm', CHANGE_INPUT_MESSAGES.confirmInvalid);
+  return f.done({ paidOn, amount: f.rupees('amount', 1, M.amountInvalid, defaults.amount), confirm });
+}
+
+/** `{ up_to }` of marking every EMI up to a date paid. */
+export function parsePaidUpTo(body: Record<string, unknown>) {
+  const f = new Fields(body);
+  return f.done({ upTo: f.date('up_to') });
+}
+
+/** `{ date, amount }` of a pre-EMI interest payment. */
+export function parsePreEmiInterest(body: Record<string, unknown>) {
+  const f = new Fields(body);
+  return f.done({ date: f.date('date'), amount: f.rupees('amount', 1, M.amountInvalid) });
+}
+
+/** `{ date }` of construction's completion. */
+export function parseConstructionCompleted(body: Record<string, unknown>) {
+  const f = new Fields(body);
+  return f.done({ date: f.date('date') });
+}
+
+/** `?date=&charge=` of a foreclosure quote: the date defaults to `today`, the charge to 0. */
+export function parseForeclosureQuote(query: Record<string, unknown>, today: string) {
+  return parseForeclosure({ date: query.date ?? today, charge: query.charge });
 }
 
 /** The EMI number of the path: a whole number from 1. */

@@ -3,11 +3,9 @@ import {
   CertificateQuery,
   CertificateResponse,
   EmiOverrideBody,
-  EmiPaymentBody,
   errorResponses,
   ForeclosureBody,
   LoanParams,
-  PaymentParams,
   PrepaymentBody,
   RateChangeBody,
   ScheduleResponse,
@@ -15,7 +13,6 @@ import {
 } from '@kosh/contract';
 import {
   type ActualScheduleRow,
-  actualSchedule,
   comparePrepayment,
   financialYearFigures,
   fromPaise,
@@ -31,23 +28,21 @@ import {
   ValidationError,
 } from '@kosh/domain';
 import type { LoanView } from '@kosh/projections';
-import { getSchedule, getTransaction, getUser, type ScheduleView } from '@kosh/projections';
+import { getSchedule, getUser, type ScheduleView } from '@kosh/projections';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TSchema } from 'typebox';
 import { loadAggregate } from '../../commands/handle';
 import { type commandRoutes, wireFieldErrors } from '../../commands/route';
 import { CERTIFICATE_CSP, CERTIFICATE_NOTE, certificateHtml, certificatePdf } from './certificate-document';
 import {
-  CHANGE_INPUT_MESSAGES,
   parseEmiOverride,
-  parseEmiPayment,
   parseForeclosure,
-  parsePaymentNumber,
   parsePrepayment,
   parsePrepaymentAmounts,
   parseRateChange,
 } from './change-input';
 import type { LoanOutcome } from './index';
+import { loanPaymentRoutes } from './payments';
 import type { toWireSchedule } from './wire';
 
 /** An answer of a loan command route, from what the command did. */
@@ -61,7 +56,7 @@ export type LoanRouteKit = {
   loanCommand: ReturnType<typeof commandRoutes<LoanState, LoanCommand, LoanStreamEvent>>;
   /** The answer of a command that makes a new schedule version: that schedule. */
   answerSchedule(
-    message: string,
+    message: string | ((result: LoanOutcome) => string),
   ): LoanAnswer<{ success: true; message: string; data: ReturnType<typeof toWireSchedule> }>;
   today(): string;
 };
@@ -71,8 +66,6 @@ type ChangeIds = { loanId: string; userId: string; now: string };
 
 const tags = ['Loan changes'];
 const security = [{ bearerAuth: [] }];
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const wireOutcome = (o: PrepaymentOutcome) => ({
   emi: fromPaise(o.emi),
@@ -200,6 +193,13 @@ export function loanChangeRoutes(fastify: FastifyInstance, kit: LoanRouteKit) {
         success: true as const,
         data: {
           without_prepayment: wireOutcome(comparison.withoutPrepayment),
+          accrued: {
+            from: comparison.accrued.from,
+            days: comparison.accrued.days,
+            annual_rate: comparison.accrued.annualRatePercent,
+            interest: fromPaise(comparison.accrued.interest),
+            gst: fromPaise(comparison.accrued.gst),
+          },
           reduce_emi: withSaved('reduce-emi'),
           reduce_tenure: withSaved('reduce-tenure'),
         },
@@ -233,54 +233,7 @@ export function loanChangeRoutes(fastify: FastifyInstance, kit: LoanRouteKit) {
     command: (ids, body) => ({ type: 'OverrideEmi', data: { ...ids, ...parseEmiOverride(body) } }),
   });
 
-  /** The debit an EMI payment is matched to: one of the caller's, not matched before; 422 else. */
-  async function unmatchedDebit(userId: string, transactionId: unknown) {
-    const refuse = (message: string) => new ValidationError([{ field: 'transaction_id', message }]);
-    if (typeof transactionId !== 'string' || !UUID.test(transactionId))
-      throw refuse(CHANGE_INPUT_MESSAGES.transactionInvalid);
-    const found = await getTransaction(platform.db, userId, transactionId);
-    if (found?.transactionType !== 'D') throw refuse(CHANGE_INPUT_MESSAGES.transactionInvalid);
-    const { rows } = await platform.db.query(
-      'SELECT 1 FROM loan_paid_emis WHERE user_id = $1 AND transaction_id = $2 LIMIT 1',
-      [userId, found.id],
-    );
-    if (rows.length > 0) throw refuse(CHANGE_INPUT_MESSAGES.transactionMatched);
-    return { transactionId, paidOn: found.transactionDate, amount: found.amount };
-  }
-
-  kit.loanCommand({
-    method: 'POST',
-    url: '/:id/emis/:n/payment',
-    status: 201,
-    idempotent: true,
-    schema: {
-      tags,
-      security,
-      summary:
-        'Mark EMI n paid (date, amount), or matched to a debit of the transaction book (then shown once in the ledger)',
-      params: PaymentParams,
-      body: EmiPaymentBody,
-      response: changeResponses,
-    },
-    command: async ({ userId, params, body }, now) => {
-      const loanId = await kit.ownLoanId(userId, params.id);
-      const paymentNumber = parsePaymentNumber(params.n);
-      const matched = body.transaction_id ?? null;
-      const debit = matched === null ? undefined : await unmatchedDebit(userId, matched);
-      const { state } = await loadAggregate(platform, loanStreamId(loanId), loanDecider);
-      if (state.status !== 'active') throw new NotFoundError(LOAN_NOT_FOUND);
-      const scheduled = actualSchedule(scheduleTermsOf(state.details), state.changes).rows.find(
-        (row) => row.kind === 'emi' && row.paymentNumber === paymentNumber,
-      );
-      const input = parseEmiPayment(body, {
-        paidOn: debit?.paidOn,
-        amount: debit?.amount ?? scheduled?.amount ?? 0,
-      });
-      const transactionId = debit?.transactionId ?? null;
-      return { type: 'MarkEmiPaid', data: { loanId, userId, now, paymentNumber, ...input, transactionId } };
-    },
-    answer: kit.answerSchedule('EMI marked paid'),
-  });
+  loanPaymentRoutes(app, kit);
 
   app.get(
     '/:id/certificate',
@@ -303,11 +256,12 @@ export function loanChangeRoutes(fastify: FastifyInstance, kit: LoanRouteKit) {
         getUser(platform.db, userId),
       ]);
       const figures = await wireNamed(() =>
-        financialYearFigures(
-          (schedule?.rows ?? []).map(actualRowOf),
-          request.query.fy ?? '',
-          schedule?.paid ?? [],
-        ),
+        financialYearFigures((schedule?.rows ?? []).map(actualRowOf), request.query.fy ?? '', {
+          marks: schedule?.marks ?? [],
+          emisAutoDebited: loan.emisAutoDebited,
+          constructionCompletedOn: schedule?.constructionCompletedOn ?? null,
+          today: kit.today(),
+        }),
       );
       const facts = {
         borrower: user ? `${user.firstName} ${user.lastName}`.trim() : '',
@@ -339,7 +293,7 @@ export function loanChangeRoutes(fastify: FastifyInstance, kit: LoanRouteKit) {
         return raw
           .type('application/pdf')
           .header('Content-Disposition', `inline; filename="${fileName}.pdf"`)
-          .send(certificatePdf(facts));
+          .send(await certificatePdf(facts));
       if (format !== 'json')
         throw new ValidationError([{ field: 'format', message: 'Format must be json, html or pdf' }]);
       return {
@@ -349,13 +303,25 @@ export function loanChangeRoutes(fastify: FastifyInstance, kit: LoanRouteKit) {
             fy: figures.fy.label,
             from: figures.fy.from,
             to: figures.fy.to,
-            basis: figures.basis,
             interest: fromPaise(figures.interest),
             principal: fromPaise(figures.principal),
-            pre_emi_interest: fromPaise(figures.preEmiInterest),
             gst: fromPaise(figures.gst),
             charges: fromPaise(figures.charges),
-            emis_counted: figures.emisCounted,
+            emis_due: figures.emisDue,
+            emis_paid: figures.emisPaid,
+            unpaid_emis: figures.unpaidEmis.map((e) => ({
+              payment_number: e.paymentNumber,
+              due_date: e.dueDate,
+              amount: fromPaise(e.amount),
+              remainder: fromPaise(e.remainder),
+              state: e.state,
+            })),
+            pre_emi_interest: {
+              total: fromPaise(figures.preEmiInterest.total),
+              construction_completed_on: figures.preEmiInterest.completedOn,
+              instalment: figures.preEmiInterest.instalment,
+              deductible: fromPaise(figures.preEmiInterest.deductible),
+            },
             borrower: facts.borrower,
             account_number: loan.accountNumber,
             bank_name: loan.bank.bankName,

@@ -16,6 +16,7 @@ import {
 import {
   annualRatePercent,
   calendarDateOf,
+  feeGstPercentOf,
   fromPaise,
   LOAN_MESSAGES,
   LOAN_NOT_FOUND,
@@ -27,7 +28,6 @@ import {
   loanDecider,
   loanStreamId,
   NotFoundError,
-  PROCESSING_FEE_GST_PERCENT,
   parseLoan,
   paymentsApr,
   ValidationError,
@@ -86,11 +86,11 @@ function aprsOf(loan: LoanView, schedule: ScheduleView | null): Pick<LoanFigures
   const fee = {
     principal: loan.principalAmount,
     processingFee: loan.processingFee,
-    feeGstPercent: PROCESSING_FEE_GST_PERCENT,
+    feeGstPercent: feeGstPercentOf(loan),
   };
   const rows = schedule?.rows ?? [];
   return {
-    apr: rateOrNone(() => loanApr(loan, fee.feeGstPercent)),
+    apr: rateOrNone(() => loanApr(loan)),
     actualApr:
       rows.length === 0
         ? undefined
@@ -143,7 +143,13 @@ export async function loanRoutes(fastify: FastifyInstance) {
   /** The spec's rules, then: the bank and loan type must be ones the caller can see. */
   async function loanFields(userId: string, body: LoanBody, mode: LoanValidationMode) {
     const parsed = parseLoan(loanInputOf(body), mode, today());
-    if (!parsed.ok) throw new ValidationError(wireFieldErrors(parsed.errors));
+    if (!parsed.ok)
+      throw new ValidationError(
+        // The fee's GST flag is spelled as the wire's other GST flag (has_gst).
+        wireFieldErrors(parsed.errors).map((e) =>
+          e.field === 'processing_fee_gst' ? { ...e, field: 'processing_fee_has_gst' } : e,
+        ),
+      );
     const [bank, loanType] = await Promise.all([
       getBank(platform.db, userId, parsed.value.bankId),
       getLoanType(platform.db, userId, parsed.value.loanTypeId),
@@ -205,20 +211,27 @@ export async function loanRoutes(fastify: FastifyInstance) {
       const loan = await loanAfter(request.userId, result, reply);
       const schedule = await scheduleAfter(request.userId, result, reply);
       const day = today();
-      const standing = schedule ? standingOf(schedule, day) : undefined;
+      const standing = schedule ? standingOf(schedule, loan.emisAutoDebited, day) : undefined;
       const present = schedule ? presentOfLoan(loan, presentPartsOf(schedule, day), day) : undefined;
       reply.header('ETag', etagOf(loan.version));
       const figures = { ...aprsOf(loan, schedule), present };
       return { success: true as const, message, data: { loan: toWireLoan(loan, standing, figures) } };
     };
 
-  /** The answer of a command that makes a new schedule version: that schedule. */
+  /** The answer of a command that changes the schedule or its marks: that schedule, where each EMI stands. */
   const answerSchedule =
-    (message: string) => async (result: LoanOutcome, request: FastifyRequest, reply: FastifyReply) => ({
-      success: true as const,
-      message,
-      data: toWireSchedule(await scheduleAfter(request.userId, result, reply)),
-    });
+    (message: string | ((result: LoanOutcome) => string)) =>
+    async (result: LoanOutcome, request: FastifyRequest, reply: FastifyReply) => {
+      const emisAutoDebited = result.state.status === 'none' || result.state.details.emisAutoDebited;
+      return {
+        success: true as const,
+        message: typeof message === 'string' ? message : message(result),
+        data: toWireSchedule(await scheduleAfter(request.userId, result, reply), {
+          emisAutoDebited,
+          today: today(),
+        }),
+      };
+    };
 
   app.get(
     '/',
@@ -403,11 +416,14 @@ export async function loanRoutes(fastify: FastifyInstance) {
     async (request, reply) =>
       cachedReadAt(platform, cache, request, reply, {
         models: ['loans', 'schedules'],
-        body: async ({ db }) => {
+        body: async ({ db, now }) => {
           const loan = await ownLoan(request.userId, request.params.id, db);
           return {
             success: true as const,
-            data: toWireSchedule(await getSchedule(db, request.userId, loan.id)),
+            data: toWireSchedule(await getSchedule(db, request.userId, loan.id), {
+              emisAutoDebited: loan.emisAutoDebited,
+              today: calendarDateOf(now),
+            }),
           };
         },
       }),

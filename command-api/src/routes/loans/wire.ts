@@ -5,7 +5,14 @@ import type {
   WireScheduleRow,
   WireScheduleSummary,
 } from '@kosh/contract';
-import { fromPaise, type LoanInput } from '@kosh/domain';
+import {
+  assertNever,
+  type EmiMark,
+  type EmiStanding,
+  emiStandings,
+  fromPaise,
+  type LoanInput,
+} from '@kosh/domain';
 import type { LoanPresent, LoanStanding, LoanView, ScheduleView, ScheduleViewRow } from '@kosh/projections';
 
 /** Wire (snake_case) body → the domain's camelCase loan input. */
@@ -25,6 +32,8 @@ export function loanInputOf(body: LoanBody): LoanInput {
     processingFee: body.processing_fee,
     hasGst: body.has_gst,
     gstPercentage: body.gst_percentage,
+    emisAutoDebited: body.emis_auto_debited,
+    processingFeeGst: body.processing_fee_has_gst,
   };
 }
 
@@ -83,6 +92,8 @@ export function toWireLoan(loan: LoanView, standing?: LoanStanding, figures: Loa
     processing_fee: fromPaise(loan.processingFee),
     has_gst: loan.hasGst,
     gst_percentage: loan.gstPercentage,
+    emis_auto_debited: loan.emisAutoDebited,
+    processing_fee_has_gst: loan.processingFeeGst,
     schedule_version: loan.scheduleVersion,
     created_at: loan.createdAt,
     updated_at: loan.updatedAt,
@@ -96,17 +107,29 @@ export function toWireRow(
   version: number,
   row: ScheduleViewRow,
   index: number,
-  paid: ScheduleView['paid'],
+  standing: EmiStanding | undefined,
 ): WireScheduleRow {
-  const payment = row.kind === 'emi' ? paid.find((p) => p.paymentNumber === row.paymentNumber) : undefined;
+  const paid = standing && standing.paid > 0 ? standing : undefined;
+  const markIds = standing
+    ? [
+        ...new Set([
+          ...standing.payments.map((p) => p.markId),
+          ...(standing.missedMarkId ? [standing.missedMarkId] : []),
+        ]),
+      ]
+    : [];
   return {
     id: row.kind === 'emi' ? `${loanId}:${version}:${row.paymentNumber}` : `${loanId}:${version}:x${index}`,
     kind: row.kind,
     charge: fromPaise(row.charge),
     annual_rate: row.annualRatePercent,
-    paid_on: payment?.paidOn ?? null,
-    paid_amount: payment ? fromPaise(payment.amount) : null,
-    transaction_id: payment?.transactionId ?? null,
+    paid_on: standing?.paidOn ?? null,
+    paid_amount: paid ? fromPaise(paid.paid) : null,
+    transaction_id: standing?.payments.find((p) => p.transactionId !== null)?.transactionId ?? null,
+    payment_state: standing?.state ?? null,
+    remainder: fromPaise(standing?.remainder ?? 0),
+    overdue: standing?.overdue ?? false,
+    mark_ids: markIds,
     payment_number: row.paymentNumber,
     emi_date: row.emiDate,
     principal: fromPaise(row.principal),
@@ -117,15 +140,67 @@ export function toWireRow(
   };
 }
 
-/** `data` of the amortization answers: every row plus the totals and version. */
-export function toWireSchedule(schedule: ScheduleView | null): {
+/** A mark as the wire shows it. */
+function toWireMark(mark: EmiMark): WireScheduleSummary['marks'][number] {
+  const base = { mark_id: mark.markId, kind: mark.kind, transaction_id: null, amount: null, date: null };
+  switch (mark.kind) {
+    case 'paid':
+      return {
+        ...base,
+        payment_numbers: [mark.paymentNumber],
+        date: mark.paidOn,
+        amount: fromPaise(mark.amount),
+      };
+    case 'matched':
+      return {
+        ...base,
+        payment_numbers: [mark.paymentNumber],
+        date: mark.paidOn,
+        amount: fromPaise(mark.amount),
+        transaction_id: mark.transactionId,
+      };
+    case 'paid-up-to':
+      return { ...base, payment_numbers: [...mark.paymentNumbers], date: mark.upTo };
+    case 'missed':
+      return { ...base, payment_numbers: [mark.paymentNumber] };
+    case 'pre-emi-interest':
+      return { ...base, payment_numbers: [], date: mark.date, amount: fromPaise(mark.amount) };
+    default:
+      return assertNever(mark);
+  }
+}
+
+/** How the loan's EMIs are paid, and the day (India) their standing is judged on. */
+export type PaymentView = Readonly<{ emisAutoDebited: boolean; today: string }>;
+
+/** `data` of the amortization answers: every row with where it stands, the totals, version and marks. */
+export function toWireSchedule(
+  schedule: ScheduleView | null,
+  payments: PaymentView,
+): {
   schedule: WireScheduleRow[];
   summary: WireScheduleSummary | null;
 } {
   if (!schedule) return { schedule: [], summary: null };
   const { loanId, version, totals } = schedule;
+  const standings = new Map(
+    emiStandings(
+      schedule.rows.map((row) => ({ ...row, date: row.emiDate, amount: row.emi })),
+      schedule.marks,
+      payments.emisAutoDebited,
+      payments.today,
+    ).map((s) => [s.paymentNumber, s]),
+  );
   return {
-    schedule: schedule.rows.map((row, index) => toWireRow(loanId, version, row, index, schedule.paid)),
+    schedule: schedule.rows.map((row, index) =>
+      toWireRow(
+        loanId,
+        version,
+        row,
+        index,
+        row.kind === 'emi' ? standings.get(row.paymentNumber) : undefined,
+      ),
+    ),
     summary: {
       version,
       total_principal: fromPaise(totals.principal),
@@ -137,6 +212,9 @@ export function toWireSchedule(schedule: ScheduleView | null): {
       closed_on: schedule.closedOn,
       reason: schedule.reason,
       generated_at: schedule.generatedAt,
+      emis_auto_debited: payments.emisAutoDebited,
+      construction_completed_on: schedule.constructionCompletedOn,
+      marks: schedule.marks.map(toWireMark),
     },
   };
 }

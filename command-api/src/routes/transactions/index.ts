@@ -35,6 +35,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { etagOf, loadAggregate } from '../../commands/handle';
 import { type CommandOutcome, commandRoutes } from '../../commands/route';
 import { cachedReadAt, createAnswerCache } from '../answer-cache';
+import { releaseMatchesOfDeletedDebit } from '../loans/release-matches';
 import { parseTransactionListQuery } from './list-query';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -261,6 +262,9 @@ export async function transactionRoutes(fastify: FastifyInstance) {
       await assertOwnTransaction(userId, params.id);
       return { type: 'DeleteTransaction', data: { transactionId: params.id, userId, now } };
     },
-    answer: () => ({ success: true as const, message: 'Transaction deleted successfully!', data: null }),
+    answer: async (_result, request, reply) => {
+      await releaseMatchesOfDeletedDebit(request, reply, request.params.id);
+      return { success: true as const, message: 'Transaction deleted successfully!', data: null };
+    },
   });
 }

@@ -30,6 +30,8 @@ export const loanFields: LoanFields = {
   processingFee: 100000,
   hasGst: false,
   gstPercentage: 0,
+  emisAutoDebited: true,
+  processingFeeGst: true,
 };
 
 /** Asha signs up: her verification link's token hash is 'hash-1'. */

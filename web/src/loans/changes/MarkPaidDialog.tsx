@@ -1,13 +1,14 @@
 import { Callout } from '@blueprintjs/core';
+import { LOAN_CHANGE_MESSAGES } from '@kosh/domain';
 import { formatDate, formatMoney, todayIso } from '../../format';
-import { HTMLSelectField, InputGroupField } from '../../forms';
+import { CheckboxField, HTMLSelectField, InputGroupField } from '../../forms';
 import { NO_FILTERS, useGetTransactionsQuery } from '../../transactions/transactionsApi';
 import { type ScheduleRow, useMarkEmiPaidMutation } from '../loansApi';
 import { amountRule, changeValidator, dateRule } from './changeForm';
 import { LoanChangeDialog } from './LoanChangeDialog';
 import { RupeesField } from './RupeesField';
 
-type Values = { paidOn: string; amount: string; transactionId: string };
+type Values = { paidOn: string; amount: string; transactionId: string; confirm: boolean };
 
 /** Debits this many days either side of the EMI's date are offered as its match. */
 const MATCH_WINDOW_DAYS = 15;
@@ -18,8 +19,10 @@ const addDays = (date: string, days: number): string =>
   new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
 
 const validateManual = changeValidator<Values>([dateRule('paidOn'), amountRule('amount')]);
-/** A matched debit brings its own date and amount. */
-const validate = (values: Values) => (values.transactionId ? {} : validateManual(values));
+
+/** The server's question when a debit's amount is not the EMI's (domain LOAN_CHANGE_MESSAGES). */
+const differs = (row: ScheduleRow, debit: number) =>
+  LOAN_CHANGE_MESSAGES.matchAmountDiffers(row.paymentNumber, formatMoney(debit), formatMoney(row.emi));
 
 type Props = { loanId: string; row: ScheduleRow; onClose: () => void };
 
@@ -39,6 +42,16 @@ export function MarkPaidDialog({ loanId, row, onClose }: Props) {
       date_to: addDays(row.emiDate, MATCH_WINDOW_DAYS),
     },
   });
+  const amountOf = (transactionId: string) =>
+    debits.data?.transactions.find((t) => t.id === transactionId)?.amount;
+  // A matched debit brings its own date and amount; one of another amount needs a yes.
+  const validate = (values: Values): Record<string, string> => {
+    if (!values.transactionId) return validateManual(values);
+    const amount = amountOf(values.transactionId);
+    return amount !== undefined && amount !== row.emi && !values.confirm
+      ? { confirm: differs(row, amount) }
+      : {};
+  };
   const options = [
     { value: '', label: debits.isFetching ? 'Loading debits…' : 'None: enter the date and amount' },
     ...(debits.data?.transactions ?? []).map((t) => ({
@@ -54,10 +67,12 @@ export function MarkPaidDialog({ loanId, row, onClose }: Props) {
       submitText="Mark Paid"
       initialValues={{
         paidOn: row.emiDate <= today ? row.emiDate : today,
-        amount: row.emi.toFixed(2),
+        // What is left of a partly paid EMI, else the whole EMI.
+        amount: (row.remainder > 0 && row.remainder < row.emi ? row.remainder : row.emi).toFixed(2),
         transactionId: '',
+        confirm: false,
       }}
-      fields={['paidOn', 'amount', 'transactionId']}
+      fields={['paidOn', 'amount', 'transactionId', 'confirm']}
       validate={validate}
       fallback="Failed to mark the EMI paid"
       success="EMI marked paid"
@@ -67,7 +82,7 @@ export function MarkPaidDialog({ loanId, row, onClose }: Props) {
           paymentNumber: row.paymentNumber,
           idempotencyKey,
           body: values.transactionId
-            ? { transactionId: values.transactionId }
+            ? { transactionId: values.transactionId, confirm: values.confirm }
             : { paidOn: values.paidOn, amount: values.amount.trim() },
         })
       }
@@ -85,9 +100,25 @@ export function MarkPaidDialog({ loanId, row, onClose }: Props) {
             helperText={`Debits of your transaction book within ${MATCH_WINDOW_DAYS} days of the due date.`}
           />
           {values.transactionId ? (
-            <Callout icon="link" className="kosh-whatif-hint">
-              The EMI takes the debit&apos;s date and amount, and the ledger shows it once.
-            </Callout>
+            <>
+              <Callout icon="link" className="kosh-whatif-hint">
+                The EMI takes the debit&apos;s date and amount, and the ledger shows it once.
+              </Callout>
+              {(() => {
+                const amount = amountOf(values.transactionId);
+                return amount !== undefined && amount !== row.emi ? (
+                  <Callout intent="warning" icon="warning-sign" className="kosh-whatif-hint" role="alert">
+                    <p>{differs(row, amount)}</p>
+                    <p>
+                      {amount < row.emi
+                        ? `The EMI stays partly paid: ${formatMoney(row.emi - amount)} remains due.`
+                        : 'The EMI counts as paid.'}
+                    </p>
+                    <CheckboxField name="confirm" label="Match this debit anyway" />
+                  </Callout>
+                ) : null;
+              })()}
+            </>
           ) : (
             <div className="kosh-change-fields">
               <InputGroupField name="paidOn" label="Paid on" type="date" autoFocus />

@@ -155,7 +155,10 @@ export function PrepaymentDialog({ loanId, onClose, onCompared }: Props) {
             ]}
           />
           {compared && compared.key === keyOf(values) ? (
-            <WhatIfTable comparison={compared.comparison} choice={values.choice} />
+            <>
+              <WhatIfTable comparison={compared.comparison} choice={values.choice} />
+              <AccruedNote accrued={compared.comparison.accrued} amount={values.amount} />
+            </>
           ) : (
             <Callout icon="info-sign" className="kosh-whatif-hint">
               Compare both choices before recording: nothing is saved until you press Record Part-payment.
@@ -164,5 +167,18 @@ export function PrepaymentDialog({ loanId, onClose, onCompared }: Props) {
         </>
       )}
     </LoanChangeDialog>
+  );
+}
+
+/** Why the part-payment costs more than its amount: the interest accrued on it since the last EMI. */
+function AccruedNote({ accrued, amount }: { accrued: PrepaymentComparison['accrued']; amount: string }) {
+  const days = `${accrued.days} ${accrued.days === 1 ? 'day' : 'days'}`;
+  return (
+    <p className="kosh-muted" role="note">
+      With the part-payment the lender collects the interest on it since the last EMI:{' '}
+      {formatMoney(Number(amount))} × {accrued.annualRate}% × {days} (since {formatDate(accrued.from)}) ÷ 365
+      = {formatMoney(accrued.interest)}
+      {accrued.gst > 0 ? `, plus ${formatMoney(accrued.gst)} GST on it` : ''}.
+    </p>
   );
 }

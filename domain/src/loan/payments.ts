@@ -1,0 +1,253 @@
+import type { Paise } from '../money/paise';
+import { assertNever } from '../shared/messages';
+import type { ActualScheduleRow } from './actual-schedule';
+import type { LoanPaymentEvent, LoanStreamEvent } from './events';
+
+/**
+ * What the borrower said about paying: each mark has an id so it can be undone. A `paid-up-to`
+ * mark pays each of its EMIs on its own due date for its scheduled amount.
+ */
+export type EmiMark =
+  | Readonly<{ kind: 'paid'; markId: string; paymentNumber: number; paidOn: string; amount: Paise }>
+  | Readonly<{ kind: 'paid-up-to'; markId: string; upTo: string; paymentNumbers: readonly number[] }>
+  | Readonly<{
+      kind: 'matched';
+      markId: string;
+      paymentNumber: number;
+      transactionId: string;
+      paidOn: string;
+      amount: Paise;
+    }>
+  | Readonly<{ kind: 'missed'; markId: string; paymentNumber: number }>
+  | Readonly<{ kind: 'pre-emi-interest'; markId: string; date: string; amount: Paise }>;
+
+/** A loan's marks and the date its house was completed (pre-EMI interest is deducted from then). */
+export type LoanPayments = Readonly<{ marks: readonly EmiMark[]; constructionCompletedOn: string | null }>;
+
+export const noPayments: LoanPayments = { marks: [], constructionCompletedOn: null };
+
+/** The id a mark recorded before marks had ids gets: the same every time it is read. */
+export const legacyMarkId = (loanId: string, paymentNumber: number, paidOn: string): string =>
+  `${loanId}-${paymentNumber}-${paidOn}`;
+
+/**
+ * A stored loan event in today's shape: a loan created before auto-debit and fee GST were asked
+ * reads as both on (its EMIs were counted paid on their due dates, its APR always had the fee's
+ * GST); a paid mark without an id gets `legacyMarkId`, and one with a debit reads as a match.
+ */
+export function upcastLoanEvent<E extends LoanStreamEvent>(event: E): E | LoanStreamEvent {
+  switch (event.type) {
+    case 'LoanCreated': {
+      const d: Partial<typeof event.data> = event.data;
+      if (d.emisAutoDebited !== undefined && d.processingFeeGst !== undefined) return event;
+      const data = {
+        ...event.data,
+        emisAutoDebited: d.emisAutoDebited ?? true,
+        processingFeeGst: d.processingFeeGst ?? true,
+      };
+      return { ...event, data };
+    }
+    case 'EmiMarkedPaid': {
+      const d = event.data as Omit<typeof event.data, 'markId'> & { markId?: string };
+      const markId = d.markId ?? legacyMarkId(d.loanId, d.paymentNumber, d.paidOn);
+      if (d.transactionId !== null && d.transactionId !== undefined) {
+        const { loanId, userId, recordedAt, paymentNumber, paidOn, amount, transactionId } = d;
+        const data = { loanId, userId, recordedAt, markId, paymentNumber, transactionId, paidOn, amount };
+        return { ...event, type: 'EmiMatched', data };
+      }
+      if (d.markId !== undefined) return event;
+      return { ...event, data: { ...d, markId, transactionId: null } };
+    }
+    default:
+      return event;
+  }
+}
+
+/** The marks after one payment event (an undo or release of an unknown mark changes nothing). */
+export function evolvePayments(payments: LoanPayments, event: LoanPaymentEvent): LoanPayments {
+  const add = (mark: EmiMark) =>
+    payments.marks.some((m) => m.markId === mark.markId)
+      ? payments
+      : { ...payments, marks: [...payments.marks, mark] };
+  switch (event.type) {
+    case 'EmiMarkedPaid':
+      return add({
+        kind: 'paid',
+        markId: event.data.markId,
+        paymentNumber: event.data.paymentNumber,
+        paidOn: event.data.paidOn,
+        amount: event.data.amount,
+      });
+    case 'EmisMarkedPaidUpTo':
+      return add({
+        kind: 'paid-up-to',
+        markId: event.data.markId,
+        upTo: event.data.upTo,
+        paymentNumbers: event.data.paymentNumbers,
+      });
+    case 'EmiMatched': {
+      const { markId, paymentNumber, transactionId, paidOn, amount } = event.data;
+      return add({ kind: 'matched', markId, paymentNumber, transactionId, paidOn, amount });
+    }
+    case 'EmiMarkedMissed':
+      return add({ kind: 'missed', markId: event.data.markId, paymentNumber: event.data.paymentNumber });
+    case 'PreEmiInterestPaid':
+      return add({
+        kind: 'pre-emi-interest',
+        markId: event.data.markId,
+        date: event.data.date,
+        amount: event.data.amount,
+      });
+    case 'EmiMarkUndone':
+    case 'EmiMatchReleased': {
+      const { markId } = event.data;
+      return { ...payments, marks: payments.marks.filter((m) => m.markId !== markId) };
+    }
+    case 'ConstructionCompleted':
+      return { ...payments, constructionCompletedOn: event.data.date };
+    default:
+      return assertNever(event);
+  }
+}
+
+export const isPaymentEvent = (event: LoanStreamEvent): event is LoanPaymentEvent =>
+  PAYMENT_EVENT_TYPES.has(event.type);
+
+const PAYMENT_EVENT_TYPES = new Set<string>([
+  'EmiMarkedPaid',
+  'EmisMarkedPaidUpTo',
+  'EmiMatched',
+  'EmiMarkedMissed',
+  'EmiMarkUndone',
+  'EmiMatchReleased',
+  'PreEmiInterestPaid',
+  'ConstructionCompleted',
+]);
+
+/** One payment towards an EMI. */
+export type EmiPayment = Readonly<{
+  markId: string;
+  via: 'paid' | 'paid-up-to' | 'matched';
+  paidOn: string;
+  amount: Paise;
+  transactionId: string | null;
+}>;
+
+/**
+ * Where an EMI stands on `today`. `paid`: what was marked or matched covers it; `auto-debited`:
+ * nothing was marked, the loan's EMIs are auto-debited and its date has come, so it counts as
+ * paid on its due date; `partly-paid`: payments short of it (the remainder is overdue once its
+ * date has passed); `missed`: marked bounced and not covered since; `overdue`: past, not
+ * auto-debited, nothing paid; `due`: not yet.
+ */
+export type EmiStanding = Readonly<{
+  paymentNumber: number;
+  dueDate: string;
+  amount: Paise;
+  state: 'paid' | 'auto-debited' | 'partly-paid' | 'missed' | 'overdue' | 'due';
+  /** What counts as paid (the EMI's amount when auto-debited). */
+  paid: Paise;
+  /** What is still to pay (0 when covered). */
+  remainder: Paise;
+  /** The day the EMI was covered: its last payment, or its due date when auto-debited; else null. */
+  paidOn: string | null;
+  overdue: boolean;
+  payments: readonly EmiPayment[];
+  /** The id of its missed mark, if marked bounced. */
+  missedMarkId: string | null;
+}>;
+
+type EmiRow = Pick<ActualScheduleRow, 'kind' | 'paymentNumber' | 'date' | 'amount'>;
+
+/** Payments marked or matched for each EMI number (a paid-up-to mark pays each row's amount on its date). */
+export function paymentsByEmi(rows: readonly EmiRow[], marks: readonly EmiMark[]): Map<number, EmiPayment[]> {
+  const due = new Map(rows.filter((r) => r.kind === 'emi').map((r) => [r.paymentNumber, r]));
+  const byEmi = new Map<number, EmiPayment[]>();
+  const push = (n: number, payment: EmiPayment) => byEmi.set(n, [...(byEmi.get(n) ?? []), payment]);
+  for (const mark of marks) {
+    switch (mark.kind) {
+      case 'paid':
+        push(mark.paymentNumber, { ...pick(mark), via: 'paid', transactionId: null });
+        break;
+      case 'matched':
+        push(mark.paymentNumber, { ...pick(mark), via: 'matched', transactionId: mark.transactionId });
+        break;
+      case 'paid-up-to':
+        for (const n of mark.paymentNumbers) {
+          const row = due.get(n);
+          if (row)
+            push(n, {
+              markId: mark.markId,
+              via: 'paid-up-to',
+              paidOn: row.date,
+              amount: row.amount,
+              transactionId: null,
+            });
+        }
+        break;
+      case 'missed':
+      case 'pre-emi-interest':
+        break;
+      default:
+        assertNever(mark);
+    }
+  }
+  return byEmi;
+}
+
+const pick = (mark: Readonly<{ markId: string; paidOn: string; amount: Paise }>) => ({
+  markId: mark.markId,
+  paidOn: mark.paidOn,
+  amount: mark.amount,
+});
+
+/** The standing of every EMI of `rows` on `today` (YYYY-MM-DD, India). */
+export function emiStandings(
+  rows: readonly EmiRow[],
+  marks: readonly EmiMark[],
+  emisAutoDebited: boolean,
+  today: string,
+): EmiStanding[] {
+  const byEmi = paymentsByEmi(rows, marks);
+  const missed = new Map<number, string>();
+  for (const mark of marks) if (mark.kind === 'missed') missed.set(mark.paymentNumber, mark.markId);
+  return rows
+    .filter((row) => row.kind === 'emi')
+    .map((row): EmiStanding => {
+      const payments = [...(byEmi.get(row.paymentNumber) ?? [])].sort((a, b) =>
+        a.paidOn < b.paidOn ? -1 : a.paidOn > b.paidOn ? 1 : 0,
+      );
+      const missedMarkId = missed.get(row.paymentNumber) ?? null;
+      const base = {
+        paymentNumber: row.paymentNumber,
+        dueDate: row.date,
+        amount: row.amount,
+        payments,
+        missedMarkId,
+      };
+      if (payments.length === 0 && missedMarkId === null && emisAutoDebited && row.date <= today)
+        return {
+          ...base,
+          state: 'auto-debited',
+          paid: row.amount,
+          remainder: 0,
+          paidOn: row.date,
+          overdue: false,
+        };
+      let paid = 0;
+      let paidOn: string | null = null;
+      for (const payment of payments) {
+        paid += payment.amount;
+        if (paidOn === null && paid >= row.amount) paidOn = payment.paidOn;
+      }
+      const remainder = Math.max(0, row.amount - paid);
+      if (remainder === 0) return { ...base, state: 'paid', paid, remainder, paidOn, overdue: false };
+      const past = row.date < today;
+      if (paid > 0) return { ...base, state: 'partly-paid', paid, remainder, paidOn: null, overdue: past };
+      if (missedMarkId !== null)
+        return { ...base, state: 'missed', paid, remainder, paidOn: null, overdue: true };
+      if (past && !emisAutoDebited)
+        return { ...base, state: 'overdue', paid, remainder, paidOn: null, overdue: true };
+      return { ...base, state: 'due', paid, remainder, paidOn: null, overdue: false };
+    });
+}
