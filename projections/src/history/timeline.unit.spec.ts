@@ -185,7 +185,7 @@ describe('timeline entries', () => {
 describe('payment events on the timeline', () => {
   const created = { accountNumber: 'HL00012345', bankId: 3, loanTypeId: 1 };
 
-  it('name the loan in words and say what was marked', () => {
+  it('name the loan as the screens do and say what was marked', () => {
     const upTo = recorded('loan-l-1', 'EmisMarkedPaidUpTo', {
       loanId: 'l-1',
       markId: 'm-1',
@@ -193,7 +193,7 @@ describe('payment events on the timeline', () => {
       paymentNumbers: [1, 2, 3],
     });
     expect(entryOf(upTo, created).summary).toBe(
-      '3 EMIs of HDFC Bank Home Loan HL00012345 due up to 2025-12-31 marked paid on their due dates',
+      '3 EMIs of loan HL20200505 · HDFC Bank - Andheri due up to 31 Dec 2025 marked paid on their due dates',
     );
     const matched = recorded('loan-l-1', 'EmiMatched', {
       loanId: 'l-1',
@@ -204,7 +204,7 @@ describe('payment events on the timeline', () => {
       amount: 231075,
     });
     expect(entryOf(matched, created).summary).toBe(
-      'Debit of ₹2,310.75 on 2026-01-16 matched to EMI 4 of HDFC Bank Home Loan HL00012345',
+      'Debit of ₹2,310.75 on 16 Jan 2026 matched to EMI 4 of loan HL20200505 · HDFC Bank - Andheri',
     );
     const released = recorded('loan-l-1', 'EmiMatchReleased', {
       loanId: 'l-1',
@@ -212,7 +212,9 @@ describe('payment events on the timeline', () => {
       transactionId: 't-1',
       reason: 'transaction-deleted',
     });
-    expect(entryOf(released, null).summary).toBe('Match of a deleted debit to the loan released');
+    expect(entryOf(released, null).summary).toBe(
+      'Match of a deleted debit to loan HL20200505 · HDFC Bank - Andheri released',
+    );
   });
 
   it('label the two new loan fields as the form asks them', () => {
