@@ -179,6 +179,8 @@ describe('the timeline', () => {
       { field: 'End Date', from: null, to: '2045-03-15' },
       { field: 'GST applies to the interest', from: null, to: false },
       { field: 'GST Percentage', from: null, to: 0 },
+      { field: 'EMIs are auto-debited from my bank account', from: null, to: true },
+      { field: 'GST (18%) is charged on top of the processing fee', from: null, to: true },
     ]);
     const item = await t.as(alice).get(`/api/loans/${loanId}/history?limit=100`);
     expect(item.body.data.entries).toEqual(entries);

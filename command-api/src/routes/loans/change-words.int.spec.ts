@@ -84,14 +84,12 @@ describe('loan changes in the history and the ledger (postgres)', () => {
     const entries = await timeline(`?stream=loan:${loanId}&limit=100`);
     const of = (type: string) => entries.filter((e) => e.type === type);
     expect(of('EmiMarkedPaid').map((e) => e.summary)).toEqual([
-      `EMI 2 of loan ${loan} marked paid on 16 Mar 2024 (₹20,758.36)`,
       `EMI 1 of loan ${loan} marked paid on 15 Feb 2024 (₹20,758.36)`,
     ]);
-    expect(of('EmiMarkedPaid')[0]?.changes).toContainEqual({
-      field: 'Matched to a debit',
-      from: null,
-      to: true,
-    });
+    expect(of('EmiMatched').map((e) => e.summary)).toEqual([
+      `Debit of ₹20,758.36 on 16 Mar 2024 matched to EMI 2 of loan ${loan}`,
+    ]);
+    expect(of('EmiMatched')[0]?.changes).toContainEqual({ field: 'Amount', from: null, to: 20758.36 });
     expect(of('LoanRateChanged')[0]).toMatchObject({
       summary: `Rate of loan ${loan} reset to 9.5% from 15 May 2024`,
       changes: [
