@@ -22,9 +22,9 @@ import { loadAggregate } from '../../commands/handle';
 import { commandContext } from '../../commands/route';
 import {
   afterAnswerForAccount,
-  findUserByEmail,
   noteClaim,
   releaseEmail,
+  reservationHolder,
   reserveEmail,
   runUserCommand,
 } from './accounts';
@@ -46,6 +46,9 @@ const REGISTERED = {
 };
 
 const isTaken = (error: unknown) => error instanceof ConflictError && error.errorCode === 'EMAIL_TAKEN';
+/** A concurrent registration appended to the same user stream first (handle.ts gave up retrying). */
+const isStaleVersion = (error: unknown) =>
+  error instanceof ConflictError && error.errorCode === 'STALE_VERSION';
 
 /** Spec section 7 (Auth): a new account, and proving its e-mail address. */
 export async function registrationRoutes(fastify: FastifyInstance) {
@@ -53,26 +56,31 @@ export async function registrationRoutes(fastify: FastifyInstance) {
   const { platform } = app;
   const now = () => platform.clock();
 
-  /** Registration proper, after the answer: a new account, or a mail to the address's owner. */
+  /**
+   * Registration proper, stored before the answer: a new account, or (the address is taken) a
+   * mail to its owner. Both paths read the address's reservation and one user stream and append
+   * to a stream before answering, so that their times stay alike (no enumeration by timing).
+   */
   async function registerOrTellOwner(
     request: FastifyRequest,
     input: { firstName: string; lastName: string; email: string; passwordHash: string },
   ) {
     const { email } = input;
-    const holder = await findUserByEmail(platform, email);
-    if (holder.userId) {
-      await noteClaim(request, holder.userId, email, 'register');
-      return;
-    }
-    const userId = randomUUID();
-    const context = commandContext(request, { userId });
+    const newUserId = randomUUID();
+    let userId: string = newUserId;
     try {
-      await reserveEmail(context, email, userId);
+      await reserveEmail(commandContext(request, { userId }), email, userId);
     } catch (error) {
-      // Reserved a moment ago by a registration still completing: the address is theirs.
-      if (isTaken(error)) return;
-      throw error;
+      if (!isTaken(error)) throw error;
+      const holder = await reservationHolder(platform, email);
+      if (!holder) throw error;
+      if (holder.registered) return noteClaim(request, holder.userId, email, 'register');
+      // Held by a registration that stopped between its two appends (its client got no answer,
+      // or is retrying now): this one completes it, so that the address does not stay unusable
+      // for STALE_RESERVATION_MS. Two at once: the first to register wins, the other is "taken".
+      userId = holder.userId;
     }
+    const context = commandContext(request, { userId });
     const { issued } = issueLinkToken(platform.sealToken, now(), VERIFICATION_LINK_TTL_MS);
     try {
       await runUserCommand(context, userId, {
@@ -80,7 +88,8 @@ export async function registrationRoutes(fastify: FastifyInstance) {
         data: { userId, ...input, verification: issued, now: now().toISOString() },
       });
     } catch (error) {
-      await releaseEmail(context, email, userId);
+      if (isTaken(error) || isStaleVersion(error)) return noteClaim(request, userId, email, 'register');
+      if (userId === newUserId) await releaseEmail(context, email, userId);
       throw error;
     }
   }
@@ -106,13 +115,12 @@ export async function registrationRoutes(fastify: FastifyInstance) {
         password: str(body.password),
       };
       failOn(validateRegister(input));
-      // Hashed before the answer whatever the address: the cost a client pays per registration.
       const passwordHash = await hashPassword(input.password);
       const { firstName, lastName } = input;
       const email = normalizeEmail(input.email);
-      app.afterAnswer(request, reply, () =>
-        registerOrTellOwner(request, { firstName, lastName, email, passwordHash }),
-      );
+      // Stored before it is acknowledged: a 201 is an account (or its owner told), whatever
+      // happens to this process or the database after the answer.
+      await registerOrTellOwner(request, { firstName, lastName, email, passwordHash });
       return reply.status(201).send(REGISTERED);
     },
   );
