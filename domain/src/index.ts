@@ -30,6 +30,7 @@ export * from './user/events';
 export * from './user/state';
 export * from './validation/audit-grant';
 export * from './validation/auth';
+export * from './validation/decimal';
 export * from './validation/loan';
 export * from './validation/loan-change';
 export * from './validation/transaction';

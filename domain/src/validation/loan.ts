@@ -8,6 +8,7 @@ import { durationInMonths, isIsoDate, loanEndDate } from '../loan/dates';
 import type { LoanDetails } from '../loan/events';
 import { type Paise, toPaise } from '../money/paise';
 import type { FieldError } from '../shared/errors';
+import { decimalText } from './decimal';
 
 export const LOAN_MESSAGES = {
   bankRequired: 'Bank selection is required',
@@ -98,17 +99,6 @@ export type LoanValidationMode = 'create' | 'edit';
 
 const isBlank = (value: unknown): boolean =>
   value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
-
-/** Plain decimal text of a number or numeric string ("12.5", "-3"), or null. */
-function decimalText(value: unknown): string | null {
-  if (typeof value === 'number') {
-    if (!Number.isFinite(value)) return null;
-    return /e/i.test(String(value)) ? value.toFixed(20).replace(/\.?0+$/, '') : String(value);
-  }
-  if (typeof value !== 'string') return null;
-  const text = value.trim();
-  return /^-?(\d+\.?\d*|\.\d+)$/.test(text) ? text : null;
-}
 
 const decimalPlaces = (text: string): number => (text.split('.')[1] ?? '').replace(/0+$/, '').length;
 

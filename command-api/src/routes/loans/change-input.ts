@@ -1,4 +1,5 @@
 import {
+  decimalText,
   type FieldError,
   isIsoDate,
   LOAN_CHANGE_MESSAGES as M,
@@ -93,12 +94,12 @@ export function parseRateChange(body: Record<string, unknown>) {
   const f = new Fields(body);
   const date = f.date('date');
   const rate = body.annual_rate_percent;
-  const annualRatePercent =
-    typeof rate === 'number' || (typeof rate === 'string' && rate.trim() !== '')
-      ? Number(rate)
-      : f.fail('annual_rate_percent', CHANGE_INPUT_MESSAGES.rateRequired);
-  if (annualRatePercent !== undefined && !Number.isFinite(annualRatePercent))
-    f.fail('annual_rate_percent', M.rateInvalid);
+  const rateText = decimalText(rate);
+  const annualRatePercent = !f.present('annual_rate_percent') || String(rate).trim() === ''
+    ? f.fail('annual_rate_percent', CHANGE_INPUT_MESSAGES.rateRequired)
+    : rateText === null
+      ? f.fail('annual_rate_percent', M.rateInvalid)
+      : Number(rateText);
   const option = f.oneOf('option', OPTIONS, CHANGE_INPUT_MESSAGES.optionInvalid);
   const newEmi =
     option !== 'combination'
