@@ -37,7 +37,11 @@ const KEYBOARD_ROWS = [
 
 const KEY_AT = new Map<string, { row: number; col: number }>();
 KEYBOARD_ROWS.forEach((forms, row) => {
-  for (const form of forms) [...form].forEach((c, col) => KEY_AT.set(c, { row, col }));
+  for (const form of forms) {
+    [...form].forEach((c, col) => {
+      KEY_AT.set(c, { row, col });
+    });
+  }
 });
 
 /** Next to each other on the keyboard (rows are staggered half a key), or one code point apart. */

@@ -95,7 +95,8 @@ export function parseRateChange(body: Record<string, unknown>) {
   const date = f.date('date');
   const rate = body.annual_rate_percent;
   const rateText = decimalText(rate);
-  const annualRatePercent = !f.present('annual_rate_percent') || String(rate).trim() === ''
+  const blank = !f.present('annual_rate_percent') || (typeof rate === 'string' && rate.trim() === '');
+  const annualRatePercent = blank
     ? f.fail('annual_rate_percent', CHANGE_INPUT_MESSAGES.rateRequired)
     : rateText === null
       ? f.fail('annual_rate_percent', M.rateInvalid)
