@@ -4,6 +4,7 @@ export * from './audit/state';
 export * from './catalog/decide';
 export * from './catalog/events';
 export * from './catalog/seed';
+export * from './export/chain-hash';
 export * from './export/history-export';
 export * from './export/web-crypto';
 export * from './ledger/period';
