@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { AppShell } from './page-models/app-shell';
 import { LoginPage } from './page-models/login-page';
 import { VerifyEmailPage } from './page-models/verify-email-page';
-import { expiredToken } from './support/users';
+import { createVerifiedUser, expiredToken } from './support/users';
 
 test.describe('session and routing (spec sections 2 and 4)', () => {
   test('a protected route sends a signed-out visitor to /login', async ({ page }) => {
@@ -38,6 +38,39 @@ test.describe('session and routing (spec sections 2 and 4)', () => {
     await expect(new AppShell(page).toast('Session expired. Please login again.')).toBeVisible();
     expect(sentAuthorization.filter(Boolean)).toEqual([]);
     expect(await page.evaluate(() => localStorage.getItem('kosh.token'))).toBeNull();
+  });
+
+  test('a wrong password on /login is said by the form alone, with no session-expired toast', async ({
+    page,
+    request,
+  }) => {
+    const user = await createVerifiedUser(request);
+    const login = new LoginPage(page);
+    await login.goto();
+    await login.signInAs(user.email, 'Wrong-pass-1');
+    await expect(page.getByText('Invalid email or password')).toBeVisible();
+    await expect(page).toHaveURL(/\/login$/);
+    await expect(new AppShell(page).toasts).toHaveCount(0);
+  });
+
+  test('Logout ends the session on the server: the token it held is refused afterwards', async ({
+    page,
+    request,
+  }) => {
+    const user = await createVerifiedUser(request);
+    const login = new LoginPage(page);
+    await login.goto();
+    await login.signInAs(user.email, user.password);
+    await expect(page).toHaveURL(/\/dashboard$/);
+    const token = await page.evaluate(() => sessionStorage.getItem('kosh.token'));
+    expect(token).toBeTruthy();
+    const headers = { authorization: `Bearer ${token}` };
+    expect((await request.get('/api/auth/profile', { headers })).status()).toBe(200);
+    const loggedOut = page.waitForResponse((r) => r.url().endsWith('/api/auth/logout'));
+    await new AppShell(page).chooseFromUserMenu('Logout');
+    await expect(page).toHaveURL(/\/login$/);
+    expect((await loggedOut).status()).toBe(200);
+    expect((await request.get('/api/auth/profile', { headers })).status()).toBe(401);
   });
 
   test('the brand is the page title and on the sign-in and registration screens', async ({ page }) => {

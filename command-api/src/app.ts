@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
@@ -19,6 +18,7 @@ import { healthRoutes } from './plugins/health';
 import { idempotencyPlugin } from './plugins/idempotency';
 import { clientErrorHandler, frameworkErrors, inputGuardPlugin } from './plugins/input-guard';
 import { metricsPlugin } from './plugins/metrics';
+import { requestIdOf } from './plugins/request-id';
 import { securityHeadersPlugin } from './plugins/security-headers';
 import { staticPlugin } from './plugins/static';
 import { apiRoutes } from './routes/index';
@@ -50,8 +50,8 @@ export async function buildApp(platform: Platform, options: AppOptions = {}): Pr
       : { loggerInstance: platform.logger as FastifyBaseLogger }),
     // One line per request, written below; the correlation id comes from a proxy's X-Request-Id.
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'correlationId' }),
-    requestIdHeader: 'x-request-id',
-    genReqId: () => randomUUID(),
+    requestIdHeader: false,
+    genReqId: requestIdOf,
     bodyLimit: BODY_LIMIT,
     // Only listed proxies may name the client (per-address limits count request.ip).
     trustProxy: platform.config.TRUST_PROXY.length > 0 ? platform.config.TRUST_PROXY : false,
@@ -67,8 +67,8 @@ export async function buildApp(platform: Platform, options: AppOptions = {}): Pr
     reply.header('X-Request-Id', request.id);
   });
   app.addHook('onResponse', async (request, reply) => {
-    // The API at info; the web app's files and probes only at debug.
-    const level = request.url.startsWith('/api/') ? 'info' : 'debug';
+    // The API at its configured level (debug in embedded mode); web files and probes at debug.
+    const level = request.url.startsWith('/api/') ? platform.config.REQUEST_LOG_LEVEL : 'debug';
     const ms = Math.round(reply.elapsedTime);
     request.log[level](
       { method: request.method, url: request.url, statusCode: reply.statusCode, ms },

@@ -17,6 +17,8 @@ export interface ApiConfig {
   readonly JWT_SECRET: string;
   readonly UPLOADS_DIR: string;
   readonly READ_YOUR_WRITES_TIMEOUT_MS: number;
+  /** Level of the one log line per API request (web files and probes: always debug). */
+  readonly REQUEST_LOG_LEVEL: 'info' | 'debug';
   /** Memory per family of cached live answers (MB; 0: none kept). */
   readonly ANSWER_CACHE_MB: number;
   readonly RATE_LIMIT_ENABLED: boolean;

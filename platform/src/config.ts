@@ -4,6 +4,7 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { type Static, Type } from 'typebox';
 import { Value } from 'typebox/value';
+import { weakSecretReason } from './secret-strength';
 
 /** Every setting the process reads, validated once at boot (mirrored in .env.example). */
 const ConfigSchema = Type.Object({
@@ -30,6 +31,11 @@ const ConfigSchema = Type.Object({
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
   ),
+  /**
+   * Level of the one log line per API request: info with PostgreSQL (an operator's log), debug
+   * in embedded mode (one person's terminal, where the start banner must stay in sight).
+   */
+  REQUEST_LOG_LEVEL: Type.Union([Type.Literal('info'), Type.Literal('debug')]),
   /** Bound on read-your-writes waits (DESIGN.md). */
   READ_YOUR_WRITES_TIMEOUT_MS: Type.Integer({ minimum: 0 }),
   /**
@@ -100,6 +106,7 @@ export function loadConfig(env: Env = process.env): Config {
     UPLOADS_DIR: path.resolve(env.UPLOADS_DIR || path.join(dataDir, 'uploads')),
     JWT_SECRET: env.JWT_SECRET || (env.DATABASE_URL ? '' : embeddedSecret(dataDir)),
     LOG_LEVEL: env.LOG_LEVEL || 'info',
+    REQUEST_LOG_LEVEL: env.REQUEST_LOG_LEVEL || (env.DATABASE_URL ? 'info' : 'debug'),
     READ_YOUR_WRITES_TIMEOUT_MS: env.READ_YOUR_WRITES_TIMEOUT_MS
       ? Number(env.READ_YOUR_WRITES_TIMEOUT_MS)
       : 5000,
@@ -146,18 +153,6 @@ export function loadConfig(env: Env = process.env): Config {
 
 const SECRET_ADVICE = 'make one with `openssl rand -base64 48`; it is required when DATABASE_URL is set';
 
-/** Values published in this repository (.env.example, docker-compose.yml): anyone can forge tokens with them. */
-const KNOWN_EXAMPLE_SECRETS = new Set(['change-me-to-a-long-random-string-of-32-plus-chars']);
-
-/** Below this estimate a secret can be guessed offline from any token it signed. */
-const MIN_SECRET_BITS = 128;
-
-/**
- * Why `secret` must not sign tokens, or null. The estimate: reduce a secret that is one chunk
- * repeated to that chunk, drop characters that merely continue a run (abc, 987), and multiply
- * what is left by the Shannon entropy of the characters. `openssl rand -base64 48` scores about
- * 350 bits; a phrase repeated, a keyboard run or one character repeated stay far below 128.
- */
 /** For an entry point: the configuration, or its message on stderr and exit code 1. */
 export function loadConfigOrExit(): Config {
   try {
@@ -169,37 +164,6 @@ export function loadConfigOrExit(): Config {
     }
     throw error;
   }
-}
-
-export function weakSecretReason(secret: string): string | null {
-  if (KNOWN_EXAMPLE_SECRETS.has(secret.trim())) return 'is the published example value';
-  if (/^(.)\1*$/su.test(secret)) return 'is one character repeated';
-  const bits = estimatedEntropyBits([...secret]);
-  if (bits < MIN_SECRET_BITS) {
-    return `has about ${Math.floor(bits)} bits of entropy, under the ${MIN_SECRET_BITS} required`;
-  }
-  return null;
-}
-
-function estimatedEntropyBits(chars: string[]): number {
-  const chunk = chars.slice(0, smallestPeriod(chars));
-  const counts = new Map<string, number>();
-  for (const c of chunk) counts.set(c, (counts.get(c) ?? 0) + 1);
-  let perChar = 0;
-  for (const n of counts.values()) perChar -= (n / chunk.length) * Math.log2(n / chunk.length);
-  // Miller–Madow: a short sample shows fewer distinct characters than its source has.
-  perChar += (counts.size - 1) / (2 * chunk.length * Math.LN2);
-  const step = (i: number) => (chunk[i]?.codePointAt(0) ?? 0) - (chunk[i - 1]?.codePointAt(0) ?? 0);
-  const fresh = chunk.filter((_, i) => i === 0 || Math.abs(step(i)) !== 1).length;
-  return perChar * fresh;
-}
-
-/** Length of the shortest chunk that `chars` repeats (its own length when it repeats none). */
-function smallestPeriod(chars: string[]): number {
-  for (let period = 1; period <= chars.length / 2; period++) {
-    if (chars.every((c, i) => c === chars[i % period])) return period;
-  }
-  return chars.length;
 }
 
 const PROXY_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal']);

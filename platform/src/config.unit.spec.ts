@@ -64,6 +64,8 @@ describe('configuration at boot', () => {
       'change-me-to-a-long-random-string-of-32-plus-chars',
     ],
     ['one character repeated', 'x'.repeat(64)],
+    ["jwt.io's example, doubled to 39 characters", 'your-256-bit-secret-your-256-bit-secret'],
+    ['a keyboard walk', '1qaz2wsx3edc4rfv5tgb6yhn7ujm8ik9ol0p'],
     ['a short phrase repeated', 'kosh1234'.repeat(8)],
     ['32 hex characters (at most 128 bits, estimated below)', '0123456789abcdef'.repeat(2)],
   ])('refuses a guessable JWT secret at boot: %s, and says how to make one', (_name, secret) => {

@@ -7,6 +7,7 @@ import { allProjections } from '@kosh/projections';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 let t: TestApp;
+const owner = randomUUID();
 
 /** `npm run rebuild` as an operator runs it, its output not a terminal (a log, CI). */
 function rebuildCli(...args: string[]) {
@@ -26,7 +27,7 @@ function rebuildCli(...args: string[]) {
 describe('npm run rebuild', () => {
   beforeAll(async () => {
     t = await createTestApp();
-    const headers = await t.signedInHeader(randomUUID());
+    const headers = await t.signedInHeader(owner);
     for (let i = 0; i < 5; i++) {
       const r = await t.app.inject({
         method: 'POST',
@@ -76,5 +77,29 @@ describe('npm run rebuild', () => {
     const full = rebuildCli('--restart');
     expect(full.code, full.err).toBe(0);
     expect(full.err.split('\n').filter((line) => line.endsWith('(swapped in)'))).toHaveLength(names.length);
+  });
+
+  it('recovers from a failed rebuild once its cause is fixed, with a plain run', async () => {
+    // The cause: the live table gained a rule one stored transaction breaks (say, a migration
+    // written too strictly); the rebuild's copy of the table takes the rule with it.
+    await t.platform.db.query(
+      `ALTER TABLE transactions ADD CONSTRAINT no_item_3 CHECK (notes <> 'Item 3') NOT VALID`,
+    );
+    const failed = rebuildCli('transactions');
+    expect(failed.code).toBe(1);
+    expect(failed.err).toContain('no_item_3');
+    expect(failed.err).toContain('npm run rebuild -- transactions');
+
+    await t.platform.db.query('ALTER TABLE transactions DROP CONSTRAINT no_item_3');
+    const again = rebuildCli('transactions');
+    expect(again.code, again.err).toBe(0);
+    expect(again.err).toMatch(/^transactions .*\(swapped in\)$/m);
+    expect(await t.platform.runner.pendingRebuilds()).toEqual([]);
+    const { rows } = await t.platform.db.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM pg_namespace WHERE nspname LIKE 'rebuild\\_%'",
+    );
+    expect(rows[0]?.n).toBe(0);
+    const list = await t.as(owner).get('/api/transactions?limit=10');
+    expect(list.body.data.transactions).toHaveLength(5);
   });
 });

@@ -5,8 +5,9 @@
  * DATABASE_URL (the log in EventStoreDB when EVENTSTORE_URL is set), else embedded PGlite in DATA_DIR (./data) — stop an embedded server first,
  * PGlite allows one process per directory.
  * A killed run resumes the next time: projections already swapped in are not replayed again,
- * an unfinished one continues where it stopped. `--restart` discards unfinished rebuilds (and
- * their `rebuild_<name>` schemas, e.g. after a projector failed mid-rebuild) and starts over.
+ * an unfinished one continues where it stopped, or starts over when the live tables changed
+ * since it began (the fix of a failed rebuild's cause, a migration). `--restart` discards
+ * unfinished rebuilds (and their `rebuild_<name>` schemas) and starts over.
  */
 import path from 'node:path';
 import type { Db } from '@kosh/event-store';
@@ -62,6 +63,27 @@ function progressBar(name: string, total: number | null) {
   };
 }
 
+/** A projector (or the database) refused an event of the replay of `name`. */
+class RebuildFailed extends Error {
+  constructor(
+    readonly projection: string,
+    readonly names: readonly string[],
+    cause: unknown,
+  ) {
+    super(`Rebuild of ${projection} failed`, { cause });
+  }
+
+  /** What went wrong, and that a plain run after the fix goes on (no --restart needed). */
+  describe(): string {
+    const cause = this.cause instanceof Error ? (this.cause.stack ?? this.cause.message) : String(this.cause);
+    return (
+      `\nRebuild of ${this.projection} failed: ${cause}\n` +
+      `The live tables are untouched. Fix the cause, then run \`npm run rebuild -- ${this.names.join(' ')}\` ` +
+      'again: it resumes where this run stopped, or starts over if the live tables changed.\n'
+    );
+  }
+}
+
 async function main(): Promise<number> {
   const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
   const restart = process.argv.includes('--restart');
@@ -98,8 +120,15 @@ async function main(): Promise<number> {
     await runner.planRebuilds(names);
     for (const name of names) {
       const bar = progressBar(name, total);
-      const result = await runner.rebuild(name, { restart, onProgress: (progress) => bar.update(progress) });
-      bar.done(result.processed);
+      try {
+        const result = await runner.rebuild(name, {
+          restart,
+          onProgress: (progress) => bar.update(progress),
+        });
+        bar.done(result.processed);
+      } catch (error) {
+        throw new RebuildFailed(name, names, error);
+      }
     }
     return 0;
   } finally {
@@ -113,7 +142,9 @@ main().then(
   (code) => process.exit(code),
   (error: unknown) => {
     process.stderr.write(
-      `\nRebuild failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+      error instanceof RebuildFailed
+        ? error.describe()
+        : `\nRebuild failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
     );
     process.exit(1);
   },

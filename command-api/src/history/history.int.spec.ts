@@ -550,7 +550,7 @@ describe('the export', () => {
       amount: 5,
     });
     const later = await exportOf();
-    expect(compareExports(earlier.result, later.text, later.result)).toBeNull();
+    expect(compareExports(earlier.result, earlier.text, later.text, later.result)).toBeNull();
 
     // The history read model and the store's chain agree on whose every event is.
     const { rows: disagreements } = await t.platform.db.query(
@@ -584,9 +584,19 @@ describe('the export', () => {
        END $$`,
     );
     expect(await verifyChain()).toBeNull();
+    // The timeline still shows the event as recorded: it no longer hashes to the rewritten link.
+    await settle();
+    const stale = (await t.as(dave).get('/api/export/history')).text;
+    expect(await verifyExport(stale, nodeExportCrypto)).toMatchObject({
+      ok: false,
+      line: 4,
+      reason: 'line 4 changed after it was recorded: it no longer hashes to its chain link',
+    });
+    // Rebuilt from the edited log, the export holds together; only the earlier one shows the edit.
+    await t.platform.runner.rebuild('history');
     const rewritten = await exportOf();
-    expect(compareExports(earlier.result, rewritten.text, rewritten.result)).toMatch(
-      /^chain link \d+ differs/,
+    expect(compareExports(earlier.result, earlier.text, rewritten.text, rewritten.result)).toMatch(
+      /^line \d+ \(chain link 3, TransactionRecorded\) differs from line \d+ of the earlier export: its content changed/,
     );
   });
 });

@@ -2,9 +2,9 @@
  * `npm run verify-export -- file.jsonl [--public-key <base64 | file | http(s) URL of /api/export/public-key>]
  *   [--earlier earlier-export.jsonl]`
  * Prints OK (with the count, head and signing key) or the first line that was altered, removed
- * or reordered; with --earlier, also whether this export keeps the history the earlier one
- * signed (the event store's chain was not rewritten since). Exits 0 when OK, 1 when not, 2 on
- * bad usage.
+ * or reordered, or whose content no longer hashes to its link in the store's chain; with
+ * --earlier, also the first line whose event or link differs from the earlier export's. A file
+ * that is not an export is said to be one. Exits 0 when OK, 1 when not, 2 on bad usage.
  */
 import { readFile } from 'node:fs/promises';
 import { compareExports, verifyExport } from '@kosh/domain';
@@ -27,13 +27,22 @@ async function main(args: string[]): Promise<number> {
   const text = await readFile(file, 'utf8');
   const trusted = await trustedKey(key);
   const result = await verifyExport(text, nodeExportCrypto, trusted);
+  if (!result.ok && result.notAnExport) {
+    process.stdout.write(`FAILED: ${file} is ${result.reason}\n`);
+    return 1;
+  }
   if (result.ok && earlierFile) {
-    const earlier = await verifyExport(await readFile(earlierFile, 'utf8'), nodeExportCrypto, trusted);
+    const earlierText = await readFile(earlierFile, 'utf8');
+    const earlier = await verifyExport(earlierText, nodeExportCrypto, trusted);
     if (!earlier.ok) {
-      process.stdout.write(`FAILED: the earlier export fails at line ${earlier.line}: ${earlier.reason}\n`);
+      process.stdout.write(
+        earlier.notAnExport
+          ? `FAILED: the earlier file ${earlierFile} is ${earlier.reason}\n`
+          : `FAILED: the earlier export fails at line ${earlier.line}: ${earlier.reason}\n`,
+      );
       return 1;
     }
-    const problem = compareExports(earlier, text, result);
+    const problem = compareExports(earlier, earlierText, text, result);
     if (problem) {
       process.stdout.write(`FAILED: ${problem}\n`);
       return 1;
@@ -42,9 +51,13 @@ async function main(args: string[]): Promise<number> {
   if (result.ok) {
     const whose = key ? ' (the trusted key)' : ' (compare it with /api/export/public-key)';
     const chain = result.chainHead ? `, store chain at link ${result.chainHead.seq}` : '';
-    const kept = earlierFile ? ', keeps the earlier export’s history' : '';
+    const kept = earlierFile ? ', keeps the earlier export’s history line by line' : '';
+    const withheld = result.chainHead ? result.count - result.recomputed : 0;
+    const recomputed = result.chainHead
+      ? `, ${result.recomputed} chain links recomputed from their lines${withheld ? ` (${withheld} account events hold withheld secrets)` : ''}`
+      : '';
     process.stdout.write(
-      `OK: ${result.count} events, head ${result.head}${chain}${kept}, exported ${result.exportedAt}, signed by key ${result.publicKey}${whose}\n`,
+      `OK: ${result.count} events, head ${result.head}${chain}${recomputed}${kept}, exported ${result.exportedAt}, signed by key ${result.publicKey}${whose}\n`,
     );
     return 0;
   }

@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import { type FieldError, ValidationError } from '@kosh/domain';
+import { BadRequestError, type FieldError, ValidationError } from '@kosh/domain';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { type ErrorEnvelope, sendError } from './errors';
@@ -14,7 +14,11 @@ export const INPUT_MESSAGES = {
   urlTooLong: 'The address is too long.',
   badUrl: 'The address is not valid: it has a malformed % escape.',
   charset: 'Send the body as UTF-8 (charset=utf-8).',
+  notUtf8: 'The body is not valid UTF-8.',
 } as const;
+
+/** Refuses bytes that are not UTF-8 instead of reading them as U+FFFD (which would be stored). */
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /**
  * NUL (PostgreSQL text and jsonb cannot hold it) and UTF-16 halves without their other half
@@ -56,7 +60,8 @@ function foreignCharset(contentType: string | undefined): boolean {
 
 /**
  * Refuses input the domain rules never see: over-long addresses (414), bodies in another charset
- * (415) and strings that are not text (422 per field), before anything reads or stores them.
+ * (415) or not valid UTF-8 (400), and strings that are not text (422 per field), before anything
+ * reads or stores them.
  */
 export const inputGuardPlugin = fp(
   async (app: FastifyInstance) => {
@@ -67,6 +72,19 @@ export const inputGuardPlugin = fp(
       if (foreignCharset(request.headers['content-type'])) {
         return sendError(reply, 415, INPUT_MESSAGES.charset, 'UNSUPPORTED_CHARSET');
       }
+    });
+    // Fastify's own JSON parser (prototype poisoning refused), fed text decoded strictly.
+    const parseJson = app.getDefaultJsonParser('error', 'error');
+    app.removeContentTypeParser('application/json');
+    app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+      let text: string;
+      try {
+        text = strictUtf8.decode(body as Buffer);
+      } catch {
+        done(new BadRequestError(INPUT_MESSAGES.notUtf8, 'INVALID_UTF8'), undefined);
+        return;
+      }
+      parseJson(request, text, done);
     });
     app.addHook('preValidation', async (request) => {
       const errors = [

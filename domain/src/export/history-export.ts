@@ -11,8 +11,12 @@
  * carries its link (`chain`: number and hash in the owner's chain) and the summary the chain's
  * head: the links must run 1, 2, 3… with no gap (the export misses no event the store chained),
  * and a later export must hold the same hash at every link an earlier one signed
- * (`compareExports`): history the store rewrote after an export does not.
+ * (`compareExports`): history the store rewrote after an export does not. Each link is also
+ * recomputed from its line (chain-hash.ts), so an event whose content was changed in the
+ * database after it was chained fails at its line, rewritten chain or not when compared with an
+ * earlier export.
  */
+import { chainLinkText, EVENTS_WITH_WITHHELD_SECRETS } from './chain-hash';
 
 export const EXPORT_FORMAT = 'kosh-history-export/1';
 export const GENESIS = '0'.repeat(64);
@@ -87,8 +91,33 @@ export type VerifyResult =
       publicKey: string;
       userId: string;
       chainHead: ChainLink | null;
+      /** Events whose chain links were recomputed from their lines (the others hold withheld secrets). */
+      recomputed: number;
     }
-  | { ok: false; line: number; reason: string };
+  | {
+      ok: false;
+      line: number;
+      reason: string;
+      /** The file is not a Kosh history export at all (rather than an altered one). */
+      notAnExport?: true;
+    };
+
+/** The fields of a summary: the signature covers every one, so no other may be added. */
+const SUMMARY_FIELDS = new Set([
+  'n',
+  'prev',
+  'kind',
+  'format',
+  'user_id',
+  'count',
+  'head',
+  'exported_at',
+  'public_key',
+  'chain_head',
+  'signature',
+]);
+
+const NOT_AN_EXPORT = 'not a Kosh history export (its first line is not an export header)';
 
 /**
  * Checks an export: OK, or the first line that was altered, removed or reordered (1-based).
@@ -104,8 +133,10 @@ export async function verifyExport(
   const fail = (line: number, reason: string): VerifyResult => ({ ok: false, line, reason });
   let previous: string | null = null;
   let events = 0;
+  let recomputed = 0;
   let chained: boolean | null = null;
   let lastLink: ChainLink | null = null;
+  if (!isHeader(lines[0])) return { ok: false, line: 1, reason: NOT_AN_EXPORT, notAnExport: true };
   for (let i = 0; i < lines.length; i++) {
     const number = i + 1;
     const raw = lines[i] as string;
@@ -143,11 +174,32 @@ export async function verifyExport(
             `chain link ${link.seq} follows link ${lastLink?.seq ?? 0}: an event of the store is missing`,
           );
         }
+        const { event } = line as ExportEventLine;
+        if (!EVENTS_WITH_WITHHELD_SECRETS.has(event.type)) {
+          const expected = await crypto.sha256Hex(chainLinkText(lastLink?.hash ?? GENESIS, event));
+          if (expected !== link.hash) {
+            return fail(
+              number,
+              `line ${number} changed after it was recorded: it no longer hashes to its chain link`,
+            );
+          }
+          recomputed++;
+        }
         lastLink = link;
       }
     } else if (line.kind === 'summary') {
       if (!last) return fail(number + 1, 'lines after the summary');
+      const added = Object.keys(line).filter((key) => !SUMMARY_FIELDS.has(key));
+      if (added.length > 0) {
+        return fail(
+          number,
+          `the summary holds ${added.join(', ')}, which the signature does not cover: altered`,
+        );
+      }
       const s = line as ExportSummary;
+      if (s.chain_head !== null && Object.keys(s.chain_head ?? {}).join() !== 'seq,hash') {
+        return fail(number, 'the summary chain head holds more than its link: altered');
+      }
       if (s.count !== events)
         return fail(number, `the summary counts ${s.count} events, the file has ${events}`);
       if (s.head !== expectedPrev) return fail(number, 'the summary head is not the last event line');
@@ -171,6 +223,7 @@ export async function verifyExport(
         publicKey: s.public_key,
         userId: s.user_id,
         chainHead: head,
+        recomputed,
       };
     } else {
       return fail(number, 'unknown line kind: altered');
@@ -180,12 +233,34 @@ export async function verifyExport(
   return fail(lines.length + 1, 'the signed summary line was removed');
 }
 
+function isHeader(raw: string | undefined): boolean {
+  try {
+    const header = JSON.parse(raw ?? '') as Partial<ExportHeader> | null;
+    return header?.kind === 'header' && header.format === EXPORT_FORMAT;
+  } catch {
+    return false;
+  }
+}
+
+/** An export's event lines by their link in the store's chain, with their line numbers. */
+function linesByLink(text: string): Map<number, { line: number; event: ExportEventLine }> {
+  const byLink = new Map<number, { line: number; event: ExportEventLine }>();
+  text.split('\n').forEach((raw, i) => {
+    if (!raw.includes('"kind":"event"')) return;
+    const event = JSON.parse(raw) as ExportEventLine;
+    if (event.chain) byLink.set(event.chain.seq, { line: i + 1, event });
+  });
+  return byLink;
+}
+
 /**
- * Whether a later export (already verified) keeps the history an earlier one signed: the same
- * user, and the same hash at the earlier export's chain head. Null when it does, else why not.
+ * Whether a later export (verified, as the earlier one) keeps the history the earlier one signed:
+ * the same user, and at every link up to the earlier export's chain head the same event content
+ * and the same hash. Null when it does, else the first line of the later export that differs.
  */
 export function compareExports(
   earlier: Extract<VerifyResult, { ok: true }>,
+  earlierText: string,
   laterText: string,
   later: Extract<VerifyResult, { ok: true }>,
 ): string | null {
@@ -194,13 +269,24 @@ export function compareExports(
   if (!head) return 'the earlier export carries no chain head';
   if (!later.chainHead || later.chainHead.seq < head.seq)
     return 'the later export ends before the earlier one';
-  for (const raw of laterText.split('\n')) {
-    if (!raw.includes(`"seq":${head.seq},`)) continue;
-    const line = JSON.parse(raw) as ExportEventLine;
-    if (line.chain?.seq !== head.seq) continue;
-    return line.chain.hash === head.hash
-      ? null
-      : `chain link ${head.seq} differs: the history before ${earlier.exportedAt} was rewritten`;
+  const before = linesByLink(earlierText);
+  const after = linesByLink(laterText);
+  for (let seq = 1; seq <= head.seq; seq++) {
+    const was = before.get(seq);
+    const now = after.get(seq);
+    if (!was || !now) return `chain link ${seq} is missing from the ${was ? 'later' : 'earlier'} export`;
+    const changed =
+      JSON.stringify(was.event.event) !== JSON.stringify(now.event.event)
+        ? 'its content changed'
+        : was.event.chain?.hash !== now.event.chain?.hash
+          ? 'its chain link was rewritten'
+          : null;
+    if (changed) {
+      return (
+        `line ${now.line} (chain link ${seq}, ${now.event.event.type}) differs from line ${was.line} of the ` +
+        `earlier export: ${changed} after ${earlier.exportedAt}`
+      );
+    }
   }
-  return `chain link ${head.seq} is missing from the later export`;
+  return null;
 }

@@ -61,6 +61,8 @@ export type ChangePassword = Command<
   'ChangePassword',
   Readonly<{ currentPasswordMatches: boolean; passwordHash: string; now: string }>
 >;
+/** Ends the session: every token issued before `now` stops working (spec section 4, Logout). */
+export type SignOut = Command<'SignOut', Readonly<{ now: string }>>;
 export type UpdateProfile = Command<
   'UpdateProfile',
   Readonly<{ firstName: string; lastName: string; now: string }>
@@ -90,6 +92,7 @@ export type UserCommand =
   | RequestPasswordReset
   | ResetPassword
   | ChangePassword
+  | SignOut
   | UpdateProfile
   | RequestEmailChange
   | NoteEmailClaimAttempt
@@ -171,6 +174,8 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
       }
       return [{ type: 'PasswordChanged', data: { userId, passwordHash, changedAt: now } }];
     }
+    case 'SignOut':
+      return [{ type: 'SignedOut', data: { userId, signedOutAt: command.data.now } }];
     case 'UpdateProfile': {
       const { firstName, lastName, now } = command.data;
       if (firstName === user.firstName && lastName === user.lastName) return [];

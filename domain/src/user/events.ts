@@ -53,6 +53,9 @@ export type PasswordChanged = DomainEvent<
   Readonly<{ userId: string; passwordHash: string; changedAt: string }>
 >;
 
+/** The user signed out: tokens issued before `signedOutAt` stop working, as after a password change. */
+export type SignedOut = DomainEvent<'SignedOut', Readonly<{ userId: string; signedOutAt: string }>>;
+
 export type ProfileUpdated = DomainEvent<
   'ProfileUpdated',
   Readonly<{ userId: string; firstName: string; lastName: string; updatedAt: string }>
@@ -105,6 +108,7 @@ export type UserEvent =
   | PasswordResetRequested
   | PasswordResetCompleted
   | PasswordChanged
+  | SignedOut
   | ProfileUpdated
   | EmailChanged
   | EmailChangeRequested
@@ -119,6 +123,7 @@ export const USER_EVENT_TYPES = [
   'PasswordResetRequested',
   'PasswordResetCompleted',
   'PasswordChanged',
+  'SignedOut',
   'ProfileUpdated',
   'EmailChanged',
   'EmailChangeRequested',

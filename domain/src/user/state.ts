@@ -20,7 +20,7 @@ export type RegisteredUser = Readonly<{
   verification: PendingVerification | null;
   /** The latest reset link, until used. */
   passwordReset: PendingToken | null;
-  /** Tokens issued before this instant are rejected (last password change or reset). */
+  /** Tokens issued before this instant are rejected (last password change, reset or sign-out). */
   tokensValidAfter: string | null;
 }>;
 
@@ -74,6 +74,8 @@ export function evolveUser(state: UserState, event: UserEvent): UserState {
         passwordReset: null,
         tokensValidAfter: event.data.changedAt,
       };
+    case 'SignedOut':
+      return { ...state, tokensValidAfter: event.data.signedOutAt };
     case 'ProfileUpdated':
       return { ...state, firstName: event.data.firstName, lastName: event.data.lastName };
     case 'EmailChanged':

@@ -9,6 +9,7 @@ import type { LoanDetails } from '../loan/events';
 import { MAX_RATE_SIGNIFICANT_DIGITS, significantDigits } from '../loan/rate';
 import { type Paise, toPaise } from '../money/paise';
 import type { FieldError } from '../shared/errors';
+import { decimalText } from './decimal';
 
 export const LOAN_MESSAGES = {
   bankRequired: 'Bank selection is required',
@@ -107,17 +108,6 @@ export type LoanValidationMode = 'create' | 'edit';
 
 const isBlank = (value: unknown): boolean =>
   value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
-
-/** Plain decimal text of a number or numeric string ("12.5", "-3"), or null. */
-function decimalText(value: unknown): string | null {
-  if (typeof value === 'number') {
-    if (!Number.isFinite(value)) return null;
-    return /e/i.test(String(value)) ? value.toFixed(20).replace(/\.?0+$/, '') : String(value);
-  }
-  if (typeof value !== 'string') return null;
-  const text = value.trim();
-  return /^-?(\d+\.?\d*|\.\d+)$/.test(text) ? text : null;
-}
 
 const decimalPlaces = (text: string): number => (text.split('.')[1] ?? '').replace(/0+$/, '').length;
 

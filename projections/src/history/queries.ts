@@ -1,6 +1,7 @@
 import { loanName, type RecordedEvent, TRANSACTION_EVENT_TYPES } from '@kosh/domain';
 import type { Queryable } from '@kosh/event-store';
 import { type EventRow, rowToEvent } from '@kosh/event-store';
+import { groupVisits, visitEntry } from './audit-sessions';
 import { isLoanEvent } from './loan-timeline';
 import {
   type HistoryEvent,
@@ -8,6 +9,7 @@ import {
   PREVIOUS_NEEDED,
   type TimelineEntry,
   timelineEntry,
+  wireStreamOf,
 } from './timeline';
 
 const ISO = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
@@ -189,16 +191,60 @@ export async function historyPage(
   if (filter.type !== null) add('type = ?', filter.type);
   if (filter.from !== null) add('recorded_at >= ?::timestamptz', filter.from);
   if (filter.to !== null) add('recorded_at <= ?::timestamptz', filter.to);
-  if (filter.before !== null) add('position < ?', filter.before);
-  const { rows } = await db.query<DbHistoryRow>(
-    `SELECT ${COLUMNS} FROM history_events WHERE ${where.join(' AND ')}
-      ORDER BY position DESC LIMIT ${filter.limit + 1}`,
-    params,
+  // An auditor's visit is one entry however many reads it made: events are read on until the
+  // page has its entries and the visit that ends it is known to be complete.
+  const batch = filter.limit + 1 + 50;
+  const events: HistoryEvent[] = [];
+  let before = filter.before;
+  let more = true;
+  let groups: HistoryEvent[][] = [];
+  while (more) {
+    const bound = before === null ? '' : ` AND position < $${params.length + 1}`;
+    const { rows } = await db.query<DbHistoryRow>(
+      `SELECT ${COLUMNS} FROM history_events WHERE ${where.join(' AND ')}${bound}
+        ORDER BY position DESC LIMIT ${batch}`,
+      before === null ? params : [...params, before],
+    );
+    events.push(...rows.map(historyEventOf));
+    more = rows.length === batch;
+    before = events[events.length - 1]?.position ?? before;
+    groups = groupVisits(events);
+    // The last group may go on in the next rows: once one more has begun, the page is complete.
+    if (groups.length > filter.limit) break;
+  }
+  const page = groups.slice(0, filter.limit);
+  const lastGroup = page[page.length - 1];
+  const nextCursor =
+    groups.length > filter.limit && lastGroup ? (lastGroup[lastGroup.length - 1]?.position ?? null) : null;
+  const isVisit = (g: HistoryEvent[]) => (g[0] as HistoryEvent).type === 'AuditReadRecorded';
+  const singles = page.filter((g) => !isVisit(g)).map((g) => g[0] as HistoryEvent);
+  const [entries, auditorNames] = await Promise.all([
+    timelineOf(db, userId, singles),
+    auditorNamesOf(db, page.filter(isVisit)),
+  ]);
+  const byPosition = new Map(entries.map((e) => [e.position, e]));
+  return {
+    entries: page.map((g) =>
+      isVisit(g)
+        ? visitEntry(g, auditorNames, wireStreamOf((g[0] as HistoryEvent).streamId))
+        : (byPosition.get((g[0] as HistoryEvent).position) as TimelineEntry),
+    ),
+    nextCursor,
+  };
+}
+
+/** The names of the auditors of `visits` (their own accounts' names). */
+async function auditorNamesOf(
+  db: Queryable,
+  visits: readonly HistoryEvent[][],
+): Promise<Map<string, string>> {
+  const ids = [...new Set(visits.map((g) => String((g[0] as HistoryEvent).data.auditorUserId)))];
+  if (ids.length === 0) return new Map();
+  const { rows } = await db.query<{ user_id: string; first_name: string; last_name: string }>(
+    'SELECT user_id, first_name, last_name FROM users WHERE user_id = ANY($1::text[])',
+    [ids],
   );
-  const page = rows.slice(0, filter.limit).map(historyEventOf);
-  const entries = await timelineOf(db, userId, page);
-  const last = page[page.length - 1];
-  return { entries, nextCursor: rows.length > filter.limit && last ? last.position : null };
+  return new Map(rows.map((r) => [r.user_id, `${r.first_name} ${r.last_name}`.trim()]));
 }
 
 /**

@@ -146,6 +146,8 @@ export function timelineEntry(event: HistoryEvent, previous: Values, names: Name
       return entry('Password reset');
     case 'PasswordChanged':
       return entry('Password changed');
+    case 'SignedOut':
+      return entry('Signed out');
     case 'ProfileUpdated':
       return entry(
         'Profile edited',

@@ -15,6 +15,24 @@ export function rebuildSchemaOf(name: string): string {
   return `rebuild_${name.toLowerCase().replace(/[^a-z0-9_]/g, '_')}`;
 }
 
+/**
+ * What a rebuild's copy must share with the live tables to be resumed: each table's columns with
+ * their types, its constraints and its indexes (without the schema's name).
+ */
+const TABLE_SHAPE = `
+  SELECT c.relname AS name,
+    (SELECT string_agg(a.attname || ' ' || format_type(a.atttypid, a.atttypmod) ||
+              CASE WHEN a.attnotnull THEN ' not null' ELSE '' END, ', ' ORDER BY a.attnum)
+       FROM pg_attribute a WHERE a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped) AS columns,
+    (SELECT string_agg(pg_get_constraintdef(k.oid), ', ' ORDER BY pg_get_constraintdef(k.oid))
+       FROM pg_constraint k WHERE k.conrelid = c.oid) AS constraints,
+    (SELECT string_agg(regexp_replace(pg_get_indexdef(i.indexrelid), '^.* USING ', ''), ', '
+              ORDER BY regexp_replace(pg_get_indexdef(i.indexrelid), '^.* USING ', ''))
+       FROM pg_index i WHERE i.indrelid = c.oid) AS indexes
+  FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+  WHERE n.nspname = $1 AND c.relname = ANY($2) AND c.relkind = 'r'
+  ORDER BY c.relname`;
+
 export function createRebuild(ctx: RunnerContext, { rebuildBatchSize }: { rebuildBatchSize: number }) {
   const { db, logger } = ctx;
 
@@ -41,7 +59,14 @@ export function createRebuild(ctx: RunnerContext, { rebuildBatchSize }: { rebuil
       );
       const existing = rows[0];
       const { rowCount } = await tx.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema]);
-      if (existing && rowCount > 0 && !restart) return existing;
+      if (existing && rowCount > 0 && !restart) {
+        // The copy is resumed only while it has the live tables' shape: a failed rebuild whose
+        // cause was fixed in the live tables (a migration, a constraint) would fail on it again.
+        const shapeIn = async (where: string) =>
+          JSON.stringify((await tx.query(TABLE_SHAPE, [where, projection.tables])).rows);
+        if ((await shapeIn(schema)) === (await shapeIn(live))) return existing;
+        logger.warn({ projection: name }, 'rebuild copy differs from the live tables: starting over');
+      }
       await tx.query(`DROP SCHEMA IF EXISTS ${quote(schema)} CASCADE`);
       await tx.query(`CREATE SCHEMA ${quote(schema)}`);
       for (const table of projection.tables) {

@@ -75,6 +75,8 @@ export function evolveUserRow(row: UserRow | null, event: UserEvent & Versioned)
         updatedAt: event.data.changedAt,
         version,
       };
+    case 'SignedOut':
+      return { ...row, tokensValidAfter: event.data.signedOutAt, version };
     case 'ProfileUpdated':
       return {
         ...row,

@@ -86,11 +86,15 @@ export function toApiError(error: FetchBaseQueryError, now: Date, screenFallback
   };
 }
 
-/** The toasts a failure shows, by status (spec section 8). */
+/**
+ * The toasts a failure shows, by status (spec section 8). A 401 shows none here: its toast comes
+ * with the end of the session (baseApi.ts), never on /login, where a wrong password is said by the
+ * form alone (spec section 4).
+ */
 export function toastMessagesFor(error: ApiError): string[] {
   switch (error.status) {
     case 401:
-      return [SESSION_EXPIRED];
+      return [];
     case 422:
       return error.errors.length > 0 ? error.errors.map((e) => `${e.field}: ${e.message}`) : [error.message];
     default:

@@ -6,9 +6,9 @@ const failure = (status: number, data: unknown = {}) => toApiError({ status, dat
 
 describe('every failure becomes the spec rejected value with its toast (section 8)', () => {
   it('uses the fixed messages for 401, 429 and 500', () => {
-    expect(toastMessagesFor(failure(401, { message: 'Invalid token' }))).toEqual([
-      'Session expired. Please login again.',
-    ]);
+    expect(failure(401).message).toBe('Session expired. Please login again.');
+    // Its toast comes with the end of the session, never on /login (baseApi.ts).
+    expect(toastMessagesFor(failure(401, { message: 'Invalid email or password' }))).toEqual([]);
     expect(failure(429, { message: 'whatever' }).message).toBe('Too many requests. Please try again later.');
     expect(failure(500, { message: 'stack trace' }).message).toBe('Server error. Please try again later.');
   });

@@ -54,6 +54,7 @@ export const TYPE_GROUPS: readonly { label: string; types: readonly string[] }[]
       'ProfileUpdated',
       'EmailChanged',
       'PasswordChanged',
+      'SignedOut',
       'PasswordResetCompleted',
       'ProfilePictureSet',
       'ProfilePictureRemoved',

@@ -93,13 +93,15 @@ export function emailChangeMail(input: { appUrl: string; to: string; token: stri
 
 /** Mailed to the owner of an address that someone tried to register or to move an account to. */
 export function claimNoticeMail(input: { appUrl: string; to: string; via: 'register' | 'profile' }): Mail {
-  const attempt =
-    input.via === 'register'
-      ? `Someone tried to register a new ${PRODUCT_NAME} account with your address.`
-      : `Someone tried to change the address of another ${PRODUCT_NAME} account to yours.`;
+  const registering = input.via === 'register';
+  const attempt = registering
+    ? `Someone tried to register a new ${PRODUCT_NAME} account with your address.`
+    : `Someone tried to change the address of another ${PRODUCT_NAME} account to yours.`;
   return layout(
     input.to,
-    `Someone tried to register with your address on ${PRODUCT_NAME}`,
+    registering
+      ? `Someone tried to register with your address on ${PRODUCT_NAME}`
+      : `Someone tried to move another ${PRODUCT_NAME} account to your address`,
     [attempt, 'Your account already uses this address, so nothing was changed and no new account was made.'],
     null,
     '',

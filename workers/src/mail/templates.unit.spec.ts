@@ -38,4 +38,11 @@ describe('account mails', () => {
     expect(mail.text).not.toContain('token=');
     expect(mail.html).not.toContain('<a ');
   });
+
+  it('tells the owner of an attempted e-mail change without speaking of registering', () => {
+    const mail = claimNoticeMail({ appUrl: 'http://kosh.test/', to: 'owner@example.in', via: 'profile' });
+    expect(mail.subject).toBe('Someone tried to move another Kosh account to your address');
+    expect(mail.subject).not.toMatch(/regist/i);
+    expect(mail.text).toContain('Someone tried to change the address of another Kosh account to yours.');
+  });
 });

@@ -170,9 +170,34 @@ describe.each(['postgres', 'embedded'] as const)('auditor access (%s)', (mode) =
     expect((await asAuditor('/api/audit-grants')).status).toBe(403);
     expect((await t.as(owner).get('/api/transactions')).body.data.transactions).toHaveLength(2);
 
-    const reads = await timeline('AuditReadRecorded');
-    expect(reads.map((e) => e.summary)).toContain(`Auditor ${emailOf(auditor)} read GET /api/transactions`);
+    // The visit (transactions, this month's ledger, an earlier view of it) is one entry in words.
+    const reads = await waitUntil(async () => {
+      const entries = await timeline('AuditReadRecorded');
+      expect(entries.map((e) => e.summary)).toEqual([
+        'Test User viewed the ledger for Mar 2026 and the transaction book',
+      ]);
+      return entries;
+    });
     expect(reads.every((e) => e.stream === `audit:${grantId}-reads`)).toBe(true);
+    const page = await t.as(owner).get('/api/history?limit=2');
+    expect(page.body.data.entries.map((e: { type: string }) => e.type)).toEqual([
+      'AuditReadRecorded',
+      'AuditAccessGranted',
+    ]);
+    // Later, another visit: a second entry, and paging goes past each visit whole.
+    clock.advance(2 * 60 * 60 * 1000);
+    expect((await asAuditor('/api/loans')).status).toBe(200);
+    const first = await waitUntil(async () => {
+      const answer = await t.as(owner).get('/api/history?limit=1');
+      expect(answer.body.data.entries.map((e: { summary: string }) => e.summary)).toEqual([
+        'Test User viewed the loan list',
+      ]);
+      return answer;
+    });
+    const second = await t.as(owner).get(`/api/history?limit=1&cursor=${first.body.data.next_cursor}`);
+    expect(second.body.data.entries.map((e: { summary: string }) => e.summary)).toEqual([
+      'Test User viewed the ledger for Mar 2026 and the transaction book',
+    ]);
     expect((await timeline('AuditAccessGranted')).map((e) => e.summary)).toContain(
       `Auditor access granted to ${emailOf(auditor)}`,
     );

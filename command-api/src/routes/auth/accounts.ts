@@ -79,6 +79,24 @@ export async function findUserByEmail(
   return { userId: reservation.heldBy, state };
 }
 
+/**
+ * Who holds `email`'s reservation (null: nobody), and whether they have an account: one who has
+ * not is a registration still under way, or stopped between its two appends.
+ */
+export async function reservationHolder(
+  platform: Platform,
+  email: string,
+): Promise<{ userId: string; registered: boolean } | null> {
+  const { state: reservation } = await loadAggregate(
+    platform,
+    emailStreamId(email, sha256Hex),
+    emailReservationDecider,
+  );
+  if (!reservation.heldBy) return null;
+  const { state } = await loadAggregate(platform, userStreamId(reservation.heldBy), userDecider);
+  return { userId: reservation.heldBy, registered: state.status === 'registered' };
+}
+
 /** Tells `ownerId` by mail that someone tried to claim their address (EmailClaimAttempted). */
 export function noteClaim(
   request: FastifyRequest,

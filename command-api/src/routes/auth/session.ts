@@ -1,15 +1,16 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { errorResponses, LoginBody, SessionResponse } from '@kosh/contract';
+import { errorResponses, LoginBody, MessageResponse, SessionResponse } from '@kosh/contract';
 import { checkSignIn, validateLogin } from '@kosh/domain';
 import type { FastifyInstance } from 'fastify';
-import { findUserByEmail } from './accounts';
+import { commandRoutes } from '../../commands/route';
+import { findUserByEmail, ownUserStream } from './accounts';
 import { authRateLimit, TOO_MANY_REQUESTS } from './limits';
 import { LoginLockout } from './lockout';
 import { verifyPassword } from './passwords';
 import { normalizeEmail } from './secrets';
 import { failOn, str, toWireUser } from './wire';
 
-/** Spec section 7 (Auth): signing in. */
+/** Spec section 7 (Auth): signing in, and out. */
 export async function sessionRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { platform } = app;
@@ -53,4 +54,26 @@ export async function sessionRoutes(fastify: FastifyInstance) {
       };
     },
   );
+
+  /**
+   * Logout (spec section 4) ends the session on the server too: the token stops working at once,
+   * as after a password change. Every token of the user issued before it ends with it, since a
+   * token names no session of its own to end alone.
+   */
+  commandRoutes(
+    app,
+    ownUserStream,
+  )({
+    method: 'POST',
+    url: '/logout',
+    schema: {
+      tags: ['auth'],
+      summary: 'Sign out: this token, and every other token of the user issued before now, stop working.',
+      security: [{ bearerAuth: [] }],
+      response: { 200: MessageResponse, ...errorResponses(401) },
+    },
+    options: { onRequest: [app.authenticate] },
+    command: (_request, now) => ({ type: 'SignOut', data: { now } }),
+    answer: () => ({ success: true as const, message: 'Logged out successfully', data: null }),
+  });
 }

@@ -1,4 +1,5 @@
 import {
+  decimalText,
   type FieldError,
   isIsoDate,
   LOAN_CHANGE_MESSAGES as M,
@@ -96,16 +97,15 @@ export function parseRateChange(body: Record<string, unknown>) {
   const f = new Fields(body);
   const date = f.date('date');
   const rate = body.annual_rate_percent;
-  const annualRatePercent =
-    typeof rate === 'number' || (typeof rate === 'string' && rate.trim() !== '')
-      ? Number(rate)
-      : f.fail('annual_rate_percent', CHANGE_INPUT_MESSAGES.rateRequired);
-  // A decimal as typed ("0x10" is no rate), whose digits a JSON number can hold: the schedule
-  // uses the rate exactly as typed.
-  const digits = significantDigits(typeof rate === 'string' ? rate.trim() : Number(rate));
-  if (annualRatePercent !== undefined && (digits === null || !Number.isFinite(annualRatePercent)))
-    f.fail('annual_rate_percent', M.rateInvalid);
-  else if (annualRatePercent !== undefined && (digits ?? 0) > MAX_RATE_SIGNIFICANT_DIGITS)
+  const rateText = decimalText(rate);
+  const blank = !f.present('annual_rate_percent') || (typeof rate === 'string' && rate.trim() === '');
+  const annualRatePercent = blank
+    ? f.fail('annual_rate_percent', CHANGE_INPUT_MESSAGES.rateRequired)
+    : rateText === null
+      ? f.fail('annual_rate_percent', M.rateInvalid)
+      : Number(rateText);
+  // The schedule uses the rate exactly as typed: only digits a JSON number can hold.
+  if (rateText !== null && (significantDigits(rateText) ?? 0) > MAX_RATE_SIGNIFICANT_DIGITS)
     f.fail('annual_rate_percent', M.rateTooPrecise);
   const option = f.oneOf('option', OPTIONS, CHANGE_INPUT_MESSAGES.optionInvalid);
   const newEmi =

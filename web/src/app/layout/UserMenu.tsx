@@ -1,6 +1,6 @@
 import { Button, Menu, MenuDivider, MenuItem, Popover } from '@blueprintjs/core';
 import { useLocation } from 'wouter';
-import { sessionEnded } from '../../auth/sessionActions';
+import { signOut } from '../../auth/signOut';
 import { displayName } from '../../auth/user';
 import { useAppDispatch, useAppSelector } from '../store';
 import { Avatar } from './Avatar';
@@ -12,7 +12,7 @@ export function UserMenu() {
   const [, navigate] = useLocation();
 
   const logout = () => {
-    dispatch(sessionEnded());
+    dispatch(signOut());
     navigate('/login', { replace: true });
   };
 
