@@ -37,7 +37,7 @@ export class AmortizationPage {
   }
 
   markPaid(n: number): Locator {
-    return this.table.getByRole('button', { name: `Mark EMI ${n} paid` });
+    return this.table.getByRole('button', { name: `Mark paid, EMI ${n}`, exact: true });
   }
 
   /** Cell `column` (0-based) of 1-based payment `n`. */

@@ -1,4 +1,4 @@
-import { Card, H3, NonIdealState, Spinner } from '@blueprintjs/core';
+import { Card, H2, NonIdealState, Spinner } from '@blueprintjs/core';
 import { useMemo } from 'react';
 import {
   Area,
@@ -28,7 +28,7 @@ export function DashboardCharts() {
   return (
     <div className="kosh-chart-grid">
       <Card className="kosh-chart-card" role="region" aria-label="Credits and debits, last 12 months">
-        <H3 className="kosh-section-title">Credits vs debits (last 12 months)</H3>
+        <H2 className="kosh-section-title">Credits vs debits (last 12 months)</H2>
         {cashflow.isLoading ? (
           <Spinner aria-label="Loading chart" />
         ) : !hasCashflow ? (
@@ -56,7 +56,7 @@ export function DashboardCharts() {
         )}
       </Card>
       <Card className="kosh-chart-card" role="region" aria-label="Outstanding principal over time">
-        <H3 className="kosh-section-title">Outstanding principal over time</H3>
+        <H2 className="kosh-section-title">Outstanding principal over time</H2>
         {loans.isLoading ? (
           <Spinner aria-label="Loading chart" />
         ) : outstanding.length === 0 ? (

@@ -1,4 +1,4 @@
-import { Button, Card, H3, Intent, Spinner } from '@blueprintjs/core';
+import { Button, Card, H2, Intent, Spinner } from '@blueprintjs/core';
 import { lazy, Suspense } from 'react';
 import { useLocation } from 'wouter';
 import { PageHeader } from '../app/layout/PageHeader';
@@ -54,7 +54,7 @@ export function DashboardPage() {
       </StatGrid>
       {stats.isError ? <p className="kosh-muted">Failed to fetch statistics</p> : null}
       <Card className="kosh-panel">
-        <H3 className="kosh-section-title">Quick Actions</H3>
+        <H2 className="kosh-section-title">Quick Actions</H2>
         <div className="kosh-quick-actions">
           {QUICK_ACTIONS.filter((action) => !(readOnly && 'writes' in action)).map((action) => (
             <Button

@@ -12,9 +12,9 @@ function Entry({ entry, onOnlyThis }: { entry: TimelineEntry; onOnlyThis?: (stre
       <Card compact>
         <div className="kosh-history-entry-head">
           <div>
-            <h3 id={headingId} className="kosh-history-summary">
+            <h2 id={headingId} className="kosh-history-summary">
               {entry.summary}
-            </h3>
+            </h2>
             <span className="kosh-muted">
               <time dateTime={entry.recordedAt}>{formatDateTime(entry.recordedAt)}</time>
             </span>
@@ -25,14 +25,13 @@ function Entry({ entry, onOnlyThis }: { entry: TimelineEntry; onOnlyThis?: (stre
               {typeLabel(entry.type)}
             </Tag>
             {onOnlyThis ? (
-              <Button
-                variant="minimal"
-                size="small"
-                icon="filter"
-                text="Only this item"
-                aria-label={`Show only the history of this ${streamKind(entry.stream).toLowerCase()}`}
-                onClick={() => onOnlyThis(entry.stream)}
-              />
+              <Button variant="minimal" size="small" icon="filter" onClick={() => onOnlyThis(entry.stream)}>
+                {/* The name starts with the words on the button (axe: label-content-name-mismatch). */}
+                Only this item
+                <span className="kosh-visually-hidden">
+                  : the history of this {streamKind(entry.stream).toLowerCase()}
+                </span>
+              </Button>
             ) : null}
           </div>
         </div>

@@ -1,14 +1,4 @@
-import {
-  Callout,
-  Card,
-  FormGroup,
-  H2,
-  H3,
-  HTMLSelect,
-  Intent,
-  Spinner,
-  SpinnerSize,
-} from '@blueprintjs/core';
+import { Callout, Card, FormGroup, H2, HTMLSelect, Intent, Spinner, SpinnerSize } from '@blueprintjs/core';
 import { useState } from 'react';
 import { isApiError } from '../api/apiError';
 import { PageHeader } from '../app/layout/PageHeader';
@@ -86,7 +76,7 @@ export function LedgerPage() {
       />
       {asOfMode.banner}
       <Card className="kosh-panel">
-        <H3 className="kosh-section-title">Select Period</H3>
+        <H2 className="kosh-section-title">Select Period</H2>
         <div className="kosh-toolbar">
           <FormGroup label="Month" labelFor="ledger-month">
             <HTMLSelect
@@ -177,7 +167,7 @@ export function LedgerPage() {
             </Card>
           </div>
           <Card className={`kosh-net-card ${net >= 0 ? 'kosh-stat-success' : 'kosh-stat-warning'}`}>
-            <H3 className="kosh-section-title">Net Balance</H3>
+            <H2 className="kosh-section-title">Net Balance</H2>
             <div className="kosh-stat-value">{formatMoney(net)}</div>
             <p className="kosh-muted">
               {net >= 0 ? 'You have a surplus this month' : 'You have a deficit this month'}

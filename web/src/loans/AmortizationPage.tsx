@@ -59,6 +59,7 @@ export function AmortizationPage() {
           title="Amortization Schedule"
           error={loan.error}
           fallback="Failed to load loan details"
+          asOf={asOf}
         />
       </>
     );
@@ -237,9 +238,9 @@ const ScheduleBody = memo(function ScheduleBody({ rows, today, onMarkPaid }: Bod
                       type="button"
                       className={`${Classes.BUTTON} ${Classes.SMALL}`}
                       data-emi={row.paymentNumber}
-                      aria-label={`Mark EMI ${row.paymentNumber} paid`}
                     >
                       Mark paid
+                      <span className="kosh-visually-hidden">, EMI {row.paymentNumber}</span>
                     </button>
                   ) : null}
                 </>

@@ -1,4 +1,4 @@
-import { Button, Card, H3 } from '@blueprintjs/core';
+import { Button, Card, H2 } from '@blueprintjs/core';
 import { useMemo } from 'react';
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { axisMoney, chartMoney } from '../dashboard/chartFormat';
@@ -41,9 +41,9 @@ export function LoanBalanceChart({ loan, rows, whatIf, onClearWhatIf }: Props) {
       }
     >
       <div className="kosh-card-header">
-        <H3 className="kosh-section-title">
+        <H2 className="kosh-section-title">
           Outstanding principal: contract vs actual{whatIf ? ' vs what-if' : ''}
-        </H3>
+        </H2>
         {whatIf && onClearWhatIf ? (
           <Button variant="minimal" icon="cross" text="Clear what-if" onClick={onClearWhatIf} />
         ) : null}

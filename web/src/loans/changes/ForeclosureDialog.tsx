@@ -39,7 +39,7 @@ export function ForeclosureDialog({ loanId, onClose }: { loanId: string; onClose
             last EMI and the charge. Later EMIs leave the schedule.
           </Callout>
           <InputGroupField name="date" label="Foreclosure date" type="date" autoFocus />
-          <RupeesField name="charge" label="Foreclosure charge (₹, optional)" optional />
+          <RupeesField name="charge" label="Foreclosure charge (₹, optional)" />
         </>
       )}
     </LoanChangeDialog>

@@ -1,6 +1,6 @@
 import { Callout } from '@blueprintjs/core';
 import { formatDate, formatMoney, todayIso } from '../../format';
-import { HTMLSelectField, InputGroupField } from '../../forms';
+import { amountText, HTMLSelectField, InputGroupField } from '../../forms';
 import { NO_FILTERS, useGetTransactionsQuery } from '../../transactions/transactionsApi';
 import { type ScheduleRow, useMarkEmiPaidMutation } from '../loansApi';
 import { amountRule, changeValidator, dateRule } from './changeForm';
@@ -68,7 +68,7 @@ export function MarkPaidDialog({ loanId, row, onClose }: Props) {
           idempotencyKey,
           body: values.transactionId
             ? { transactionId: values.transactionId }
-            : { paidOn: values.paidOn, amount: values.amount.trim() },
+            : { paidOn: values.paidOn, amount: amountText(values.amount) },
         })
       }
       onClose={onClose}
