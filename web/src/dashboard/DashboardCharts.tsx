@@ -12,8 +12,14 @@ import {
   XAxis,
   YAxis,
 } from 'recharts';
-import { formatDate } from '../format';
-import { axisMoney, chartMoney as money } from './chartFormat';
+import { formatDate, todayIso } from '../format';
+import {
+  axisMoney,
+  axisMonth,
+  cashflowSummary,
+  chartMoney as money,
+  outstandingSummary,
+} from './chartFormat';
 import { useGetAllLoansQuery, useGetMonthlyCashflowQuery } from './dashboardApi';
 import { outstandingOverTime } from './outstanding';
 
@@ -42,7 +48,12 @@ export function DashboardCharts() {
         ) : (
           <div className="kosh-chart" data-testid="cashflow-chart">
             <ResponsiveContainer width="100%" height="100%">
-              <BarChart data={cashflow.data} margin={{ top: 8, right: 8, left: 8, bottom: 0 }}>
+              <BarChart
+                data={cashflow.data}
+                margin={{ top: 8, right: 8, left: 8, bottom: 0 }}
+                title="Credits and debits, last 12 months"
+                desc={cashflowSummary(cashflow.data ?? [])}
+              >
                 <CartesianGrid strokeDasharray="3 3" vertical={false} />
                 <XAxis dataKey="label" tick={{ fontSize: 12 }} />
                 <YAxis tickFormatter={axisMoney} tick={{ fontSize: 12 }} width={70} />
@@ -54,6 +65,7 @@ export function DashboardCharts() {
             </ResponsiveContainer>
           </div>
         )}
+        {hasCashflow ? <p className="kosh-chart-summary">{cashflowSummary(cashflow.data ?? [])}</p> : null}
       </Card>
       <Card className="kosh-chart-card" role="region" aria-label="Outstanding principal over time">
         <H2 className="kosh-section-title">Outstanding principal over time</H2>
@@ -70,14 +82,14 @@ export function DashboardCharts() {
         ) : (
           <div className="kosh-chart" data-testid="outstanding-chart">
             <ResponsiveContainer width="100%" height="100%">
-              <AreaChart data={outstanding} margin={{ top: 8, right: 8, left: 8, bottom: 0 }}>
+              <AreaChart
+                data={outstanding}
+                margin={{ top: 8, right: 8, left: 8, bottom: 0 }}
+                title="Outstanding principal over time"
+                desc={outstandingSummary(outstanding, todayIso())}
+              >
                 <CartesianGrid strokeDasharray="3 3" vertical={false} />
-                <XAxis
-                  dataKey="date"
-                  tickFormatter={(d: string) => d.slice(0, 4)}
-                  tick={{ fontSize: 12 }}
-                  minTickGap={24}
-                />
+                <XAxis dataKey="date" tickFormatter={axisMonth} tick={{ fontSize: 12 }} minTickGap={24} />
                 <YAxis tickFormatter={axisMoney} tick={{ fontSize: 12 }} width={70} />
                 <Tooltip formatter={money} labelFormatter={(d) => formatDate(String(d))} />
                 <Area
@@ -93,6 +105,9 @@ export function DashboardCharts() {
             </ResponsiveContainer>
           </div>
         )}
+        {outstanding.length > 0 ? (
+          <p className="kosh-chart-summary">{outstandingSummary(outstanding, todayIso())}</p>
+        ) : null}
       </Card>
     </div>
   );
