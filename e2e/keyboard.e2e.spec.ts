@@ -39,7 +39,9 @@ test('user menu: Enter opens it on its first item, arrows move, Escape closes it
   await expect(shell.userMenu).toBeFocused();
 
   await page.keyboard.press('Enter');
+  await expect(item('Profile')).toBeFocused();
   await page.keyboard.press('ArrowDown');
+  await expect(item('Change Password')).toBeFocused();
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(/\/change-password$/);
 });
@@ -48,6 +50,7 @@ test('a skip link is the first stop of Tab and leads to the screen itself', asyn
   const user = await createVerifiedUser(request, 'Tara');
   await signInThroughUi(page, user);
   await page.goto('/transactions');
+  await expect(page.getByRole('heading', { name: 'Transaction Book', level: 1 })).toBeVisible();
   await page.keyboard.press('Tab');
   const skip = page.getByRole('link', { name: 'Skip to main content' });
   await expect(skip).toBeFocused();
@@ -79,16 +82,22 @@ test('the dashboard charts are named and said in words; the loan chart names its
   await signInThroughUi(page, user);
   const dashboard = new DashboardPage(page);
   await dashboard.goto();
-  await expect(dashboard.cashflowChart.locator('svg.recharts-surface')).toHaveAccessibleName(
-    'Credits and debits, last 12 months',
-  );
-  await expect(dashboard.outstandingChart.locator('svg.recharts-surface')).toHaveAccessibleName(
-    'Outstanding principal over time',
-  );
   await expect(
-    dashboard.cashflowRegion.getByText(/^Over the last 12 months: credits ₹80,000\.00, debits /),
+    dashboard.cashflowChart.locator('svg.recharts-surface[role="application"]'),
+  ).toHaveAccessibleName('Credits and debits, last 12 months');
+  await expect(
+    dashboard.outstandingChart.locator('svg.recharts-surface[role="application"]'),
+  ).toHaveAccessibleName('Outstanding principal over time');
+  await expect(
+    dashboard.cashflowRegion
+      .getByRole('paragraph')
+      .filter({ hasText: /^Over the last 12 months: credits ₹80,000\.00, debits / }),
   ).toBeVisible();
-  await expect(dashboard.outstandingRegion.getByText(/^₹2,40,000\.00 owed in \w{3,4} \d{4}, /)).toBeVisible();
+  await expect(
+    dashboard.outstandingRegion
+      .getByRole('paragraph')
+      .filter({ hasText: /^₹2,40,000\.00 owed in \w{3,4} \d{4}, / }),
+  ).toBeVisible();
   await expect(
     dashboard.outstandingChart.locator('.recharts-xAxis .recharts-cartesian-axis-tick-value').first(),
   ).toHaveText(/^[A-Z][a-z]{2,3} \d{4}$/);

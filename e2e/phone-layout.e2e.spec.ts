@@ -15,11 +15,13 @@ import { createVerifiedUser, type TestUser } from './support/users';
 
 const pageWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth);
 
-/** Lines a figure takes: its height over its line height. */
+/** Lines a figure's text runs over (distinct tops of its text boxes), whatever its box's height. */
 const linesOf = (locator: Locator) =>
-  locator.evaluate((el) =>
-    Math.round(el.getBoundingClientRect().height / Number.parseFloat(getComputedStyle(el).lineHeight)),
-  );
+  locator.evaluate((el) => {
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+  });
 
 /** A ₹45 lakh home loan with GST, a part-payment and a rate reset (as in the issue). */
 async function changedLoan(request: APIRequestContext): Promise<{ user: TestUser; loanId: string }> {
