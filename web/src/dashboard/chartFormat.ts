@@ -36,7 +36,8 @@ type Outstanding = { date: string; outstanding: number };
 
 /** The outstanding-principal chart in words: where it starts, where it stands today, when it ends. */
 export function outstandingSummary(points: readonly Outstanding[], today: string): string {
-  const first = points[0];
+  // The series starts on the 1st of the first loan's month, before that loan is taken (₹0).
+  const first = points.find((p) => p.outstanding > 0) ?? points[0];
   const last = points.at(-1);
   if (!first || !last) return 'No loans yet.';
   const now = points.filter((p) => p.date <= today).at(-1) ?? first;

@@ -37,6 +37,7 @@ describe('chart summaries', () => {
 
   it('says where the outstanding principal starts, stands today and ends', () => {
     const points = [
+      { date: '2023-12-01', outstanding: 0 },
       { date: '2024-01-01', outstanding: 500_000 },
       { date: '2025-01-01', outstanding: 300_000 },
       { date: '2026-01-01', outstanding: 0 },

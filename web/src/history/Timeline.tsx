@@ -25,13 +25,15 @@ function Entry({ entry, onOnlyThis }: { entry: TimelineEntry; onOnlyThis?: (stre
               {typeLabel(entry.type)}
             </Tag>
             {onOnlyThis ? (
-              <Button variant="minimal" size="small" icon="filter" onClick={() => onOnlyThis(entry.stream)}>
-                {/* The name starts with the words on the button (axe: label-content-name-mismatch). */}
-                Only this item
-                <span className="kosh-visually-hidden">
-                  : the history of this {streamKind(entry.stream).toLowerCase()}
-                </span>
-              </Button>
+              <Button
+                variant="minimal"
+                size="small"
+                icon="filter"
+                text="Only this item"
+                // The name starts with the words on the button (axe: label-content-name-mismatch).
+                aria-label={`Only this item: the history of this ${streamKind(entry.stream).toLowerCase()}`}
+                onClick={() => onOnlyThis(entry.stream)}
+              />
             ) : null}
           </div>
         </div>

@@ -238,9 +238,9 @@ const ScheduleBody = memo(function ScheduleBody({ rows, today, onMarkPaid }: Bod
                       type="button"
                       className={`${Classes.BUTTON} ${Classes.SMALL}`}
                       data-emi={row.paymentNumber}
+                      aria-label={`Mark paid, EMI ${row.paymentNumber}`}
                     >
                       Mark paid
-                      <span className="kosh-visually-hidden">, EMI {row.paymentNumber}</span>
                     </button>
                   ) : null}
                 </>
