@@ -150,26 +150,21 @@ test('a screen whose code fails to load shows the error with Try again and Go to
 }) => {
   const user = await createVerifiedUser(request, 'Meera');
   await signInThroughUi(page, user);
-  // The Settings screen's chunk does not arrive (a deploy replaced it, the network dropped).
-  let failing = true;
-  await page.route(/\/assets\/SettingsPage[^/]*\.js$/, (route) =>
-    failing ? route.abort() : route.continue(),
-  );
-  await page.getByRole('button', { name: /^Hello, / }).click();
-  await page.getByRole('menuitem', { name: 'Settings' }).click();
+  const shell = new AppShell(page);
   const error = page.getByRole('alert').filter({ hasText: 'This screen stopped working' });
+  // The Ledger View's code does not arrive (a deploy replaced it, the network dropped).
+  let failing = true;
+  await page.route(/\/assets\/LedgerPage[^/]*\.js$/, (route) => (failing ? route.abort() : route.continue()));
+  await shell.navLink('Ledger View').click();
   await expect(error).toBeVisible();
-  await expect(page.getByRole('link', { name: 'Ledger View' })).toBeVisible();
-
+  await expect(shell.navLink('Dashboard')).toBeVisible();
   failing = false;
   await error.getByRole('button', { name: 'Try again' }).click();
-  await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Ledger View', level: 1 })).toBeVisible();
 
-  failing = true;
   await page.goto('/dashboard');
-  await page.unroute(/\/assets\/SettingsPage/);
-  await page.route(/\/assets\/LedgerPage[^/]*\.js$/, (route) => route.abort());
-  await page.getByRole('link', { name: 'Ledger View' }).click();
+  await page.route(/\/assets\/TransactionsPage[^/]*\.js$/, (route) => route.abort());
+  await shell.navLink('Transaction Book').click();
   await expect(error).toBeVisible();
   await error.getByRole('button', { name: 'Go to dashboard' }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
