@@ -115,7 +115,7 @@ test('register, verify, sign in with and without remember-me, edit profile, uplo
   // (Polled: the toast slides in from above, so its box settles only when the animation ends.)
   const toastBelowMenu = async () => {
     const toastBox = await page.getByText('Password changed successfully').boundingBox();
-    const menuBox = await page.getByRole('button', { name: 'Open user menu' }).boundingBox();
+    const menuBox = await page.getByRole('button', { name: /^Hello, / }).boundingBox();
     return Boolean(toastBox && menuBox && toastBox.y >= menuBox.y + menuBox.height);
   };
   await expect.poll(toastBelowMenu, { message: 'toast below the user menu' }).toBe(true);

@@ -159,7 +159,7 @@ test('a grant with an as-of limit shows the account as it was then, and says so 
   await page.getByRole('button', { name: "Open Kiran Verma's account" }).click();
   await expect(
     page.getByText(
-      /^Viewing Kiran Verma's account, read-only \(until \d{2} \w{3} \d{4}, as of \d{2} \w{3} \d{4}\)$/,
+      /^Viewing Kiran Verma's account, read-only \(until \d{2} \w{3} \d{4}\), as it stood at the end of \d{2} \w{3} \d{4}$/,
     ),
   ).toBeVisible();
   await page.goto('/transactions');

@@ -73,7 +73,7 @@ test('the History page: field-by-field changes, a type filter, and older pages o
   // 'Only this item' narrows the timeline to the one transaction: recorded, then edited.
   await history
     .entry('Transaction edited (Amount)')
-    .getByRole('button', { name: /Show only the history/ })
+    .getByRole('button', { name: /^Only this item/ })
     .click();
   await expect(history.entries).toHaveCount(2);
   await expect(history.entries.nth(1)).toContainText('Debit of ₹500.00 recorded');

@@ -1,10 +1,12 @@
 import { expect, test } from '@playwright/test';
 import { AppShell } from './page-models/app-shell';
 import { ForgotPasswordPage } from './page-models/forgot-password-page';
+import { LoanDetailsPage } from './page-models/loan-details-page';
 import { LoginPage } from './page-models/login-page';
 import { RegisterPage } from './page-models/register-page';
 import { ResetPasswordPage } from './page-models/reset-password-page';
 import { VerifyEmailPage } from './page-models/verify-email-page';
+import { fifteenth, MoneyApi, signInThroughUi } from './support/money';
 import { captureScreen, expectAccessible, screenshotPath } from './support/screens';
 import { createVerifiedUser } from './support/users';
 
@@ -39,6 +41,60 @@ test.describe('every screen: accessibility and screenshots', () => {
     await page.goto('/verify-email?token=not-a-real-token');
     await expect(new VerifyEmailPage(page).failed).toBeVisible();
     await captureScreen(page, 'verify-email-failed');
+  });
+
+  test('the screens of a loan, its history and its dialogs', async ({ page, request }) => {
+    // Issue 28, item 10: every screen, not only the first sixteen, passes axe.
+    test.setTimeout(400_000);
+    const user = await createVerifiedUser(request, 'Priya');
+    const api = await MoneyApi.signIn(request, user);
+    const bankId = await api.createBank('Axe Bank', 'Chennai');
+    const loanTypeId = await api.createLoanType('Axe Home Loan');
+    const loanId = await api.createLoan({
+      bankId,
+      loanTypeId,
+      accountNumber: 'AXESCREEN1',
+      principal: 600000,
+      rate: 9,
+      months: 36,
+      startDate: fifteenth(-3),
+    });
+    await api.createTransaction('Salary', 'C', fifteenth(0), 75000);
+    await signInThroughUi(page, user);
+    const heading = page.getByRole('main').getByRole('heading', { level: 1 }).first();
+    for (const [path, name] of [
+      [`/loans/${loanId}`, 'loan-details'],
+      [`/loans/${loanId}/edit`, 'loan-edit'],
+      [`/loans/${loanId}/amortization`, 'amortization'],
+      [`/loans/${loanId}/certificate`, 'certificate'],
+      ['/history', 'history'],
+      ['/audits', 'audits-empty'],
+    ] as const) {
+      await page.goto(path);
+      await expect(heading).toBeVisible();
+      await captureScreen(page, name);
+    }
+
+    const details = new LoanDetailsPage(page);
+    await details.goto(loanId);
+    await page.getByRole('button', { name: 'History', exact: true }).click();
+    const drawer = page.getByRole('dialog', { name: /^History of loan/ });
+    await expect(drawer.getByRole('listitem').first()).toBeVisible();
+    await captureScreen(page, 'history-drawer', async () => {
+      await expect(drawer.getByRole('listitem').first()).toBeVisible();
+    });
+    await page.keyboard.press('Escape');
+    for (const [button, title] of [
+      ['Part-payment', 'Part-payment'],
+      ['Rate Change', 'Rate Change'],
+      ['Foreclose', 'Foreclose Loan'],
+    ] as const) {
+      await details.change(button).click();
+      await expect(details.dialog(title)).toBeVisible();
+      await expectAccessible(page, `${title} dialog`);
+      await page.keyboard.press('Escape');
+      await expect(details.dialog(title)).toBeHidden();
+    }
   });
 
   test('signed-in screens', async ({ page, request }) => {

@@ -39,7 +39,7 @@ export class AmortizationPage {
   }
 
   markPaid(n: number): Locator {
-    return this.table.getByRole('button', { name: `Mark EMI ${n} paid` });
+    return this.table.getByRole('button', { name: `Mark paid, EMI ${n}`, exact: true });
   }
 
   /** The Undo of a mark on EMI `n` (the first when it has several). */

@@ -7,7 +7,7 @@ export class AppShell {
   readonly toasts: Locator;
 
   constructor(readonly page: Page) {
-    this.userMenu = page.getByRole('button', { name: 'Open user menu' });
+    this.userMenu = page.getByRole('button', { name: /^Hello, / });
     this.openNavigation = page.getByRole('button', { name: 'Open navigation' });
     this.toasts = page.locator('.bp6-toast-container').getByRole('alert');
   }

@@ -46,7 +46,7 @@ export class LoanFormPage {
     this.principal = page.getByLabel('Principal Amount (₹)');
     this.processingFee = page.getByLabel('Processing Fee (₹)');
     this.rate = page.getByLabel('Interest Rate (%)');
-    this.duration = page.getByRole('spinbutton', { name: /^Duration \(/ });
+    this.duration = page.getByLabel(/^Duration \(/);
     this.startDate = page.getByLabel('Start Date');
     this.endDate = page.getByLabel('End Date (computed)');
     this.gstSwitch = page.getByLabel('GST applies to the interest');

@@ -5,6 +5,7 @@ import { prefetchSchedule } from '../loans/loansApi';
 import { prefetchTransactionBook } from '../transactions/transactionsApi';
 import { CentredSpinner, Protected, PublicOnly, PublicOnlyUnlessLink } from './guards';
 import { type LazyComponent, lazyComponent, lazyPage } from './lazyPage';
+import { ScreenErrorBoundary } from './ScreenErrorBoundary';
 import { loadLayout, matchScreen, screens } from './screens';
 import type { AppDispatch } from './store';
 
@@ -67,13 +68,17 @@ export function AppRoutes() {
       <Switch>
         <Route path="/verify-email">
           <PublicOnlyUnlessLink>
-            <VerifyEmailPage />
+            <ScreenErrorBoundary>
+              <VerifyEmailPage />
+            </ScreenErrorBoundary>
           </PublicOnlyUnlessLink>
         </Route>
         {publicOnlyRoutes.map(([path, Page]) => (
           <Route key={path} path={path}>
             <PublicOnly>
-              <Page />
+              <ScreenErrorBoundary>
+                <Page />
+              </ScreenErrorBoundary>
             </PublicOnly>
           </Route>
         ))}
@@ -81,9 +86,11 @@ export function AppRoutes() {
           <Route key={path} path={path}>
             <Protected>
               <AppLayout>
-                <Suspense fallback={<CentredSpinner />}>
-                  <Page />
-                </Suspense>
+                <ScreenErrorBoundary>
+                  <Suspense fallback={<CentredSpinner />}>
+                    <Page />
+                  </Suspense>
+                </ScreenErrorBoundary>
               </AppLayout>
             </Protected>
           </Route>

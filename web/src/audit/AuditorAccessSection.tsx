@@ -1,4 +1,4 @@
-import { Alert, Button, Card, H2, H3, HTMLTable, Intent, NonIdealState, Tag } from '@blueprintjs/core';
+import { Alert, Button, Card, H2, HTMLTable, Intent, NonIdealState, Tag } from '@blueprintjs/core';
 import type { FormApi } from 'final-form';
 import { useState } from 'react';
 import { Form } from 'react-final-form';
@@ -96,7 +96,7 @@ export function AuditorAccessSection() {
           </form>
         )}
       />
-      <H3 className="kosh-section-title">Grants you gave</H3>
+      <H2 className="kosh-section-title">Grants you gave</H2>
       {grants.isError && !grants.data ? (
         <p className="kosh-muted">Failed to fetch grants</p>
       ) : given.length === 0 ? (

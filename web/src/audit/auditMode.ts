@@ -78,3 +78,26 @@ export function formatGrantDate(instant: string): string {
   const date = new Date(instant);
   return Number.isNaN(date.getTime()) ? instant : indiaDate.format(date);
 }
+
+const indiaTime = new Intl.DateTimeFormat('en-IN', {
+  hour: 'numeric',
+  minute: '2-digit',
+  timeZone: 'Asia/Kolkata',
+});
+
+/** India is UTC+5:30 all year (no daylight saving): a day there ends at 18:29:59.999 UTC. */
+const IST_OFFSET_MS = 330 * 60_000;
+
+/**
+ * An as-of limit as the grant set it: a date is the end of that day in India ("the end of
+ * 20 Nov 2026"); a date and time keeps its time ("20 Nov 2026, 3:30 pm India time").
+ */
+export function formatAsOfLimit(instant: string): string {
+  const time = Date.parse(instant);
+  if (Number.isNaN(time)) return instant;
+  const msIntoIndiaDay = (((time + IST_OFFSET_MS) % 86_400_000) + 86_400_000) % 86_400_000;
+  const day = indiaDate.format(time);
+  return msIntoIndiaDay === 86_400_000 - 1
+    ? `the end of ${day}`
+    : `${day}, ${indiaTime.format(time)} India time`;
+}

@@ -86,4 +86,13 @@ describe('audit mode (issue 14)', () => {
     expect(formatGrantDate('2026-12-24T18:29:59.999Z')).toBe('24 Dec 2026');
     expect(formatGrantDate('nonsense')).toBe('nonsense');
   });
+
+  it('states an as-of limit as the grant set it: a day is its end, a time keeps its time', async () => {
+    const { formatAsOfLimit } = await tab().load();
+    // as_of_limit "2026-11-20": the server keeps the end of that day in India.
+    expect(formatAsOfLimit('2026-11-20T18:29:59.999Z')).toBe('the end of 20 Nov 2026');
+    // as_of_limit "2026-11-20T15:30" (India time).
+    expect(formatAsOfLimit('2026-11-20T10:00:00.000Z')).toBe('20 Nov 2026, 3:30 pm India time');
+    expect(formatAsOfLimit('nonsense')).toBe('nonsense');
+  });
 });

@@ -2,7 +2,7 @@ import { Button, Icon, Intent, Spinner } from '@blueprintjs/core';
 import { useEffect, useRef, useState } from 'react';
 import { useLocation } from 'wouter';
 import { isApiError } from '../api/apiError';
-import { useAppDispatch } from '../app/store';
+import { useAppDispatch, useAppSelector } from '../app/store';
 import { toast } from '../toaster';
 import { AuthLayout } from './AuthLayout';
 import { useResendVerificationMutation, useVerifyEmailMutation } from './authApi';
@@ -19,10 +19,25 @@ type VerifyState =
   | { kind: 'failed'; message: string }
   | { kind: 'invalid' };
 
+/**
+ * What a refused link means, in words: a link works once and for a while, so the usual cause is a
+ * link already used (the address is then verified) or an old one. Signed in, the account's address
+ * is a verified one, and nothing was changed by the link.
+ */
+function failedExplanation(signedInEmail: string | null): string {
+  if (signedInEmail)
+    return `You are signed in as ${signedInEmail}, an address already verified: this link was used before or has expired, and nothing was changed.`;
+  return 'A verification link works once. If you have already used it, your address is verified: sign in. Otherwise send yourself a new link.';
+}
+
 export function VerifyEmailPage() {
   const token = useQueryParam('token');
   const email = useQueryParam('email');
   const dispatch = useAppDispatch();
+  // A mailed link may be opened in a tab that is signed in (an address change is confirmed there).
+  const signedInAs = useAppSelector((state) =>
+    state.session.status === 'authenticated' ? state.session.user : null,
+  );
   const [, navigate] = useLocation();
   const [verifyEmail] = useVerifyEmailMutation();
   const [resend, { isLoading: resending }] = useResendVerificationMutation();
@@ -100,15 +115,26 @@ export function VerifyEmailPage() {
           <div className="kosh-auth-state">
             <Icon icon="error" size={48} intent={Intent.DANGER} aria-hidden />
             <p role="alert">{state.kind === 'invalid' ? 'Invalid verification link' : state.message}</p>
+            {state.kind === 'failed' ? <p>{failedExplanation(signedInAs?.email ?? null)}</p> : null}
             <Button
-              intent={Intent.PRIMARY}
+              intent={signedInAs ? Intent.NONE : Intent.PRIMARY}
               size="large"
               fill
               loading={resending}
               onClick={resendVerification}
               text="Resend Verification Email"
             />
-            <Button variant="minimal" fill onClick={() => navigate('/login')} text="Back to Login" />
+            {signedInAs ? (
+              <Button
+                intent={Intent.PRIMARY}
+                size="large"
+                fill
+                onClick={() => navigate('/dashboard')}
+                text="Go to Dashboard"
+              />
+            ) : (
+              <Button variant="minimal" fill onClick={() => navigate('/login')} text="Back to Login" />
+            )}
           </div>
         </AuthLayout>
       );

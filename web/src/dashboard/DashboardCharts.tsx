@@ -1,4 +1,4 @@
-import { Card, H3, NonIdealState, Spinner } from '@blueprintjs/core';
+import { Card, H2, NonIdealState, Spinner } from '@blueprintjs/core';
 import { useMemo } from 'react';
 import {
   Area,
@@ -12,8 +12,14 @@ import {
   XAxis,
   YAxis,
 } from 'recharts';
-import { formatDate } from '../format';
-import { axisMoney, chartMoney as money } from './chartFormat';
+import { formatDate, todayIso } from '../format';
+import {
+  axisMoney,
+  axisMonth,
+  cashflowSummary,
+  chartMoney as money,
+  outstandingSummary,
+} from './chartFormat';
 import { useGetAllLoansQuery, useGetMonthlyCashflowQuery } from './dashboardApi';
 import { outstandingOverTime } from './outstanding';
 
@@ -28,7 +34,7 @@ export function DashboardCharts() {
   return (
     <div className="kosh-chart-grid">
       <Card className="kosh-chart-card" role="region" aria-label="Credits and debits, last 12 months">
-        <H3 className="kosh-section-title">Credits vs debits (last 12 months)</H3>
+        <H2 className="kosh-section-title">Credits vs debits (last 12 months)</H2>
         {cashflow.isLoading ? (
           <Spinner aria-label="Loading chart" />
         ) : !hasCashflow ? (
@@ -42,7 +48,12 @@ export function DashboardCharts() {
         ) : (
           <div className="kosh-chart" data-testid="cashflow-chart">
             <ResponsiveContainer width="100%" height="100%">
-              <BarChart data={cashflow.data} margin={{ top: 8, right: 8, left: 8, bottom: 0 }}>
+              <BarChart
+                data={cashflow.data}
+                margin={{ top: 8, right: 8, left: 8, bottom: 0 }}
+                title="Credits and debits, last 12 months"
+                desc={cashflowSummary(cashflow.data ?? [])}
+              >
                 <CartesianGrid strokeDasharray="3 3" vertical={false} />
                 <XAxis dataKey="label" tick={{ fontSize: 12 }} />
                 <YAxis tickFormatter={axisMoney} tick={{ fontSize: 12 }} width={70} />
@@ -54,9 +65,10 @@ export function DashboardCharts() {
             </ResponsiveContainer>
           </div>
         )}
+        {hasCashflow ? <p className="kosh-chart-summary">{cashflowSummary(cashflow.data ?? [])}</p> : null}
       </Card>
       <Card className="kosh-chart-card" role="region" aria-label="Outstanding principal over time">
-        <H3 className="kosh-section-title">Outstanding principal over time</H3>
+        <H2 className="kosh-section-title">Outstanding principal over time</H2>
         {loans.isLoading ? (
           <Spinner aria-label="Loading chart" />
         ) : outstanding.length === 0 ? (
@@ -70,14 +82,14 @@ export function DashboardCharts() {
         ) : (
           <div className="kosh-chart" data-testid="outstanding-chart">
             <ResponsiveContainer width="100%" height="100%">
-              <AreaChart data={outstanding} margin={{ top: 8, right: 8, left: 8, bottom: 0 }}>
+              <AreaChart
+                data={outstanding}
+                margin={{ top: 8, right: 8, left: 8, bottom: 0 }}
+                title="Outstanding principal over time"
+                desc={outstandingSummary(outstanding, todayIso())}
+              >
                 <CartesianGrid strokeDasharray="3 3" vertical={false} />
-                <XAxis
-                  dataKey="date"
-                  tickFormatter={(d: string) => d.slice(0, 4)}
-                  tick={{ fontSize: 12 }}
-                  minTickGap={24}
-                />
+                <XAxis dataKey="date" tickFormatter={axisMonth} tick={{ fontSize: 12 }} minTickGap={24} />
                 <YAxis tickFormatter={axisMoney} tick={{ fontSize: 12 }} width={70} />
                 <Tooltip formatter={money} labelFormatter={(d) => formatDate(String(d))} />
                 <Area
@@ -93,6 +105,9 @@ export function DashboardCharts() {
             </ResponsiveContainer>
           </div>
         )}
+        {outstanding.length > 0 ? (
+          <p className="kosh-chart-summary">{outstandingSummary(outstanding, todayIso())}</p>
+        ) : null}
       </Card>
     </div>
   );

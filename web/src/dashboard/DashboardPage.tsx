@@ -1,9 +1,9 @@
-import { Button, Card, H3, Intent, Spinner } from '@blueprintjs/core';
+import { Button, Card, H2, Intent, Spinner } from '@blueprintjs/core';
 import { lazy, Suspense } from 'react';
 import { useLocation } from 'wouter';
 import { PageHeader } from '../app/layout/PageHeader';
 import { useAppSelector } from '../app/store';
-import { useReadOnly } from '../audit/auditMode';
+import { useAuditAccount } from '../audit/auditMode';
 import { SharedWithYouNotice } from '../audit/SharedWithYouNotice';
 import { formatMoney } from '../format';
 import { useGetLoanStatsQuery } from '../loans/loansApi';
@@ -28,12 +28,21 @@ export function DashboardPage() {
   const [, navigate] = useLocation();
   const firstName = useAppSelector((state) => state.session.user?.firstName) || 'User';
   const stats = useGetLoanStatsQuery();
-  const readOnly = useReadOnly();
+  // An auditor reads another's figures: the heading names whose they are, not the reader.
+  const audited = useAuditAccount();
+  const readOnly = audited !== null;
   const s = stats.data;
 
   return (
     <>
-      <PageHeader title={`Welcome back, ${firstName}!`} subtitle="Your loans and money at a glance" />
+      {audited ? (
+        <PageHeader
+          title={`${audited.ownerName}'s dashboard`}
+          subtitle={`${audited.ownerName}'s loans and money at a glance, read-only`}
+        />
+      ) : (
+        <PageHeader title={`Welcome back, ${firstName}!`} subtitle="Your loans and money at a glance" />
+      )}
       <SharedWithYouNotice />
       <StatGrid>
         <StatCard label="Total Loans" icon="folder-close" value={s ? s.totalLoans : '—'} />
@@ -56,7 +65,7 @@ export function DashboardPage() {
       {stats.isError ? <p className="kosh-muted">Failed to fetch statistics</p> : null}
       <LoansToday />
       <Card className="kosh-panel">
-        <H3 className="kosh-section-title">Quick Actions</H3>
+        <H2 className="kosh-section-title">Quick Actions</H2>
         <div className="kosh-quick-actions">
           {QUICK_ACTIONS.filter((action) => !(readOnly && 'writes' in action)).map((action) => (
             <Button

@@ -24,6 +24,12 @@ type Control = {
 type Field = { control: Control; onChange: FieldInputProps<string>['onChange']; intent: Intent };
 
 /**
+ * final-form's default parse turns a cleared input into `undefined`, so a value typed as text
+ * would stop being one (and `.trim()` on it took a page down): a cleared field holds "".
+ */
+const keepText = (value: string | undefined): string => value ?? '';
+
+/**
  * The labelled FormGroup the form adapters share. The error (see fieldErrorOf) takes the helper
  * text's place, colours the group and is what a screen reader reads with the control.
  */
@@ -33,7 +39,7 @@ export function LabelledField({
   helperText,
   children,
 }: LabelledFieldProps & { children: (field: Field) => ReactNode }) {
-  const { input, meta } = useField<string>(name);
+  const { input, meta } = useField<string>(name, { parse: keepText });
   const error = fieldErrorOf(meta);
   const id = `field-${name}`;
   const errorId = `${id}-error`;

@@ -1,10 +1,11 @@
+export { amountText } from './amountText';
 export { CheckboxField } from './CheckboxField';
 export { canSubmit } from './canSubmit';
 export { FormErrorCallout } from './FormErrorCallout';
 export { fieldErrorOf } from './fieldError';
 export { HTMLSelectField } from './HTMLSelectField';
 export { InputGroupField } from './InputGroupField';
-export { NumericInputField } from './NumericInputField';
+export { NumberField } from './NumberField';
 export { PasswordField } from './PasswordField';
 export { RadioGroupField } from './RadioGroupField';
 export { SubmitButton } from './SubmitButton';

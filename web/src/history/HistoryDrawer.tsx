@@ -16,7 +16,7 @@ export function HistoryDrawer({ kind, id, title, onClose }: Props) {
   useReturnFocus();
   const narrow = useNarrowScreen();
   const [cursor, setCursor] = useState<string | null>(null);
-  const [body, setBody] = useState<HTMLDivElement | null>(null);
+  const [body, setBody] = useState<HTMLElement | null>(null);
   const history = useGetItemHistoryQuery({ kind, id, cursor }, { refetchOnMountOrArgChange: true });
   const data = history.data;
   const headingId = useId();
@@ -30,7 +30,9 @@ export function HistoryDrawer({ kind, id, title, onClose }: Props) {
           </H2>
           <Button variant="minimal" icon="cross" aria-label="Close" onClick={onClose} />
         </div>
-        <div ref={setBody} className="kosh-history-drawer-body">
+        {/* A scrolling region a keyboard can reach and scroll (axe: scrollable-region-focusable). */}
+        {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard */}
+        <section ref={setBody} className="kosh-history-drawer-body" tabIndex={0} aria-label={title}>
           <Timeline
             label={title}
             entries={data?.entries}
@@ -43,7 +45,7 @@ export function HistoryDrawer({ kind, id, title, onClose }: Props) {
             }}
             scrollRoot={body}
           />
-        </div>
+        </section>
       </section>
     </Drawer>
   );

@@ -2,6 +2,7 @@ import {
   Callout,
   Card,
   FormGroup,
+  H2,
   H3,
   HTMLSelect,
   HTMLTable,
@@ -75,33 +76,35 @@ function Diff({ id, from, to }: { id: string; from: number; to: number }) {
   const { changes, rows } = diff.data;
   return (
     <div aria-live="polite" aria-busy={diff.isFetching}>
-      <HTMLTable
-        compact
-        className="kosh-history-changes"
-        aria-label={`Version ${from} against version ${to}`}
-      >
-        <thead>
-          <tr>
-            <th scope="col">Figure</th>
-            <th scope="col" className="kosh-num">
-              Version {from}
-            </th>
-            <th scope="col" className="kosh-num">
-              Version {to}
-            </th>
-            <th scope="col" className="kosh-num">
-              Difference
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          <FigureRow label="EMI (principal + interest)" figure={changes.emi} />
-          <FigureRow label="Tenure (payments)" figure={changes.tenure} money={false} />
-          <FigureRow label="Total Interest" figure={changes.totalInterest} />
-          <FigureRow label="Total GST" figure={changes.totalGst} />
-          <FigureRow label="Total Outflow" figure={changes.totalOutflow} />
-        </tbody>
-      </HTMLTable>
+      <TableScroll label={`Version ${from} against version ${to}, scrollable`}>
+        <HTMLTable
+          compact
+          className="kosh-history-changes"
+          aria-label={`Version ${from} against version ${to}`}
+        >
+          <thead>
+            <tr>
+              <th scope="col">Figure</th>
+              <th scope="col" className="kosh-num">
+                Version {from}
+              </th>
+              <th scope="col" className="kosh-num">
+                Version {to}
+              </th>
+              <th scope="col" className="kosh-num">
+                Difference
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            <FigureRow label="EMI (principal + interest)" figure={changes.emi} />
+            <FigureRow label="Tenure (payments)" figure={changes.tenure} money={false} />
+            <FigureRow label="Total Interest" figure={changes.totalInterest} />
+            <FigureRow label="Total GST" figure={changes.totalGst} />
+            <FigureRow label="Total Outflow" figure={changes.totalOutflow} />
+          </tbody>
+        </HTMLTable>
+      </TableScroll>
       <H3 className="kosh-section-title kosh-diff-rows-title">
         {rows.length === 0
           ? 'No payment differs'
@@ -154,47 +157,49 @@ export function ScheduleVersions({ loanId }: { loanId: string }) {
 
   return (
     <Card className="kosh-panel kosh-schedule-versions">
-      <H3 className="kosh-section-title">Schedule Versions</H3>
+      <H2 className="kosh-section-title">Schedule Versions</H2>
       {versions.isLoading ? (
         <Spinner size={20} aria-label="Loading schedule versions" />
       ) : list.length === 0 ? (
         <p className="kosh-muted">No schedule has been generated yet.</p>
       ) : (
         <>
-          <HTMLTable compact striped aria-label="Schedule versions" className="kosh-history-changes">
-            <thead>
-              <tr>
-                <th scope="col">Version</th>
-                <th scope="col">Generated</th>
-                <th scope="col">Why</th>
-                <th scope="col" className="kosh-num">
-                  EMI (principal + interest)
-                </th>
-                <th scope="col" className="kosh-num">
-                  Payments
-                </th>
-                <th scope="col" className="kosh-num">
-                  Total Interest
-                </th>
-                <th scope="col" className="kosh-num">
-                  Total Outflow
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.map((v) => (
-                <tr key={v.version}>
-                  <td>{v.version}</td>
-                  <td>{formatDateTime(v.generatedAt)}</td>
-                  <td>{v.why}</td>
-                  <td className="kosh-num">{formatMoney(v.emi)}</td>
-                  <td className="kosh-num">{v.numberOfPayments}</td>
-                  <td className="kosh-num">{formatMoney(v.totalInterest)}</td>
-                  <td className="kosh-num">{formatMoney(v.totalOutflow)}</td>
+          <TableScroll label="Schedule versions, scrollable">
+            <HTMLTable compact striped aria-label="Schedule versions" className="kosh-history-changes">
+              <thead>
+                <tr>
+                  <th scope="col">Version</th>
+                  <th scope="col">Generated</th>
+                  <th scope="col">Why</th>
+                  <th scope="col" className="kosh-num">
+                    EMI (principal + interest)
+                  </th>
+                  <th scope="col" className="kosh-num">
+                    Payments
+                  </th>
+                  <th scope="col" className="kosh-num">
+                    Total Interest
+                  </th>
+                  <th scope="col" className="kosh-num">
+                    Total Outflow
+                  </th>
                 </tr>
-              ))}
-            </tbody>
-          </HTMLTable>
+              </thead>
+              <tbody>
+                {list.map((v) => (
+                  <tr key={v.version}>
+                    <td>{v.version}</td>
+                    <td>{formatDateTime(v.generatedAt)}</td>
+                    <td>{v.why}</td>
+                    <td className="kosh-num">{formatMoney(v.emi)}</td>
+                    <td className="kosh-num">{v.numberOfPayments}</td>
+                    <td className="kosh-num">{formatMoney(v.totalInterest)}</td>
+                    <td className="kosh-num">{formatMoney(v.totalOutflow)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </HTMLTable>
+          </TableScroll>
           {list.length < 2 || from === undefined || to === undefined ? (
             <NonIdealState
               icon="comparison"

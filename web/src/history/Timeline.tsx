@@ -12,9 +12,9 @@ function Entry({ entry, onOnlyThis }: { entry: TimelineEntry; onOnlyThis?: (stre
       <Card compact>
         <div className="kosh-history-entry-head">
           <div>
-            <h3 id={headingId} className="kosh-history-summary">
+            <h2 id={headingId} className="kosh-history-summary">
               {entry.summary}
-            </h3>
+            </h2>
             <span className="kosh-muted">
               <time dateTime={entry.recordedAt}>{formatDateTime(entry.recordedAt)}</time>
             </span>
@@ -30,7 +30,8 @@ function Entry({ entry, onOnlyThis }: { entry: TimelineEntry; onOnlyThis?: (stre
                 size="small"
                 icon="filter"
                 text="Only this item"
-                aria-label={`Show only the history of this ${streamKind(entry.stream).toLowerCase()}`}
+                // The name starts with the words on the button (axe: label-content-name-mismatch).
+                aria-label={`Only this item: the history of this ${streamKind(entry.stream).toLowerCase()}`}
                 onClick={() => onOnlyThis(entry.stream)}
               />
             ) : null}

@@ -1,14 +1,4 @@
-import {
-  Callout,
-  Card,
-  FormGroup,
-  H2,
-  H3,
-  HTMLSelect,
-  Intent,
-  Spinner,
-  SpinnerSize,
-} from '@blueprintjs/core';
+import { Callout, Card, FormGroup, H2, HTMLSelect, Intent, Spinner, SpinnerSize } from '@blueprintjs/core';
 import { useState } from 'react';
 import { isApiError } from '../api/apiError';
 import { PageHeader } from '../app/layout/PageHeader';
@@ -31,15 +21,27 @@ function yearChoices(now: Date): number[] {
   return Array.from({ length: 10 }, (_, i) => year - 5 + i);
 }
 
-/**
- * 'Available periods: N months of data' counts the months one can pick (spec section 2); months
- * in years outside the Year list are named apart rather than counted as choices.
- */
+/** 'Available periods: N months of data', as the spec words it: the months one can pick. */
 function periodsText(periods: readonly LedgerPeriod[], years: readonly number[]): string {
   const selectable = periods.filter((period) => years.includes(period.year)).length;
-  const outside = periods.length - selectable;
-  const rest = outside > 0 ? ` (${outside} more outside the selectable years)` : '';
-  return `Available periods: ${selectable} months of data${rest}`;
+  return `Available periods: ${selectable} months of data`;
+}
+
+/**
+ * Months with entries in years the Year list does not offer, said apart in a sentence of their
+ * own (they are data, but not choices), or null when there are none.
+ */
+function outsideText(periods: readonly LedgerPeriod[], years: readonly number[]): string | null {
+  const outside = periods.filter((period) => !years.includes(period.year));
+  if (outside.length === 0) return null;
+  const outsideYears = [...new Set(outside.map((period) => period.year))].sort((a, b) => a - b);
+  const named =
+    outsideYears.length === 1
+      ? String(outsideYears[0])
+      : `${outsideYears.slice(0, -1).join(', ')} and ${outsideYears.at(-1)}`;
+  const months = outside.length === 1 ? 'One more month has' : `${outside.length} more months have`;
+  const which = outsideYears.length === 1 ? 'a year' : 'years';
+  return `${months} entries in ${named}, ${which} the Year list does not offer.`;
 }
 
 const entries = (n: number) => `${n} ${n === 1 ? 'entry' : 'entries'}`;
@@ -86,7 +88,7 @@ export function LedgerPage() {
       />
       {asOfMode.banner}
       <Card className="kosh-panel">
-        <H3 className="kosh-section-title">Select Period</H3>
+        <H2 className="kosh-section-title">Select Period</H2>
         <div className="kosh-toolbar">
           <FormGroup label="Month" labelFor="ledger-month">
             <HTMLSelect
@@ -111,6 +113,11 @@ export function LedgerPage() {
         {periods.data && periods.data.periods.length > 0 ? (
           <p className="kosh-muted" style={{ marginTop: 8, marginBottom: 0 }}>
             {periodsText(periods.data.periods, yearChoices(now))}
+          </p>
+        ) : null}
+        {periods.data && outsideText(periods.data.periods, yearChoices(now)) ? (
+          <p className="kosh-muted" style={{ marginTop: 4, marginBottom: 0 }}>
+            {outsideText(periods.data.periods, yearChoices(now))}
           </p>
         ) : null}
       </Card>
@@ -177,7 +184,7 @@ export function LedgerPage() {
             </Card>
           </div>
           <Card className={`kosh-net-card ${net >= 0 ? 'kosh-stat-success' : 'kosh-stat-warning'}`}>
-            <H3 className="kosh-section-title">Net Balance</H3>
+            <H2 className="kosh-section-title">Net Balance</H2>
             <div className="kosh-stat-value">{formatMoney(net)}</div>
             <p className="kosh-muted">
               {net >= 0 ? 'You have a surplus this month' : 'You have a deficit this month'}

@@ -86,6 +86,7 @@ export function AmortizationPage() {
           title="Amortization Schedule"
           error={loan.error}
           fallback="Failed to load loan details"
+          asOf={asOf}
         />
       </>
     );
@@ -319,7 +320,7 @@ const ScheduleBody = memo(function ScheduleBody({ rows, onAction }: BodyProps) {
                       className={SMALL_BUTTON}
                       data-action="pay"
                       data-emi={row.paymentNumber}
-                      aria-label={`Mark EMI ${row.paymentNumber} paid`}
+                      aria-label={`Mark paid, EMI ${row.paymentNumber}`}
                     >
                       Mark paid
                     </button>

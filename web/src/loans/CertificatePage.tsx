@@ -1,4 +1,4 @@
-import { Button, Callout, Card, FormGroup, H3, HTMLSelect, HTMLTable, Spinner } from '@blueprintjs/core';
+import { Button, Callout, Card, FormGroup, H2, HTMLSelect, HTMLTable, Spinner } from '@blueprintjs/core';
 import { useState } from 'react';
 import { useLocation, useParams, useSearch } from 'wouter';
 import { PageHeader } from '../app/layout/PageHeader';
@@ -160,9 +160,9 @@ export function CertificatePage() {
         <ConstructionCompletedDialog loanId={id} onClose={() => setDialog(null)} />
       ) : null}
       <Card role="region" aria-label={`Interest certificate FY ${fy}`}>
-        <H3 className="kosh-section-title">
+        <H2 className="kosh-section-title">
           FY {fy}: {formatDate(dates.from)} to {formatDate(dates.to)}
-        </H3>
+        </H2>
         {certificate.isFetching && !c ? (
           <Spinner aria-label="Loading figures" />
         ) : c ? (

@@ -1,7 +1,7 @@
-import { Button, Card, H3 } from '@blueprintjs/core';
+import { Button, Card, H2 } from '@blueprintjs/core';
 import { useMemo } from 'react';
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import { axisMoney, chartMoney } from '../dashboard/chartFormat';
+import { axisMoney, axisMonth, chartMoney } from '../dashboard/chartFormat';
 import { formatDate } from '../format';
 import { actualSteps, balancePoints, contractSteps, whatIfSteps } from './balanceChart';
 import type { Loan, PrepaymentComparison, ScheduleRow } from './loansApi';
@@ -41,9 +41,9 @@ export function LoanBalanceChart({ loan, rows, whatIf, onClearWhatIf }: Props) {
       }
     >
       <div className="kosh-card-header">
-        <H3 className="kosh-section-title">
+        <H2 className="kosh-section-title">
           Outstanding principal: contract vs actual{whatIf ? ' vs what-if' : ''}
-        </H3>
+        </H2>
         {whatIf && onClearWhatIf ? (
           <Button variant="minimal" icon="cross" text="Clear what-if" onClick={onClearWhatIf} />
         ) : null}
@@ -52,12 +52,7 @@ export function LoanBalanceChart({ loan, rows, whatIf, onClearWhatIf }: Props) {
         <ResponsiveContainer width="100%" height="100%">
           <LineChart data={points} margin={{ top: 8, right: 8, left: 8, bottom: 0 }}>
             <CartesianGrid strokeDasharray="3 3" vertical={false} />
-            <XAxis
-              dataKey="date"
-              tickFormatter={(d: string) => d.slice(0, 7)}
-              tick={{ fontSize: 12 }}
-              minTickGap={32}
-            />
+            <XAxis dataKey="date" tickFormatter={axisMonth} tick={{ fontSize: 12 }} minTickGap={32} />
             <YAxis tickFormatter={axisMoney} tick={{ fontSize: 12 }} width={70} />
             <Tooltip formatter={chartMoney} labelFormatter={(d) => formatDate(String(d))} />
             <Legend />

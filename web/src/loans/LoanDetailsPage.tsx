@@ -1,4 +1,4 @@
-import { Button, Card, H3, type IconName, Spinner, Tag } from '@blueprintjs/core';
+import { Button, Card, H2, type IconName, Spinner, Tag } from '@blueprintjs/core';
 import { fromPaise, toPaise } from '@kosh/domain';
 import { lazy, type ReactNode, Suspense, useState } from 'react';
 import { useLocation, useParams } from 'wouter';
@@ -80,20 +80,28 @@ export function LoanDetailsPage() {
   const [compared, setCompared] = useState<{ comparison: PrepaymentComparison; against: unknown } | null>(
     null,
   );
-  const whatIf = compared && compared.against === schedule.data ? compared.comparison : null;
+  const whatIf = compared && compared.against === schedule.currentData ? compared.comparison : null;
 
-  if (answer.isLoading) return <Spinner aria-label="Loading loan" />;
-  if (!answer.data)
+  // The answer for this very id and date (`data` would still hold the last one shown: today's
+  // loan under a past date's banner while that date's answer is a 404).
+  const current = answer.currentData;
+  if (!current && !answer.isError) return <Spinner aria-label="Loading loan" />;
+  if (!current)
     return (
       <>
         {asOfMode.banner}
-        <LoanUnavailable title="Loan Details" error={answer.error} fallback="Failed to load loan details" />
+        <LoanUnavailable
+          title="Loan Details"
+          error={answer.error}
+          fallback="Failed to load loan details"
+          asOf={asOf}
+        />
       </>
     );
-  const loan = answer.data.loan;
-  const hasSchedule = (schedule.data?.length ?? 0) > 0;
-  const totals = scheduleTotals(schedule.data ?? []);
-  const first = schedule.data?.find(isEmi);
+  const loan = current.loan;
+  const hasSchedule = (schedule.currentData?.length ?? 0) > 0;
+  const totals = scheduleTotals(schedule.currentData ?? []);
+  const first = schedule.currentData?.find(isEmi);
   const today = asOf ?? todayIso();
   const status = statusOf(loan, today);
   // The server's present: the rate, EMI and balance on today's date after every change.
@@ -171,14 +179,14 @@ export function LoanDetailsPage() {
         <PrepaymentDialog
           loanId={id}
           onClose={() => setDialog(null)}
-          onCompared={(comparison) => setCompared({ comparison, against: schedule.data })}
+          onCompared={(comparison) => setCompared({ comparison, against: schedule.currentData })}
         />
       ) : OpenDialog ? (
         <OpenDialog loanId={id} onClose={() => setDialog(null)} />
       ) : null}
       <div className="kosh-details-grid">
         <Card>
-          <H3 className="kosh-section-title">Basic Information</H3>
+          <H2 className="kosh-section-title">Basic Information</H2>
           <Facts
             rows={[
               ['Account Number', loan.accountNumber],
@@ -195,7 +203,7 @@ export function LoanDetailsPage() {
           />
         </Card>
         <Card>
-          <H3 className="kosh-section-title">Financial Details</H3>
+          <H2 className="kosh-section-title">Financial Details</H2>
           <Facts
             rows={[
               ['Principal Amount', formatMoney(Number(loan.principalAmount))],
@@ -226,7 +234,7 @@ export function LoanDetailsPage() {
           />
         </Card>
         <Card>
-          <H3 className="kosh-section-title">Date Information</H3>
+          <H2 className="kosh-section-title">Date Information</H2>
           <Facts
             rows={[
               ['Start Date', formatDate(loan.startDate)],
@@ -238,7 +246,7 @@ export function LoanDetailsPage() {
           />
         </Card>
         <Card>
-          <H3 className="kosh-section-title">Loan Summary</H3>
+          <H2 className="kosh-section-title">Loan Summary</H2>
           <Facts
             rows={[
               [
@@ -282,7 +290,7 @@ export function LoanDetailsPage() {
         <Suspense fallback={<Spinner aria-label="Loading chart" />}>
           <LoanBalanceChart
             loan={loan}
-            rows={schedule.data ?? []}
+            rows={schedule.currentData ?? []}
             whatIf={readOnly ? null : whatIf}
             onClearWhatIf={() => setCompared(null)}
           />

@@ -1,4 +1,4 @@
-import { Button, Callout, Card, FormGroup, H3, InputGroup } from '@blueprintjs/core';
+import { Button, Callout, Card, FormGroup, H2, InputGroup } from '@blueprintjs/core';
 import type { LoanValidationMode } from '@kosh/domain';
 import type { SubmissionErrors } from 'final-form';
 import { type FocusEvent, useMemo } from 'react';
@@ -10,7 +10,7 @@ import {
   FormErrorCallout,
   HTMLSelectField,
   InputGroupField,
-  NumericInputField,
+  NumberField,
   RadioGroupField,
   SwitchField,
   TextAreaField,
@@ -74,7 +74,7 @@ export function LoanForm({ mode, initialValues, submitText, onSubmit }: Props) {
           <div className="kosh-loan-form">
             <FormErrorCallout />
             <Card className="kosh-panel">
-              <H3 className="kosh-section-title">Basic Information</H3>
+              <H2 className="kosh-section-title">Basic Information</H2>
               {banks.data && banks.data.length === 0 ? (
                 <Callout intent="warning" className="kosh-panel">
                   No banks are available. Bank selection is still required: add a bank first.
@@ -113,27 +113,11 @@ export function LoanForm({ mode, initialValues, submitText, onSubmit }: Props) {
               <TextAreaField name="shortDetail" label="Short Description (optional)" rows={2} />
             </Card>
             <Card className="kosh-panel">
-              <H3 className="kosh-section-title">Financial Details</H3>
+              <H2 className="kosh-section-title">Financial Details</H2>
               <div className="kosh-form-grid">
-                <NumericInputField
-                  name="principalAmount"
-                  label="Principal Amount (₹)"
-                  buttonPosition="none"
-                  min={100}
-                  placeholder="e.g. 500000"
-                />
-                <NumericInputField
-                  name="processingFee"
-                  label="Processing Fee (₹)"
-                  buttonPosition="none"
-                  min={0}
-                />
-                <NumericInputField
-                  name="interestRate"
-                  label="Interest Rate (%)"
-                  buttonPosition="none"
-                  placeholder="e.g. 8.5"
-                />
+                <NumberField name="principalAmount" label="Principal Amount (₹)" placeholder="e.g. 500000" />
+                <NumberField name="processingFee" label="Processing Fee (₹)" />
+                <NumberField name="interestRate" label="Interest Rate (%)" placeholder="e.g. 8.5" />
                 <RadioGroupField
                   name="isInterestRateYearly"
                   label="Interest rate is"
@@ -142,12 +126,9 @@ export function LoanForm({ mode, initialValues, submitText, onSubmit }: Props) {
                 />
                 <FormSpy<LoanFormValues> subscription={{ values: true }}>
                   {({ values }) => (
-                    <NumericInputField
+                    <NumberField
                       name="duration"
                       label={values.isDurationYearly === '1' ? 'Duration (years)' : 'Duration (months)'}
-                      buttonPosition="none"
-                      min={1}
-                      max={values.isDurationYearly === '1' ? 50 : 600}
                     />
                   )}
                 </FormSpy>
@@ -160,7 +141,7 @@ export function LoanForm({ mode, initialValues, submitText, onSubmit }: Props) {
               </div>
             </Card>
             <Card className="kosh-panel">
-              <H3 className="kosh-section-title">Date Details</H3>
+              <H2 className="kosh-section-title">Date Details</H2>
               <div className="kosh-form-grid">
                 <InputGroupField name="startDate" label="Start Date" type="date" min="2000-01-01" />
                 <FormSpy<LoanFormValues> subscription={{ values: true }}>
@@ -181,7 +162,7 @@ export function LoanForm({ mode, initialValues, submitText, onSubmit }: Props) {
               </div>
             </Card>
             <Card className="kosh-panel">
-              <H3 className="kosh-section-title">Additional Options</H3>
+              <H2 className="kosh-section-title">Additional Options</H2>
               <SwitchField name="emisAutoDebited" label="EMIs are auto-debited from my bank account" />
               <SwitchField
                 name="processingFeeGst"
@@ -190,13 +171,7 @@ export function LoanForm({ mode, initialValues, submitText, onSubmit }: Props) {
               <SwitchField name="hasGst" label="GST applies to the interest" />
               <FormSpy<LoanFormValues> subscription={{ values: true }}>
                 {({ values }) =>
-                  values.hasGst ? (
-                    <NumericInputField
-                      name="gstPercentage"
-                      label="GST Percentage (%)"
-                      buttonPosition="none"
-                    />
-                  ) : null
+                  values.hasGst ? <NumberField name="gstPercentage" label="GST Percentage (%)" /> : null
                 }
               </FormSpy>
             </Card>

@@ -1,15 +1,16 @@
-import { Card, H3, HTMLTable } from '@blueprintjs/core';
+import { Card, H2, HTMLTable } from '@blueprintjs/core';
 import { calculateLoan } from '@kosh/domain';
 import { FormSpy } from 'react-final-form';
 import { formatMoney } from '../format';
 import { EMI_LABELS } from './loanDisplay';
-import type { LoanFormValues } from './loanFormValues';
+import { type LoanFormValues, readNumbers } from './loanFormValues';
 
 /** Live figures from the domain calculator (spec section 5) as the user types. */
 export function LoanPreview() {
   return (
     <FormSpy<LoanFormValues> subscription={{ values: true }}>
-      {({ values }) => {
+      {({ values: typed }) => {
+        const values = readNumbers(typed);
         const result = calculateLoan({
           principalAmount: values.principalAmount,
           interestRate: values.interestRate,
@@ -21,7 +22,7 @@ export function LoanPreview() {
         });
         return (
           <Card className="kosh-preview" aria-label="Loan preview" role="region">
-            <H3 className="kosh-section-title">Preview</H3>
+            <H2 className="kosh-section-title">Preview</H2>
             <HTMLTable compact className="kosh-preview-table">
               <tbody>
                 <tr>
@@ -30,7 +31,7 @@ export function LoanPreview() {
                     {formatMoney(result.emi)}
                   </td>
                 </tr>
-                <tr>
+                <tr className="kosh-wide-only">
                   <th scope="row">{EMI_LABELS.gst}</th>
                   <td className="kosh-num">{formatMoney(result.firstGst)}</td>
                 </tr>
@@ -50,7 +51,7 @@ export function LoanPreview() {
                     {formatMoney(result.gst)}
                   </td>
                 </tr>
-                <tr>
+                <tr className="kosh-wide-only">
                   <th scope="row">Total Amount</th>
                   <td className="kosh-num" data-testid="preview-total">
                     {formatMoney(result.totalAmount)}

@@ -5,6 +5,7 @@ import { PageHeader } from '../app/layout/PageHeader';
 import { useAsOfMode } from '../history/asOf';
 import '../ui/money-screens.css';
 import '../history/history.css';
+import { formatDate } from '../format';
 import { toast } from '../toaster';
 import { DeleteLoanDialog } from './DeleteLoanDialog';
 import { LoanFilterPanel } from './LoanFilterPanel';
@@ -91,7 +92,13 @@ export function LoansPage() {
           <NonIdealState
             icon="bank-account"
             title="No loans found"
-            description={filtered ? 'No loan matches your search.' : 'Add your first loan to see its EMIs.'}
+            description={
+              filtered
+                ? 'No loan matches your search.'
+                : asOf
+                  ? `You had no loans on ${formatDate(asOf)}.`
+                  : 'Add your first loan to see its EMIs.'
+            }
             action={createLoan}
           />
         ) : (

@@ -5,7 +5,7 @@ import {
   loanEndDate,
   validateLoan,
 } from '@kosh/domain';
-import { toFormErrors } from '../forms';
+import { amountText, toFormErrors } from '../forms';
 import type { Loan, LoanBody } from './loansApi';
 
 /** The loan form as typed: numbers stay text so partial input survives (spec section 3 names). */
@@ -91,14 +91,30 @@ export function valuesOf(loan: Loan): LoanFormValues {
   };
 }
 
+/**
+ * The number fields as the validators and the API read them: "₹ 1,00,000" is 100000, a cleared
+ * field is "" (see amountText).
+ */
+export function readNumbers(values: LoanFormValues): LoanFormValues {
+  return {
+    ...values,
+    principalAmount: amountText(values.principalAmount),
+    interestRate: amountText(values.interestRate),
+    duration: amountText(values.duration),
+    processingFee: amountText(values.processingFee),
+    gstPercentage: amountText(values.gstPercentage),
+  };
+}
+
 export function loanFormValidator(mode: LoanValidationMode, today: () => string) {
-  return (values: LoanFormValues) => toFormErrors(validateLoan(values, mode, today()));
+  return (values: LoanFormValues) => toFormErrors(validateLoan(readNumbers(values), mode, today()));
 }
 
 /** Whole months of the duration as typed, or null while it is not a usable number. */
 export function monthsOf(values: Pick<LoanFormValues, 'duration' | 'isDurationYearly'>): number | null {
-  const duration = Number(values.duration);
-  if (values.duration.trim() === '' || !Number.isFinite(duration) || duration <= 0) return null;
+  const text = amountText(values.duration);
+  const duration = Number(text);
+  if (text === '' || !Number.isFinite(duration) || duration <= 0) return null;
   const months = Math.round(durationInMonths(duration, values.isDurationYearly === '1'));
   return months >= 1 && months <= LOAN_LIMITS.durationMonthsMax ? months : null;
 }
@@ -113,7 +129,8 @@ export function endDateOf(
 }
 
 /** The loan request payload; call only with values that passed validation. */
-export function toLoanBody(values: LoanFormValues): LoanBody {
+export function toLoanBody(typed: LoanFormValues): LoanBody {
+  const values = readNumbers(typed);
   return {
     bankId: Number(values.bankId),
     loanTypeId: Number(values.loanTypeId),

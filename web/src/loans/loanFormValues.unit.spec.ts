@@ -55,4 +55,17 @@ describe('loan form', () => {
     expect(loanFormValidator('create', today)(future).startDate).toBe('Start date cannot be in the future');
     expect(loanFormValidator('edit', today)(future).startDate).toBeUndefined();
   });
+
+  it('reads pasted Indian amounts as the number they say, and refuses anything else with its own message', () => {
+    const today = () => '2025-06-01';
+    const pasted = { ...filled, principalAmount: '₹ 5,00,000', processingFee: '₹ 2,500.50' };
+    expect(loanFormValidator('create', today)(pasted)).toEqual({});
+    expect(toLoanBody(pasted)).toMatchObject({ principalAmount: 500000, processingFee: 2500.5 });
+    expect(loanFormValidator('create', today)({ ...filled, principalAmount: 'five lakh' })).toEqual({
+      principalAmount: 'Principal amount must be a number',
+    });
+    expect(loanFormValidator('create', today)({ ...filled, principalAmount: '5,000,00' })).toEqual({
+      principalAmount: 'Principal amount must be a number',
+    });
+  });
 });

@@ -5,7 +5,15 @@ import { Form } from 'react-final-form';
 import { isApiError } from '../api/apiError';
 import { useReturnFocus } from '../app/useReturnFocus';
 import { todayIso } from '../format';
-import { FormErrorCallout, formValidator, HTMLSelectField, InputGroupField, TextAreaField } from '../forms';
+import {
+  amountText,
+  FormErrorCallout,
+  formValidator,
+  HTMLSelectField,
+  InputGroupField,
+  NumberField,
+  TextAreaField,
+} from '../forms';
 import { useSubmissionKey } from '../forms/useSubmissionKey';
 import { toast } from '../toaster';
 import {
@@ -20,7 +28,9 @@ type Values = { notes: string; transaction_type: string; transaction_date: strin
 
 const FIELDS: readonly string[] = ['notes', 'transaction_type', 'transaction_date', 'amount'];
 
-const validate = formValidator<Values>(validateTransaction);
+const validateTyped = formValidator<Values>(validateTransaction);
+/** The amount as typed or pasted ("₹ 5,000") is judged as the number it says. */
+const validate = (values: Values) => validateTyped({ ...values, amount: amountText(values.amount) });
 
 function initialValues(editing: Transaction | null): Values {
   if (!editing) return { notes: '', transaction_type: '', transaction_date: todayIso(), amount: '' };
@@ -55,7 +65,7 @@ export function TransactionDialog({ open, editing, onClose }: Props) {
       notes: values.notes.trim(),
       transaction_type: values.transaction_type as TransactionBody['transaction_type'],
       transaction_date: values.transaction_date,
-      amount: Number(values.amount),
+      amount: Number(amountText(values.amount)),
     };
     const result = editing
       ? await update({ id: editing.id, body })
@@ -98,15 +108,7 @@ export function TransactionDialog({ open, editing, onClose }: Props) {
                 ]}
               />
               <InputGroupField name="transaction_date" label="Transaction Date" type="date" />
-              <InputGroupField
-                name="amount"
-                label="Amount (₹)"
-                type="number"
-                step="0.01"
-                min="0.01"
-                inputMode="decimal"
-                placeholder="0.00"
-              />
+              <NumberField name="amount" label="Amount (₹)" placeholder="0.00" />
             </DialogBody>
             <DialogFooter
               actions={

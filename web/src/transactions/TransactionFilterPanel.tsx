@@ -23,11 +23,22 @@ function badgesOf(filters: TransactionFilters): string[] {
   return badges;
 }
 
-/** Typed values apply only on Search or Enter (spec section 2). */
+/** Said under 'Date To' when it is before 'Date From': such a range holds no day at all. */
+export const REVERSED_RANGE = "'Date To' is before 'Date From': choose a range that runs forwards.";
+
+/**
+ * Typed values apply only on Search or Enter (spec section 2). A reversed date range is not
+ * applied (it would show an empty book as if nothing matched): the field says why instead.
+ */
 export function TransactionFilterPanel({ typed, applied, onType, onApply, onClear }: Props) {
   const set = (patch: Partial<TransactionFilters>) => onType({ ...typed, ...patch });
+  const reversed = typed.date_from !== '' && typed.date_to !== '' && typed.date_to < typed.date_from;
   const submit = (event: FormEvent) => {
     event.preventDefault();
+    if (reversed) {
+      document.getElementById('filter-to')?.focus();
+      return;
+    }
     onApply();
   };
   // Clear undoes an applied filter: shown once one is applied (Search or Enter), not while typing.
@@ -69,11 +80,19 @@ export function TransactionFilterPanel({ typed, applied, onType, onApply, onClea
               onChange={(e) => set({ date_from: e.target.value })}
             />
           </FormGroup>
-          <FormGroup label="Date To" labelFor="filter-to">
+          <FormGroup
+            label="Date To"
+            labelFor="filter-to"
+            intent={reversed ? 'danger' : 'none'}
+            helperText={reversed ? <span id="filter-to-error">{REVERSED_RANGE}</span> : undefined}
+          >
             <InputGroup
               id="filter-to"
               type="date"
               value={typed.date_to}
+              intent={reversed ? 'danger' : 'none'}
+              aria-invalid={reversed || undefined}
+              aria-describedby={reversed ? 'filter-to-error' : undefined}
               onChange={(e) => set({ date_to: e.target.value })}
             />
           </FormGroup>

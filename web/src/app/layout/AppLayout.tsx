@@ -6,8 +6,12 @@ import { AppNavbar } from './AppNavbar';
 export function AppLayout({ children }: { children: ReactNode }) {
   return (
     <div className="kosh-app">
+      {/* The first stop of Tab: past the navigation to the screen itself. */}
+      <a className="kosh-skip-link" href="#main">
+        Skip to main content
+      </a>
       <AppNavbar />
-      <main className="kosh-main" id="main">
+      <main className="kosh-main" id="main" tabIndex={-1}>
         <AuditBanner />
         {children}
       </main>

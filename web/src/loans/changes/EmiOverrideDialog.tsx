@@ -1,5 +1,5 @@
 import { todayIso } from '../../format';
-import { InputGroupField } from '../../forms';
+import { amountText, InputGroupField } from '../../forms';
 import { useOverrideEmiMutation } from '../loansApi';
 import { changeValidator, dateRule, emiRule } from './changeForm';
 import { LoanChangeDialog } from './LoanChangeDialog';
@@ -23,7 +23,7 @@ export function EmiOverrideDialog({ loanId, onClose }: { loanId: string; onClose
       fallback="Failed to update the EMI"
       success="EMI updated successfully"
       send={(values, idempotencyKey) =>
-        overrideEmi({ id: loanId, idempotencyKey, body: { date: values.date, emi: values.emi.trim() } })
+        overrideEmi({ id: loanId, idempotencyKey, body: { date: values.date, emi: amountText(values.emi) } })
       }
       onClose={onClose}
     >

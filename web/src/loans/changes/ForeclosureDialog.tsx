@@ -1,13 +1,13 @@
 import { Callout, HTMLTable, Spinner } from '@blueprintjs/core';
 import { isIsoDate } from '@kosh/domain';
 import { formatDate, formatMoney, todayIso } from '../../format';
-import { InputGroupField } from '../../forms';
+import { amountText, InputGroupField } from '../../forms';
 import { useForecloseLoanMutation, useGetForeclosureQuoteQuery } from '../loansApi';
 import { changeValidator, chargeOf, chargeRule, dateRule, isRupees } from './changeForm';
 import { LoanChangeDialog } from './LoanChangeDialog';
 import { RupeesField } from './RupeesField';
 
-type Values = { date: string; charge: string };
+type Values = { date: string; charge?: string };
 
 const validate = changeValidator<Values>([dateRule('date'), chargeRule('charge')]);
 
@@ -40,7 +40,7 @@ export function ForeclosureDialog({ loanId, onClose }: { loanId: string; onClose
             last EMI and the charge. Later EMIs leave the schedule.
           </Callout>
           <InputGroupField name="date" label="Foreclosure date" type="date" autoFocus />
-          <RupeesField name="charge" label="Foreclosure charge (₹, optional)" optional />
+          <RupeesField name="charge" label="Foreclosure charge (₹, optional)" />
           <ForeclosureQuotePanel loanId={loanId} date={values.date} charge={values.charge} />
         </>
       )}
@@ -49,8 +49,9 @@ export function ForeclosureDialog({ loanId, onClose }: { loanId: string; onClose
 }
 
 /** The quote of closing on the date typed, before anything is recorded. */
-function ForeclosureQuotePanel({ loanId, date, charge }: { loanId: string; date: string; charge: string }) {
-  const ready = isIsoDate(date) && (charge.trim() === '' || isRupees(charge, true));
+function ForeclosureQuotePanel({ loanId, date, charge }: { loanId: string; date: string; charge?: string }) {
+  // A cleared field is undefined; a pasted '₹ 5,000' is read as the amount it says.
+  const ready = isIsoDate(date) && (amountText(charge) === '' || isRupees(charge, true));
   const quote = useGetForeclosureQuoteQuery({ id: loanId, date, charge: chargeOf(charge) }, { skip: !ready });
   if (!ready) return null;
   if (quote.isFetching && !quote.data) return <Spinner size={20} aria-label="Quoting the foreclosure" />;

@@ -1,7 +1,7 @@
 import { Callout } from '@blueprintjs/core';
 import { LOAN_CHANGE_MESSAGES } from '@kosh/domain';
 import { formatDate, formatMoney, todayIso } from '../../format';
-import { CheckboxField, HTMLSelectField, InputGroupField } from '../../forms';
+import { amountText, CheckboxField, HTMLSelectField, InputGroupField } from '../../forms';
 import { NO_FILTERS, useGetTransactionsQuery } from '../../transactions/transactionsApi';
 import { type ScheduleRow, useMarkEmiPaidMutation } from '../loansApi';
 import { amountRule, changeValidator, dateRule } from './changeForm';
@@ -83,7 +83,7 @@ export function MarkPaidDialog({ loanId, row, onClose }: Props) {
           idempotencyKey,
           body: values.transactionId
             ? { transactionId: values.transactionId, confirm: values.confirm }
-            : { paidOn: values.paidOn, amount: values.amount.trim() },
+            : { paidOn: values.paidOn, amount: amountText(values.amount) },
         })
       }
       onClose={onClose}

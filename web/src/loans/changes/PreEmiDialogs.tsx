@@ -1,5 +1,5 @@
 import { todayIso } from '../../format';
-import { InputGroupField } from '../../forms';
+import { amountText, InputGroupField } from '../../forms';
 import { useCompleteConstructionMutation, useRecordPreEmiInterestMutation } from '../loansApi';
 import { amountRule, changeValidator, dateRule } from './changeForm';
 import { LoanChangeDialog } from './LoanChangeDialog';
@@ -26,7 +26,7 @@ export function PreEmiInterestDialog({ loanId, onClose }: Close) {
       fallback="Failed to record the pre-EMI interest"
       success="Pre-EMI interest recorded"
       send={(values, idempotencyKey) =>
-        record({ id: loanId, idempotencyKey, body: { date: values.date, amount: values.amount.trim() } })
+        record({ id: loanId, idempotencyKey, body: { date: values.date, amount: amountText(values.amount) } })
       }
       onClose={onClose}
     >

@@ -1,7 +1,7 @@
 import { Callout, HTMLTable } from '@blueprintjs/core';
 import { useState } from 'react';
 import { formatDate, formatMoney, todayIso } from '../../format';
-import { InputGroupField, RadioGroupField, toSubmissionErrors } from '../../forms';
+import { amountText, InputGroupField, RadioGroupField, toSubmissionErrors } from '../../forms';
 import {
   type PrepaymentChoice,
   type PrepaymentComparison,
@@ -25,7 +25,7 @@ export const CHOICE_LABELS: Record<PrepaymentChoice, string> = {
 /** The amounts the what-if was asked about: a change to any of them asks again. */
 const amountsOf = ({ date, amount, charge }: Values) => ({
   date,
-  amount: amount.trim(),
+  amount: amountText(amount),
   charge: chargeOf(charge),
 });
 const keyOf = (values: Values) => JSON.stringify(amountsOf(values));
@@ -143,7 +143,7 @@ export function PrepaymentDialog({ loanId, onClose, onCompared }: Props) {
           <div className="kosh-change-fields">
             <InputGroupField name="date" label="Date" type="date" autoFocus />
             <RupeesField name="amount" label="Amount (₹)" />
-            <RupeesField name="charge" label="Charge (₹, optional)" optional />
+            <RupeesField name="charge" label="Charge (₹, optional)" />
           </div>
           <RadioGroupField
             name="choice"

@@ -1,8 +1,8 @@
 import { LOAN_CHANGE_MESSAGES as M } from '@kosh/domain';
 import { todayIso } from '../../format';
-import { InputGroupField, RadioGroupField } from '../../forms';
+import { amountText, InputGroupField, NumberField, RadioGroupField } from '../../forms';
 import { type RateChangeOption, useChangeRateMutation } from '../loansApi';
-import { changeValidator, dateRule, isRupees } from './changeForm';
+import { changeValidator, dateRule, isRate, isRupees } from './changeForm';
 import { LoanChangeDialog } from './LoanChangeDialog';
 import { RupeesField } from './RupeesField';
 
@@ -20,10 +20,9 @@ export const RATE_OPTIONS: readonly { value: RateChangeOption; label: string }[]
 ];
 
 const validate = (values: Values): Record<string, string> => {
-  const errors = changeValidator<Values>([
-    dateRule('date'),
-    ['annualRatePercent', (v) => v.trim() !== '' && Number(v) >= 0.1 && Number(v) <= 50, M.rateInvalid],
-  ])(values);
+  const errors = changeValidator<Values>([dateRule('date'), ['annualRatePercent', isRate, M.rateInvalid]])(
+    values,
+  );
   if (values.option === 'combination' && !isRupees(values.newEmi)) errors.newEmi = M.newEmiRequired;
   return errors;
 };
@@ -51,9 +50,9 @@ export function RateChangeDialog({ loanId, onClose }: { loanId: string; onClose:
           idempotencyKey,
           body: {
             date: values.date,
-            annualRatePercent: values.annualRatePercent.trim(),
+            annualRatePercent: amountText(values.annualRatePercent),
             option: values.option,
-            ...(values.option === 'combination' && { newEmi: values.newEmi.trim() }),
+            ...(values.option === 'combination' && { newEmi: amountText(values.newEmi) }),
           },
         })
       }
@@ -69,15 +68,7 @@ export function RateChangeDialog({ loanId, onClose }: { loanId: string; onClose:
               autoFocus
               helperText="The new rate applies from the next EMI."
             />
-            <InputGroupField
-              name="annualRatePercent"
-              label="New annual rate (%)"
-              type="number"
-              step="0.01"
-              min="0.1"
-              max="50"
-              inputMode="decimal"
-            />
+            <NumberField name="annualRatePercent" label="New annual rate (%)" placeholder="e.g. 8.5" />
           </div>
           <RadioGroupField name="option" label="Reset option (RBI, August 2023)" options={RATE_OPTIONS} />
           {values.option === 'combination' ? (

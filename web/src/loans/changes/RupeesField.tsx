@@ -1,19 +1,8 @@
-import { InputGroupField } from '../../forms';
+import { NumberField } from '../../forms';
 
-type Props = { name: string; label: string; optional?: boolean; autoFocus?: boolean };
+type Props = { name: string; label: string; autoFocus?: boolean };
 
-/** An amount in rupees with paise: more than ₹0, or (`optional`, a charge) ₹0 and up. */
-export function RupeesField({ name, label, optional, autoFocus }: Props) {
-  return (
-    <InputGroupField
-      name={name}
-      label={label}
-      type="number"
-      step="0.01"
-      min={optional ? '0' : '0.01'}
-      inputMode="decimal"
-      placeholder="0.00"
-      autoFocus={autoFocus}
-    />
-  );
+/** An amount in rupees with paise, as typed or pasted ("₹ 5,000"); its dialog's rule judges it. */
+export function RupeesField({ name, label, autoFocus }: Props) {
+  return <NumberField name={name} label={label} placeholder="0.00" autoFocus={autoFocus} />;
 }
