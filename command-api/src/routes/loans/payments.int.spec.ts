@@ -245,6 +245,15 @@ describe('paying EMIs', () => {
     expect(match.body.data.match).toMatchObject({ loan_id: loan.id, payment_number: 4 });
     const deleted = await t.as(alice).delete(`/api/transactions/${paid}`);
     expect(deleted.status).toBe(200);
+    // The match is released before the debit is deleted, so no moment has a match to a deleted debit.
+    expect(await t.caughtUp(['history'])).toBe(true);
+    const log = (await t.as(alice).get('/api/history?limit=100')).body.data.entries as {
+      type: string;
+      position: string;
+    }[];
+    const released = log.find((e) => e.type === 'EmiMatchReleased');
+    const removed = log.find((e) => e.type === 'TransactionDeleted');
+    expect(released && removed && released.position < removed.position).toBe(true);
     expect(await emi(loan.id, 4)).toMatchObject({
       payment_state: 'overdue',
       paid_amount: null,

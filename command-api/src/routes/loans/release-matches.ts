@@ -1,6 +1,6 @@
 import { loanDecider, loanStreamId, NotFoundError } from '@kosh/domain';
 import type { Queryable } from '@kosh/event-store';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { handleCommand } from '../../commands/handle';
 import { commandContext } from '../../commands/route';
 
@@ -27,13 +27,12 @@ export async function matchOfDebit(db: Queryable, userId: string, transactionId:
 }
 
 /**
- * A debit was deleted from the book: each loan it was matched to releases the match (an
- * `EmiMatchReleased` event, reason 'transaction-deleted'), so no EMI and no ledger row is left
+ * A debit is being deleted from the book: each loan it is matched to releases the match first (an
+ * `EmiMatchReleased` event, reason 'transaction-deleted'), so no EMI and no ledger row is ever
  * built from a transaction that no longer exists. A loan deleted since has nothing to release.
  */
 export async function releaseMatchesOfDeletedDebit(
   request: FastifyRequest,
-  reply: FastifyReply,
   transactionId: string,
 ): Promise<void> {
   const { platform } = request.server;
@@ -44,7 +43,7 @@ export async function releaseMatchesOfDeletedDebit(
   );
   for (const { loan_id: loanId } of rows) {
     const now = platform.clock().toISOString();
-    await handleCommand(commandContext(request, { reply }), {
+    await handleCommand(commandContext(request), {
       streamId: loanStreamId(loanId),
       decider: loanDecider,
       command: { type: 'ReleaseDeletedDebit', data: { loanId, userId, now, transactionId } },

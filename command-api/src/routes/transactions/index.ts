@@ -258,13 +258,18 @@ export async function transactionRoutes(fastify: FastifyInstance) {
       params: TransactionParams,
       response: { 200: TransactionDeletedResponse, ...errorResponses(401, 404, 409) },
     },
-    command: async ({ userId, params }, now) => {
+    command: async (request, now) => {
+      const { userId, params } = request;
       await assertOwnTransaction(userId, params.id);
+      // Released before the delete: a failure between the two leaves a debit that is no longer
+      // matched, never an EMI or a ledger row built from a debit that is gone.
+      await releaseMatchesOfDeletedDebit(request, params.id);
       return { type: 'DeleteTransaction', data: { transactionId: params.id, userId, now } };
     },
-    answer: async (_result, request, reply) => {
-      await releaseMatchesOfDeletedDebit(request, reply, request.params.id);
-      return { success: true as const, message: 'Transaction deleted successfully!', data: null };
-    },
+    answer: async () => ({
+      success: true as const,
+      message: 'Transaction deleted successfully!',
+      data: null,
+    }),
   });
 }
