@@ -80,6 +80,8 @@ test('every signed-in screen, dialog and theme runs without a policy violation',
     rate: 9,
     months: 24,
     startDate: fifteenth(-3),
+    // Not auto-debited: its past EMIs are overdue and offer "Mark paid", whose dialog is checked below.
+    emisAutoDebited: false,
   });
   await api.createTransaction('Groceries', 'D', fifteenth(0), 2500);
   await signInThroughUi(page, user);
