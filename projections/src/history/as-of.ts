@@ -62,6 +62,12 @@ export async function readReplayed<T>(
         ),
     );
     await tx.query(copies.map((c) => `CREATE TEMP TABLE ${c} ON COMMIT DROP;`).join('\n'));
+    // A statement prepared on this connection earlier (the projectors' `prepared` ones) keeps the
+    // tables it was parsed against: a new table of the same name earlier in the path does not
+    // re-parse it (PostgreSQL's PREPARE docs), so the fold would write into the live read models
+    // and the read find its copies empty. A changed search_path does re-parse it, here and again
+    // once the transaction ends and the path is back.
+    await tx.query(`SELECT set_config('search_path', 'pg_temp, ' || current_setting('search_path'), true)`);
     for (const projection of folded) {
       const handles = new Set(projection.handles);
       // Catalog events stay out: the catalog is read live (see above).
