@@ -37,5 +37,5 @@ export function oracleShare(first: number, count: number): void {
     console.info(
       `oracle ${first}–${first + count - 1}: ${JSON.stringify({ ...report, differences: report.differences.length })}`,
     );
-  }, 180_000);
+  }, 600_000); // About 100 s a share alone; the four shares on two busy cores took 630 s together.
 }
