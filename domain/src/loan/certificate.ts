@@ -131,8 +131,15 @@ export function financialYearFigures(
   const offset = completedOn === null ? -1 : Number(fy.from.slice(0, 4)) - fyStartYear(completedOn);
   const instalment = total > 0 && offset >= 0 && offset < 5 ? offset + 1 : null;
   // Four equal fifths rounded to the paisa, the fifth year the rest: the five add up to the total.
+  // A fifth never exceeds what is left (3 paise: 1, 1, 1, 0, 0, never a fifth year of −1).
   const fifth = Number(divideRounded(BigInt(total), 5n));
-  const deductible = instalment === null ? 0 : instalment < 5 ? fifth : total - 4 * fifth;
+  const claimedBefore = (year: number) => Math.min(total, (year - 1) * fifth);
+  const deductible =
+    instalment === null
+      ? 0
+      : instalment < 5
+        ? Math.min(fifth, total - claimedBefore(instalment))
+        : total - claimedBefore(5);
   return {
     fy,
     ...figures,

@@ -132,4 +132,15 @@ describe('financial-year figures', () => {
     expect(pre.map((p) => p.deductible)).toEqual([0, 2000001, 2000001, 2000001, 2000001, 1999999, 0]);
     expect(pre[0]!.total).toBe(10000003);
   });
+
+  it('never deducts a negative fifth: 3 paise of pre-EMI interest go 1, 1, 1, 0, 0 (found by the exact oracle)', () => {
+    const payments = {
+      ...autoDebited,
+      constructionCompletedOn: '2025-02-10',
+      marks: [{ kind: 'pre-emi-interest' as const, markId: 'a', date: '2023-10-01', amount: 3 }],
+    };
+    const years = ['2024-25', '2025-26', '2026-27', '2027-28', '2028-29'];
+    const pre = years.map((fy) => financialYearFigures(rows, fy, payments).preEmiInterest);
+    expect(pre.map((p) => p.deductible)).toEqual([1, 1, 1, 0, 0]);
+  });
 });

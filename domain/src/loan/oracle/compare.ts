@@ -8,6 +8,7 @@ import { annualPercentageRate } from '../apr';
 import { calculateLoan } from '../calculator';
 import type { ScheduleTerms } from '../events';
 import { generateSchedule } from '../schedule';
+import { type PaymentTally, paymentDifferences } from './compare-payments';
 import {
   APR_SCALE,
   exactEmi,
@@ -35,6 +36,8 @@ export type OracleReport = {
   aprsCompared: number;
   /** Calculator previews (spec section 5) of the loans' terms. */
   previewsCompared: number;
+  /** Payment histories on the loans as last changed: EMI standings and certificate years compared. */
+  payments: PaymentTally;
   differences: string[];
 };
 
@@ -245,6 +248,7 @@ export function compareWithOracle(
     refused: {},
     aprsCompared: 0,
     previewsCompared: 0,
+    payments: { histories: 0, steps: 0, undos: 0, standings: 0, years: 0 },
     differences: [],
   };
   for (let index = first; index < first + count; index++) {
@@ -276,6 +280,7 @@ export function compareWithOracle(
 
     const accepted: OracleChange[] = [];
     let current = contract;
+    let currentRows = actualSchedule(production, []).rows;
     const wanted = rng() < 0.35 ? 0 : int(rng, 1, 6);
     for (let step = 0; step < wanted; step++) {
       const so = current;
@@ -298,6 +303,7 @@ export function compareWithOracle(
         report.accepted[key] = (report.accepted[key] ?? 0) + 1;
         accepted.push(change);
         current = expected.schedule;
+        currentRows = actual.schedule.rows;
       } else if (!expected.ok && !actual.ok) {
         if (expected.field !== actual.field)
           fail(`both refuse, production on ${actual.field}, oracle on ${expected.field}`, trial);
@@ -311,6 +317,16 @@ export function compareWithOracle(
         );
       }
     }
+    // Its own stream, so the loans and changes above stay those of earlier runs of a seed.
+    const paymentRng = prng((seed * 7 + 0x51ed) >>> 0);
+    for (const line of paymentDifferences(
+      paymentRng,
+      currentRows,
+      current.rows,
+      terms.startDate,
+      report.payments,
+    ))
+      fail(line, accepted);
   }
   return report;
 }

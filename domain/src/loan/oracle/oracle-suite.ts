@@ -6,7 +6,7 @@ import { compareWithOracle } from './compare';
 const BASE_SEED = Number(process.env.ORACLE_SEED ?? 20_261_127);
 
 export function oracleShare(first: number, count: number): void {
-  it(`loans ${first}–${first + count - 1} (base seed ${BASE_SEED}): every row, total, refusal and APR as the exact oracle has it`, () => {
+  it(`loans ${first}–${first + count - 1} (base seed ${BASE_SEED}): every row, total, refusal and APR, and each payment history's EMI standings and certificate years, as the exact oracle has it`, () => {
     const report = compareWithOracle(BASE_SEED, first, count);
     expect(
       report.differences.slice(0, 5),
@@ -30,8 +30,12 @@ export function oracleShare(first: number, count: number): void {
       expect(report.refused[field], `refusals on ${field}`).toBeGreaterThan(0);
     expect(report.aprsCompared).toBeGreaterThanOrEqual(count / 20);
     expect(report.previewsCompared).toBe(count);
+    // Every loan gets a payment history (marks, matches, missed marks, undos, pre-EMI interest).
+    expect(report.payments.histories).toBe(count);
+    expect(report.payments.undos).toBeGreaterThan(count / 2);
+    expect(report.payments.years).toBeGreaterThan(count * 5);
     console.info(
       `oracle ${first}–${first + count - 1}: ${JSON.stringify({ ...report, differences: report.differences.length })}`,
     );
-  }, 180_000);
+  }, 600_000); // About 100 s a share alone; the four shares on two busy cores took 630 s together.
 }
