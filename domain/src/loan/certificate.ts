@@ -76,6 +76,33 @@ const fyStartYear = (date: string): number => {
   return date.slice(5) >= '04-01' ? year : year - 1;
 };
 
+type Standings = ReadonlyMap<number, ReturnType<typeof emiStandings>[number]>;
+/** The last standings worked out per schedule: the years of one certificate share them. */
+const lastStandings = new WeakMap<
+  readonly ActualScheduleRow[],
+  { payments: CertificatePayments; of: Standings }
+>();
+
+/** Each EMI's standing by its number, worked out once for the same rows and payments. */
+function standingsOf(rows: readonly ActualScheduleRow[], payments: CertificatePayments): Standings {
+  const last = lastStandings.get(rows);
+  if (
+    last &&
+    last.payments.marks === payments.marks &&
+    last.payments.emisAutoDebited === payments.emisAutoDebited &&
+    last.payments.today === payments.today
+  )
+    return last.of;
+  const of = new Map(
+    emiStandings(rows, payments.marks, payments.emisAutoDebited, payments.today).map((s) => [
+      s.paymentNumber,
+      s,
+    ]),
+  );
+  lastStandings.set(rows, { payments, of });
+  return of;
+}
+
 /**
  * The figures of a loan's interest certificate for one financial year, as the Income-tax Act
  * reads them: interest on a due basis (Section 24(b)), principal on a paid basis (Section 80C).
@@ -87,12 +114,7 @@ export function financialYearFigures(
 ): FinancialYearFigures {
   const fy = financialYear(fyLabel);
   const inYear = (date: string | null) => date !== null && date >= fy.from && date <= fy.to;
-  const standings = new Map(
-    emiStandings(rows, payments.marks, payments.emisAutoDebited, payments.today).map((s) => [
-      s.paymentNumber,
-      s,
-    ]),
-  );
+  const standings = standingsOf(rows, payments);
   const figures = { interest: 0, principal: 0, gst: 0, charges: 0, emisDue: 0, emisPaid: 0 };
   const unpaidEmis: UnpaidEmi[] = [];
   let scheduledPreEmi = 0;
