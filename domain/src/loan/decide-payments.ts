@@ -15,7 +15,13 @@ type PaymentCommandData<Data> = Readonly<{ loanId: string; userId: string; now: 
 /** EMI n paid by hand. `markId`: a new id, so the mark can be undone. */
 export type MarkEmiPaid = Command<
   'MarkEmiPaid',
-  PaymentCommandData<{ markId: string; paymentNumber: number; paidOn: string; amount: Paise }>
+  PaymentCommandData<{
+    markId: string;
+    paymentNumber: number;
+    paidOn: string;
+    /** Null: the EMI's own amount. */
+    amount: Paise | null;
+  }>
 >;
 /** A debit of the book as EMI n's payment; `confirm` accepts a debit whose amount differs from the EMI's. */
 export type MatchEmi = Command<
@@ -86,8 +92,9 @@ export function decidePayment(command: LoanPaymentCommand, state: LoanState): Lo
   const ids = { loanId: loan.loanId, userId, recordedAt: now };
   switch (command.type) {
     case 'MarkEmiPaid': {
-      const { markId, paymentNumber, paidOn, amount } = command.data;
+      const { markId, paymentNumber, paidOn } = command.data;
       assertPastDate('paidOn', paidOn, now);
+      const amount = command.data.amount ?? emiOf(loan, paymentNumber, now).amount;
       if (!isAmount(amount)) throw loanChangeError('amount', M.amountInvalid);
       if (emiOf(loan, paymentNumber, now).remainder === 0)
         throw new ConflictError(M.emiAlreadyCovered(paymentNumber));

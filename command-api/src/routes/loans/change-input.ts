@@ -128,7 +128,7 @@ export function parseEmiOverride(body: Record<string, unknown>) {
  */
 export function parseEmiPayment(
   body: Record<string, unknown>,
-  defaults: Readonly<{ paidOn?: string; amount: Paise }>,
+  defaults: Readonly<{ paidOn?: string; amount?: Paise }>,
 ) {
   const f = new Fields(body);
   const paidOn = f.present('paid_on') || defaults.paidOn === undefined ? f.date('paid_on') : defaults.paidOn;
@@ -137,7 +137,12 @@ export function parseEmiPayment(
     : [true, 'true', 1, '1'].includes(body.confirm as never)
       ? true
       : f.fail('confirm', CHANGE_INPUT_MESSAGES.confirmInvalid);
-  return f.done({ paidOn, amount: f.rupees('amount', 1, M.amountInvalid, defaults.amount), confirm });
+  // Absent and no debit to take it from: null, the EMI's own amount (the decider knows it).
+  const amount =
+    f.present('amount') || defaults.amount !== undefined
+      ? f.rupees('amount', 1, M.amountInvalid, defaults.amount)
+      : null;
+  return f.done({ paidOn, amount, confirm });
 }
 
 /** `{ up_to }` of marking every EMI up to a date paid. */

@@ -16,7 +16,6 @@ import {
   ScheduleResponse,
 } from '@kosh/contract';
 import {
-  actualSchedule,
   ConflictError,
   foreclosureQuote,
   fromPaise,
@@ -93,15 +92,7 @@ export function loanPaymentRoutes(fastify: FastifyInstance, kit: LoanRouteKit) {
       const paymentNumber = parsePaymentNumber(params.n);
       const matched = body.transaction_id ?? null;
       const debit = matched === null ? undefined : await unmatchedDebit(userId, matched);
-      const { state } = await loadAggregate(platform, loanStreamId(loanId), loanDecider);
-      if (state.status !== 'active') throw new NotFoundError(LOAN_NOT_FOUND);
-      const scheduled = actualSchedule(scheduleTermsOf(state.details), state.changes).rows.find(
-        (row) => row.kind === 'emi' && row.paymentNumber === paymentNumber,
-      );
-      const input = parseEmiPayment(body, {
-        paidOn: debit?.paidOn,
-        amount: debit?.amount ?? scheduled?.amount ?? 0,
-      });
+      const input = parseEmiPayment(body, { paidOn: debit?.paidOn, amount: debit?.amount });
       const ids = { loanId, userId, now, markId: randomUUID(), paymentNumber };
       if (debit === undefined)
         return { type: 'MarkEmiPaid', data: { ...ids, paidOn: input.paidOn, amount: input.amount } };
