@@ -10,7 +10,7 @@
  *                        (default all)
  *
  * To add a section (e.g. the projection rebuild over 100k events): write a `BenchSection`
- * (see the helpers exported below) and add it to `sections` at the marked place.
+ * (`support/bench-section.ts`; see the helpers exported below) and add it to `sections` at the marked place.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -22,7 +22,6 @@ import type { EventMetadata } from '@kosh/domain';
 import {
   createPgliteDb,
   createPostgresEventStore,
-  type Db,
   type EventStore,
   type ExpectedVersion,
   eventStoreMigrations,
@@ -33,33 +32,11 @@ import {
 } from '@kosh/event-store';
 import { createTestDatabase } from '@kosh/event-store/testing';
 import { projectionSections } from './rebuild';
+import type { BenchResult, BenchSection, BenchTarget } from './support/bench-section';
 
 // ---------------------------------------------------------------------------------------------
 // Helpers (exported for other sections)
 // ---------------------------------------------------------------------------------------------
-
-export type BenchTarget = {
-  name: 'postgres' | 'pglite';
-  db: Db;
-  store: EventStore;
-  /** Scale factor for counts: PGlite is one connection in WASM, so its runs are smaller. */
-  scale: number;
-  close(): Promise<void>;
-};
-
-export type BenchSection = {
-  id: string;
-  run(target: BenchTarget): Promise<BenchResult>;
-};
-
-export type BenchResult = {
-  label: string;
-  events: number;
-  seconds: number;
-  /** Per-call latencies in ms (appends), when measured. */
-  latenciesMs?: number[];
-  note?: string;
-};
 
 const SCALE = Number(process.env.BENCH_SCALE ?? '1');
 

@@ -9,7 +9,7 @@ import type { EventStore, NewEvent } from '@kosh/event-store';
 import { migrate } from '@kosh/event-store';
 import { createProjectionRunner, runnerMigrations } from '@kosh/projections';
 import { amountAdded, TOTALS_TABLE_SQL, totalsProjection } from '@kosh/projections/testing';
-import type { BenchSection, BenchTarget } from './eventstore';
+import type { BenchSection, BenchTarget } from './support/bench-section';
 
 const EVENTS = 100_000;
 const SCALE = Number(process.env.BENCH_SCALE ?? '1');

@@ -1,15 +1,15 @@
 import { formatInr } from '../money/format';
 import { divideRounded, type Paise } from '../money/paise';
 import { ConflictError } from '../shared/errors';
-import { LOAN_LIMITS } from '../validation/loan';
 import {
   loanChangeError,
   LOAN_CHANGE_MESSAGES as M,
   NegativeAmortisationError,
 } from '../validation/loan-change';
+import { LOAN_LIMITS } from '../validation/loan-limits';
 import { addMonths, daysBetween, durationInMonths, isIsoDate } from './dates';
-import type { ScheduleTerms } from './events';
 import { annualRateRatio, levelEmi, percentRatio, type Ratio, ratioToNumber } from './rate';
+import type { ScheduleTerms } from './schedule-terms';
 
 export type PrepaymentChoice = 'reduce-emi' | 'reduce-tenure';
 

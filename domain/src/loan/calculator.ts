@@ -1,5 +1,5 @@
 import { divideRounded, fromPaise } from '../money/paise';
-import { LOAN_LIMITS } from '../validation/loan';
+import { LOAN_LIMITS } from '../validation/loan-limits';
 import { decimalRatio, type Ratio, ratio } from './rate';
 
 /** Form values as typed: numbers, numeric strings, or anything else (counted as 0). */

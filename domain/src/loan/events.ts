@@ -7,6 +7,9 @@ import type {
   PrepaymentChoice,
   RateChangeOption,
 } from './actual-schedule';
+import type { ScheduleTerms } from './schedule-terms';
+
+export type { ScheduleTerms };
 
 /** What a user records about a loan. Amounts in paise; rates and GST in percent. */
 export type LoanDetails = Readonly<{
@@ -37,18 +40,6 @@ export type LoanDetails = Readonly<{
   emisAutoDebited: boolean;
   /** The lender charges 18% GST on top of the processing fee (the APR counts it). Stored loans: on. */
   processingFeeGst: boolean;
-}>;
-
-/** The inputs a schedule was computed from (a change to any of them makes a new version). */
-export type ScheduleTerms = Readonly<{
-  principalAmount: Paise;
-  interestRate: number;
-  isInterestRateYearly: boolean;
-  duration: number;
-  isDurationYearly: boolean;
-  startDate: string;
-  hasGst: boolean;
-  gstPercentage: number;
 }>;
 
 export type ScheduleRow = Readonly<{

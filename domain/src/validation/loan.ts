@@ -10,6 +10,9 @@ import { MAX_RATE_SIGNIFICANT_DIGITS, significantDigits } from '../loan/rate';
 import { type Paise, toPaise } from '../money/paise';
 import type { FieldError } from '../shared/errors';
 import { decimalText } from './decimal';
+import { LOAN_LIMITS } from './loan-limits';
+
+export { LOAN_LIMITS };
 
 export const LOAN_MESSAGES = {
   bankRequired: 'Bank selection is required',
@@ -59,26 +62,6 @@ export const LOAN_MESSAGES = {
   gstTooLarge: 'GST percentage cannot exceed 100',
   gstDecimals: 'GST percentage can have maximum 2 decimal places',
   gstTooPrecise: 'GST percentage can have at most 15 significant digits',
-} as const;
-
-export const LOAN_LIMITS = {
-  principalMin: 10_000,
-  principalMax: 10_000_000_000,
-  interestRateMin: 0.1,
-  interestRateMax: 50,
-  durationMonthsMax: 600,
-  durationYearsMax: 50,
-  processingFeeMax: 100_000_000,
-  gstMax: 100,
-  startDateFloor: '2000-01-01',
-  /** An edit may move the start into the future (spec), but a schedule must end in a four-digit year. */
-  startDateCeiling: '2099-12-31',
-  /** Bank and loan type ids are PostgreSQL `integer`s. */
-  idMax: 2_147_483_647,
-  accountNumberMin: 5,
-  accountNumberMax: 30,
-  shortDetailMax: 200,
-  defaultGstPercentage: 18,
 } as const;
 
 /** Loan form values (or the API body in camelCase) before validation. */

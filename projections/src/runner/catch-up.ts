@@ -9,10 +9,24 @@ import type { RecordedEvent } from '@kosh/domain';
 import type { Queryable } from '@kosh/event-store';
 import { type Checkpoint, LIVE_LOCK, type RunnerContext, sleep } from './context';
 import { isTransientError, recordDeadLetter } from './dead-letters';
-import type { CatchUpResult, RunOnceResult, RunOnceStatus } from './runner';
 
 /** How long a catch-up keeps retrying for a committed event that readAll still hides. */
 const HIDDEN_EVENT_WAIT_MS = 5000;
+
+export type RunOnceStatus =
+  /** A batch was applied and the checkpoint moved. */
+  | 'applied'
+  /** Nothing after the checkpoint. */
+  | 'idle'
+  /** Another runner holds this projection's lock. */
+  | 'busy'
+  /** The projection is stopped (dead letter). */
+  | 'stopped'
+  /** The checkpoint moved under us (another runner or a rebuild swap); read again. */
+  | 'moved';
+
+export type RunOnceResult = { status: RunOnceStatus; events: number; position: string };
+export type CatchUpResult = { events: number; position: string; stopped: boolean };
 
 export type CatchUpOptions = { batchSize: number; maxAttempts: number; retryBackoffMs: number };
 

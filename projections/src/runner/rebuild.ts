@@ -7,7 +7,20 @@
  */
 import type { RecordedEvent } from '@kosh/domain';
 import { LIVE_LOCK, REBUILD_LOCK, type RunnerContext, sleep } from './context';
-import type { RebuildOptions, RebuildResult } from './runner';
+
+/** `resumedFrom`: events already replayed before this run (a resumed rebuild), for true rates. */
+export type RebuildProgress = {
+  projection: string;
+  processed: number;
+  position: string;
+  resumedFrom: number;
+};
+export type RebuildOptions = {
+  onProgress?: (progress: RebuildProgress) => void;
+  /** Discard a rebuild left unfinished instead of resuming it. */
+  restart?: boolean;
+};
+export type RebuildResult = { processed: number; position: string };
 
 const quote = (identifier: string) => `"${identifier}"`;
 

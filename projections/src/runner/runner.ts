@@ -10,15 +10,18 @@
  *   the checkpoint in one transaction; a killed rebuild resumes.
  */
 import type { Db, EventStore } from '@kosh/event-store';
-import { createCatchUp } from './catch-up';
+import { type CatchUpResult, createCatchUp, type RunOnceResult } from './catch-up';
 import { createCheckpointWatcher } from './checkpoint-watcher';
 import { createRunnerContext, type RunnerLogger } from './context';
-import { type DeadLetter, resume } from './dead-letters';
-import { createRebuild } from './rebuild';
-import { projectionStatus, stoppedProjections } from './status';
+import { resume } from './dead-letters';
+import { createRebuild, type RebuildOptions, type RebuildResult } from './rebuild';
+import { type ProjectionStatus, projectionStatus, stoppedProjections } from './status';
 import type { Projection } from './types';
 
+export type { CatchUpResult, RunOnceResult, RunOnceStatus } from './catch-up';
 export { LIVE_LOCK } from './context';
+export type { RebuildOptions, RebuildProgress, RebuildResult } from './rebuild';
+export type { ProjectionStatus } from './status';
 
 const silentLogger: RunnerLogger = { info() {}, warn() {}, error() {} };
 
@@ -38,48 +41,6 @@ export type ProjectionRunnerOptions = {
   pollIntervalMs?: number;
   logger?: RunnerLogger;
 };
-
-export type RunOnceStatus =
-  /** A batch was applied and the checkpoint moved. */
-  | 'applied'
-  /** Nothing after the checkpoint. */
-  | 'idle'
-  /** Another runner holds this projection's lock. */
-  | 'busy'
-  /** The projection is stopped (dead letter). */
-  | 'stopped'
-  /** The checkpoint moved under us (another runner or a rebuild swap); read again. */
-  | 'moved';
-
-export type RunOnceResult = { status: RunOnceStatus; events: number; position: string };
-export type CatchUpResult = { events: number; position: string; stopped: boolean };
-
-export type ProjectionStatus = {
-  name: string;
-  position: string;
-  status: 'running' | 'stopped';
-  error: string | null;
-  /** Events after the checkpoint (counted up to LAG_COUNT_LIMIT). */
-  lagEvents: number;
-  /** Age of the oldest event not yet applied; 0 when caught up. */
-  lagSeconds: number;
-  /** The newest dead letter of a stopped projection. */
-  deadLetter: DeadLetter | null;
-};
-
-/** `resumedFrom`: events already replayed before this run (a resumed rebuild), for true rates. */
-export type RebuildProgress = {
-  projection: string;
-  processed: number;
-  position: string;
-  resumedFrom: number;
-};
-export type RebuildOptions = {
-  onProgress?: (progress: RebuildProgress) => void;
-  /** Discard a rebuild left unfinished instead of resuming it. */
-  restart?: boolean;
-};
-export type RebuildResult = { processed: number; position: string };
 
 export interface ProjectionRunner {
   /** Applies at most one batch after the checkpoint. Throws what the projector throws. */

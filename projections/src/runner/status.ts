@@ -1,7 +1,19 @@
 import type { RecordedEvent } from '@kosh/domain';
 import type { RunnerContext } from './context';
-import { latestDeadLetters } from './dead-letters';
-import type { ProjectionStatus } from './runner';
+import { type DeadLetter, latestDeadLetters } from './dead-letters';
+
+export type ProjectionStatus = {
+  name: string;
+  position: string;
+  status: 'running' | 'stopped';
+  error: string | null;
+  /** Events after the checkpoint (counted up to LAG_COUNT_LIMIT). */
+  lagEvents: number;
+  /** Age of the oldest event not yet applied; 0 when caught up. */
+  lagSeconds: number;
+  /** The newest dead letter of a stopped projection. */
+  deadLetter: DeadLetter | null;
+};
 
 /** Lag is counted by reading events after the checkpoint, up to this many. */
 export const LAG_COUNT_LIMIT = 10_000;

@@ -18,8 +18,6 @@ import {
   fromPaise,
   LOAN_NOT_FOUND,
   type LoanCommand,
-  type LoanState,
-  type LoanStreamEvent,
   loanDecider,
   loanStreamId,
   NotFoundError,
@@ -27,12 +25,11 @@ import {
   scheduleTermsOf,
   ValidationError,
 } from '@kosh/domain';
-import type { LoanView } from '@kosh/projections';
 import { getSchedule, getUser, type ScheduleView } from '@kosh/projections';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TSchema } from 'typebox';
 import { loadAggregate } from '../../commands/handle';
-import { type commandRoutes, wireFieldErrors } from '../../commands/route';
+import { wireFieldErrors } from '../../commands/route';
 import { CERTIFICATE_CSP, CERTIFICATE_NOTE, certificateHtml, certificatePdf } from './certificate-document';
 import {
   parseEmiOverride,
@@ -41,25 +38,8 @@ import {
   parsePrepaymentAmounts,
   parseRateChange,
 } from './change-input';
-import type { LoanOutcome } from './index';
 import { loanPaymentRoutes } from './payments';
-import type { toWireSchedule } from './wire';
-
-/** An answer of a loan command route, from what the command did. */
-type LoanAnswer<Body> = (result: LoanOutcome, request: FastifyRequest, reply: FastifyReply) => Promise<Body>;
-
-/** What the loan routes share with these. */
-export type LoanRouteKit = {
-  ownLoan(userId: string, id: string): Promise<LoanView>;
-  ownLoanId(userId: string, id: string): Promise<string>;
-  /** Declares a command route on the loan's stream. */
-  loanCommand: ReturnType<typeof commandRoutes<LoanState, LoanCommand, LoanStreamEvent>>;
-  /** The answer of a command that makes a new schedule version: that schedule. */
-  answerSchedule(
-    message: string | ((result: LoanOutcome) => string),
-  ): LoanAnswer<{ success: true; message: string; data: ReturnType<typeof toWireSchedule> }>;
-  today(): string;
-};
+import type { LoanRouteKit } from './route-kit';
 
 /** What every change command carries: the caller's loan, the caller, the time. */
 type ChangeIds = { loanId: string; userId: string; now: string };

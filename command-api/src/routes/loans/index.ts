@@ -20,9 +20,6 @@ import {
   fromPaise,
   LOAN_MESSAGES,
   LOAN_NOT_FOUND,
-  type LoanCommand,
-  type LoanState,
-  type LoanStreamEvent,
   type LoanValidationMode,
   loanApr,
   loanDecider,
@@ -53,20 +50,18 @@ import {
 } from '@kosh/projections';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { etagOf, loadAggregate } from '../../commands/handle';
-import { type CommandOutcome, commandRoutes, readOrFold, wireFieldErrors } from '../../commands/route';
+import { commandRoutes, readOrFold, wireFieldErrors } from '../../commands/route';
 import { readAt } from '../../history/read-at';
 import { cachedReadAt, createAnswerCache } from '../answer-cache';
 import { registerLoanTypeList } from '../banks/loan-type-list';
 import { loanChangeRoutes } from './changes';
 import { parseLoanListQuery } from './list-query';
+import type { LoanOutcome } from './route-kit';
 import { type LoanFigures, loanInputOf, toWireLoan, toWireSchedule } from './wire';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const tags = ['Loans'];
-
-/** What a loan command did: the loan's new state and events, with the command (its loan id). */
-export type LoanOutcome = CommandOutcome<LoanState, LoanCommand, LoanStreamEvent>;
 
 /** A rate, or undefined when there is none to state (the fee takes the whole principal). */
 function rateOrNone(rate: () => number): number | undefined {

@@ -40,8 +40,8 @@ import {
   parsePaymentNumber,
   parsePreEmiInterest,
 } from './change-input';
-import type { LoanRouteKit } from './changes';
 import { matchOfDebit } from './release-matches';
+import type { LoanRouteKit } from './route-kit';
 
 const tags = ['Loan payments'];
 const security = [{ bearerAuth: [] }];

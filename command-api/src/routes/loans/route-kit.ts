@@ -1,0 +1,28 @@
+/**
+ * What the loan routes (`index.ts`) hand to the change and payment routes (`changes.ts`,
+ * `payments.ts`): its own file so those import it without importing the routes that call them.
+ */
+import type { LoanCommand, LoanState, LoanStreamEvent } from '@kosh/domain';
+import type { LoanView } from '@kosh/projections';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { CommandOutcome, commandRoutes } from '../../commands/route';
+import type { toWireSchedule } from './wire';
+
+/** What a loan command did: the loan's new state and events, with the command (its loan id). */
+export type LoanOutcome = CommandOutcome<LoanState, LoanCommand, LoanStreamEvent>;
+
+/** An answer of a loan command route, from what the command did. */
+type LoanAnswer<Body> = (result: LoanOutcome, request: FastifyRequest, reply: FastifyReply) => Promise<Body>;
+
+/** What the loan routes share with these. */
+export type LoanRouteKit = {
+  ownLoan(userId: string, id: string): Promise<LoanView>;
+  ownLoanId(userId: string, id: string): Promise<string>;
+  /** Declares a command route on the loan's stream. */
+  loanCommand: ReturnType<typeof commandRoutes<LoanState, LoanCommand, LoanStreamEvent>>;
+  /** The answer of a command that makes a new schedule version: that schedule. */
+  answerSchedule(
+    message: string | ((result: LoanOutcome) => string),
+  ): LoanAnswer<{ success: true; message: string; data: ReturnType<typeof toWireSchedule> }>;
+  today(): string;
+};
