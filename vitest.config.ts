@@ -7,14 +7,14 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: [
-            '{contract,domain,event-store,projections,command-api,workers,platform,web}/src/**/*.unit.spec.{ts,tsx}',
+            '{contract,domain,event-store,projections,command-api,workers,platform,web}/{src,test}/**/*.unit.spec.{ts,tsx}',
           ],
         },
       },
       {
         test: {
           name: 'int',
-          include: ['{event-store,projections,command-api,workers,platform}/src/**/*.int.spec.ts'],
+          include: ['{event-store,projections,command-api,workers,platform}/{src,test}/**/*.int.spec.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },
@@ -23,7 +23,7 @@ export default defineConfig({
         // Child processes of the whole stack under faults: one file at a time, alone.
         test: {
           name: 'faults',
-          include: ['platform/src/faults/**/*.faults.spec.ts'],
+          include: ['platform/test/faults/**/*.faults.spec.ts'],
           testTimeout: 300_000,
           hookTimeout: 180_000,
           fileParallelism: false,

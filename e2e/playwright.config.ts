@@ -21,7 +21,11 @@ process.env.KOSH_E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), 'kosh-e2e-'));
 const port = process.env.KOSH_E2E_PORT;
 const baseURL = `http://127.0.0.1:${port}`;
 
-/** Debian's Chromium (never `playwright install`), with the flags DEVELOPERS.md lists. */
+/**
+ * Debian's Chromium (never `playwright install`): headless, without the sandbox and the GPU
+ * (neither exists in this container), and without QUIC, first-run screens and the background
+ * traffic (updates, sync, component downloads) that would reach past the app under test.
+ */
 const chromiumArgs = [
   '--headless',
   '--no-sandbox',

@@ -36,7 +36,7 @@ import path from 'node:path';
 import { repoRoot, seedCatalog } from '@kosh/command-api';
 import { signUp } from '@kosh/command-api/testing';
 import { createTestDatabase } from '@kosh/event-store/testing';
-import { buildHttpApp, createPlatform, loadConfig } from '@kosh/platform';
+import { buildHttpApp, createRuntime, loadConfig } from '@kosh/platform';
 import { allProjections } from '@kosh/projections';
 import autocannon from 'autocannon';
 import pg from 'pg';
@@ -151,7 +151,7 @@ async function main() {
       LOG_LEVEL: 'silent',
       DATA_DIR: path.join(repoRoot, 'data', 'bench-http'),
     });
-    const platform = await createPlatform(config, { db: database.db, clock: () => NOW });
+    const platform = await createRuntime(config, { db: database.db, clock: () => NOW });
     const seed = book(platform, NOW);
     await seedCatalog(platform.eventStore, NOW);
     const durations = LOAN_DURATIONS.map((d, i) => (i === 8 ? 600 : d));

@@ -32,7 +32,7 @@ import {
 } from '@kosh/domain';
 import type { NewEvent } from '@kosh/event-store';
 import { createTestDatabase } from '@kosh/event-store/testing';
-import { buildHttpApp, createPlatform, loadConfig } from '@kosh/platform';
+import { buildHttpApp, createRuntime, loadConfig } from '@kosh/platform';
 import { allProjections } from '@kosh/projections';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { random } from './support/random';
@@ -138,7 +138,7 @@ async function setUp(): Promise<Setup> {
     APP_URL: 'http://127.0.0.1',
     RATE_LIMIT_ENABLED: 'false',
   });
-  const platform = await createPlatform(config, { db: database.db });
+  const platform = await createRuntime(config, { db: database.db });
   const app = await buildHttpApp(platform, { webDist });
   await app.ready();
   const now = new Date();

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildHttpApp, createPlatform, loadConfig } from '@kosh/platform';
+import { buildHttpApp, createRuntime, loadConfig } from '@kosh/platform';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const webDist = mkdtempSync(path.join(tmpdir(), 'kosh-e2e-web-'));
@@ -28,7 +28,7 @@ if (build.status !== 0) {
 }
 
 const config = loadConfig();
-const platform = await createPlatform(config);
+const platform = await createRuntime(config);
 const app = await buildHttpApp(platform, { webDist });
 
 let closing = false;

@@ -11,7 +11,7 @@ import { createTestDatabase, type TestDatabase } from './testing/test-database';
  * An append whose connection breaks is answered with its true outcome. The statements run on
  * PostgreSQL; what is injected is the connection's failure, as pg raises it, at the moment a
  * TCP cut would cause it: after the statement ran and committed (its answer lost), or before
- * it was sent. The faults suite (platform/src/faults) cuts real connections under load.
+ * it was sent. The faults suite (platform/test/faults) cuts real connections under load.
  */
 type Fault = 'answer lost' | 'not sent' | 'refused';
 

@@ -1,13 +1,24 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, isLoopbackHost, loadConfig, roleOf } from './config';
 
 const postgres = { DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/kosh' };
 /** What `openssl rand -base64 48` prints. */
 const strongSecret = () => randomBytes(48).toString('base64');
+
+const dataDirs: string[] = [];
+/** A fresh DATA_DIR under the system's temporary folder, removed after the file's tests. */
+function tempDataDir(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'kosh-config-'));
+  dataDirs.push(dir);
+  return dir;
+}
+afterAll(() => {
+  for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
+});
 
 function configError(env: Record<string, string>): string {
   try {
@@ -21,7 +32,7 @@ function configError(env: Record<string, string>): string {
 
 describe('configuration at boot', () => {
   it('runs embedded with nothing set, and keeps a generated JWT secret in DATA_DIR across restarts', () => {
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'kosh-config-'));
+    const dataDir = tempDataDir();
     const first = loadConfig({ DATA_DIR: dataDir });
     expect(first.embedded).toBe(true);
     expect(first.PORT).toBe(3000);
@@ -86,12 +97,12 @@ describe('configuration at boot', () => {
   });
 
   it('keeps the embedded generated secret strong enough to pass its own check', () => {
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'kosh-config-'));
+    const dataDir = tempDataDir();
     expect(() => loadConfig({ DATA_DIR: dataDir })).not.toThrow();
   });
 
   it('serves the dev mailbox only in embedded mode listening on loopback', () => {
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'kosh-config-'));
+    const dataDir = tempDataDir();
     const embedded = (HOST: string) => loadConfig({ DATA_DIR: dataDir, HOST }).devMailbox;
     expect(embedded('127.0.0.1')).toBe(true);
     expect(embedded('127.1.2.3')).toBe(true);
@@ -115,7 +126,7 @@ describe('configuration at boot', () => {
   });
 
   it('trusts no proxy by default, and only addresses or CIDRs from TRUST_PROXY', () => {
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'kosh-config-'));
+    const dataDir = tempDataDir();
     expect(loadConfig({ DATA_DIR: dataDir }).TRUST_PROXY).toEqual([]);
     expect(
       loadConfig({ DATA_DIR: dataDir, TRUST_PROXY: ' 10.0.0.0/8, 192.168.1.1 ,fd00::/8,loopback' })
@@ -129,7 +140,7 @@ describe('configuration at boot', () => {
     const production = {
       DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/kosh',
       JWT_SECRET: strongSecret(),
-      DATA_DIR: mkdtempSync(path.join(tmpdir(), 'kosh-config-')),
+      DATA_DIR: tempDataDir(),
     };
     expect(roleOf(loadConfig({ DATA_DIR: production.DATA_DIR }), 'api')).toBe('all');
     expect(roleOf(loadConfig(production), 'api')).toBe('all');

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { createTestDatabase, type TestDatabase } from '@kosh/event-store/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config';
-import { createPlatform } from './runtime';
+import { createRuntime } from './runtime';
 
 const SECRET = randomBytes(48).toString('base64');
 
@@ -42,7 +42,7 @@ describe('EVENTSTORE_URL selects EventStoreDB as the event store', () => {
       DATA_DIR: await mkdtemp(path.join(tmpdir(), 'kosh-esdb-')),
       LOG_LEVEL: 'silent',
     });
-    await expect(createPlatform(config, { db: database.db, role: 'api' })).rejects.toThrow(/UNAVAILABLE/i);
+    await expect(createRuntime(config, { db: database.db, role: 'api' })).rejects.toThrow(/UNAVAILABLE/i);
     const { rows } = await database.db.query<{ n: number }>('SELECT count(*)::int AS n FROM events');
     expect(rows[0]!.n).toBe(0);
     // Read models are still set up in PostgreSQL.

@@ -3,4 +3,4 @@ export { loadConfig } from './config';
 export { listOutbox } from './dev-mailbox';
 export { buildHttpApp } from './http-app';
 export type { Logger } from './logger';
-export { createPlatform, type Platform } from './runtime';
+export { createRuntime, type Runtime } from './runtime';

@@ -9,7 +9,7 @@
 import type { ProjectionStatus } from '@kosh/projections';
 import { ConfigError, loadConfig } from './config';
 import { createLogger } from './logger';
-import { createPlatform } from './runtime';
+import { createRuntime } from './runtime';
 
 const USAGE = 'Usage: npm run projections -- status | retry <name>\n';
 
@@ -45,7 +45,7 @@ async function main(): Promise<number> {
     return command === undefined || process.argv.includes('--help') ? 0 : 1;
   }
   const config = loadConfig();
-  const platform = await createPlatform(config, {
+  const platform = await createRuntime(config, {
     role: 'api',
     logger: createLogger({ ...config, LOG_LEVEL: 'warn' }, 2),
   });

@@ -31,9 +31,9 @@ import { openToken, sealToken } from './token-seal';
 /**
  * Everything a request handler or a job may use, chosen once at start from configuration
  * (DESIGN.md: no `if (embedded)` inside handlers or projectors). It is the app's port
- * (command-api/src/platform.ts) with the adapters behind it.
+ * (`Platform` in command-api/src/platform.ts) with the adapters behind it.
  */
-export interface Platform extends AppPlatform {
+export interface Runtime extends AppPlatform {
   readonly config: Config;
   readonly role: Role;
   readonly logger: Logger;
@@ -46,7 +46,7 @@ export interface Platform extends AppPlatform {
   close(): Promise<void>;
 }
 
-export type PlatformOptions = {
+export type RuntimeOptions = {
   /**
    * 'all' (default: embedded mode, tests) and 'worker' run the job processors and follow the
    * event store's NOTIFY; 'api' only enqueues and catches up what its answers read.
@@ -61,7 +61,7 @@ export type PlatformOptions = {
 /** Least time between two rounds of projection jobs sent after appends. */
 const WAKE_SPACING_MS = 20;
 
-export async function createPlatform(config: Config, options: PlatformOptions = {}): Promise<Platform> {
+export async function createRuntime(config: Config, options: RuntimeOptions = {}): Promise<Runtime> {
   const role = options.role ?? 'all';
   const runsJobs = role !== 'api';
   const logger = options.logger ?? createLogger(config);
@@ -107,7 +107,7 @@ export async function createPlatform(config: Config, options: PlatformOptions = 
 
   const metrics = createMetrics({ runner, queue });
   let stopFollowing: (() => void) | null = null;
-  const platform: Platform = {
+  const platform: Runtime = {
     config,
     role,
     logger,

@@ -1,7 +1,7 @@
 import closeWithGrace from 'close-with-grace';
 import { loadConfigOrExit, roleOf } from './config';
 import { buildHttpApp } from './http-app';
-import { createPlatform } from './runtime';
+import { createRuntime } from './runtime';
 
 /** The only file that listens: builds the platform and the app, serves, and shuts down cleanly. */
 export async function startServer(options: { webDist?: string } = {}) {
@@ -11,7 +11,7 @@ export async function startServer(options: { webDist?: string } = {}) {
     console.error('KOSH_ROLE=worker serves no HTTP: start it with `npm run workers`.');
     process.exit(1);
   }
-  const platform = await createPlatform(config, { role });
+  const platform = await createRuntime(config, { role });
   const app = await buildHttpApp(platform, { webDist: options.webDist });
 
   closeWithGrace({ delay: 10_000 }, async ({ err, signal }) => {

@@ -1,6 +1,6 @@
 import closeWithGrace from 'close-with-grace';
 import { loadConfigOrExit, roleOf } from './config';
-import { createPlatform } from './runtime';
+import { createRuntime } from './runtime';
 
 /**
  * The worker process of a production deployment (`npm run workers`): projections, mail and
@@ -18,7 +18,7 @@ if (role === 'api') {
   console.error('KOSH_ROLE=api runs no jobs: start the API with `npm start`.');
   process.exit(1);
 }
-const platform = await createPlatform(config, { role });
+const platform = await createRuntime(config, { role });
 platform.logger.info({ role, pid: process.pid }, 'Kosh workers are running');
 closeWithGrace({ delay: 10_000 }, async ({ err, signal }) => {
   if (err) platform.logger.error({ err }, 'shutting down after an error');

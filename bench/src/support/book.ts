@@ -15,7 +15,7 @@ import {
   transactionStreamId,
 } from '@kosh/domain';
 import type { NewEvent } from '@kosh/event-store';
-import type { Platform } from '@kosh/platform';
+import type { Runtime } from '@kosh/platform';
 import { random } from './random';
 
 const DEBITS = [
@@ -58,7 +58,7 @@ export type Book = {
   appendLoans(userId: string, durations?: readonly number[]): Promise<string[]>;
 };
 
-export function book(platform: Platform, now: Date, seed = 42): Book {
+export function book(platform: Runtime, now: Date, seed = 42): Book {
   const rnd = random(seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(rnd() * items.length)] as T;
 

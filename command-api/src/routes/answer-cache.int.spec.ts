@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
-import { buildHttpApp, createPlatform, type Platform } from '@kosh/platform';
+import { buildHttpApp, createRuntime, type Runtime } from '@kosh/platform';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testClock } from '../testing/clock';
@@ -193,12 +193,12 @@ describe.each([
  */
 describe('cached live reads across processes', () => {
   let t: TestApp;
-  let other: { app: FastifyInstance; platform: Platform } | undefined;
+  let other: { app: FastifyInstance; platform: Runtime } | undefined;
   const alice = randomUUID();
 
   beforeAll(async () => {
     t = await createTestApp({ clock: testClock('2025-03-20T06:00:00.000Z', { step: 1000 }) });
-    const platform = await createPlatform(t.platform.config, { clock: t.platform.clock });
+    const platform = await createRuntime(t.platform.config, { clock: t.platform.clock });
     other = { platform, app: await buildHttpApp(platform) };
   });
   afterAll(async () => {

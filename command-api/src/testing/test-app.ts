@@ -6,7 +6,7 @@ import { loanTypeStreamId, SEED_LOAN_TYPES, type UserEvent, userStreamId } from 
 import { ConcurrencyError, type NewEvent } from '@kosh/event-store';
 import { createTestDatabase } from '@kosh/event-store/testing';
 import type { Logger } from '@kosh/platform';
-import { buildHttpApp, createPlatform, loadConfig, type Platform } from '@kosh/platform';
+import { buildHttpApp, createRuntime, loadConfig, type Runtime } from '@kosh/platform';
 import type { FastifyInstance } from 'fastify';
 import { type Client, createClient } from './client';
 import { userFixture } from './fixtures';
@@ -14,7 +14,7 @@ import { waitUntil } from './wait-until';
 
 export type TestApp = {
   app: FastifyInstance;
-  platform: Platform;
+  platform: Runtime;
   /**
    * A signed bearer token for any subject, account or not: the API refuses one whose user does
    * not exist (401), so protected calls need `signedInToken`.
@@ -84,7 +84,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       .toString(),
     ...options.env,
   });
-  const platform = await createPlatform(config, {
+  const platform = await createRuntime(config, {
     db: database?.db,
     clock: options.clock,
     logger: options.logger,
@@ -137,7 +137,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
  * while other test files hold transactions open on the server (xids are cluster-wide) the seed can
  * stay hidden from catch-up for seconds: the spec's first loan would then name an unknown bank.
  */
-async function catalogProjected(platform: Platform): Promise<void> {
+async function catalogProjected(platform: Runtime): Promise<void> {
   // The seed is appended in order, the loan types last.
   const lastLoanType = SEED_LOAN_TYPES[SEED_LOAN_TYPES.length - 1]!;
   const { events } = await platform.eventStore.readStream(loanTypeStreamId(lastLoanType.loanTypeId));
@@ -150,7 +150,7 @@ async function catalogProjected(platform: Platform): Promise<void> {
  * Records a registered, verified user straight in the log (as register + verify would), for tests
  * of other resources. A user the test already registered through the API is left as it is.
  */
-export async function signUp(platform: Platform, userId: string): Promise<void> {
+export async function signUp(platform: Runtime, userId: string): Promise<void> {
   try {
     const { position } = await platform.eventStore.appendToStream(
       userStreamId(userId),

@@ -1,9 +1,13 @@
 import pg from 'pg';
-import type { Db } from '../db';
-import { createPgliteDb } from '../db-pglite';
-import { eventStoreMigrations, migrate } from '../migrations';
-import { appendOn, createPostgresEventStore, type PostgresEventStoreOptions } from '../postgres-event-store';
-import { createTestDatabase } from '../testing/test-database';
+import type { Db } from '../../src/db';
+import { createPgliteDb } from '../../src/db-pglite';
+import { eventStoreMigrations, migrate } from '../../src/migrations';
+import {
+  appendOn,
+  createPostgresEventStore,
+  type PostgresEventStoreOptions,
+} from '../../src/postgres-event-store';
+import { createTestDatabase } from '../../src/testing/test-database';
 import type { ContractHarness } from './event-store-contract';
 
 class Rollback extends Error {}

@@ -8,9 +8,9 @@ import {
   type ExpectedVersion,
   type NewEvent,
   START_POSITION,
-} from '../port';
-import { decodePosition } from '../position';
-import { createUpcasterRegistry, type UpcasterRegistry } from '../upcasters';
+} from '../../src/port';
+import { decodePosition } from '../../src/position';
+import { createUpcasterRegistry, type UpcasterRegistry } from '../../src/upcasters';
 
 /** A raw connection of its own (PostgreSQL only), to interleave transactions by hand. */
 export type Connection = {

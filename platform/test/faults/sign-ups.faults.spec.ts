@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listOutbox } from '../dev-mailbox';
+import { listOutbox } from '../../src/dev-mailbox';
 import { type Stack, startStack } from './stack';
 
 /**

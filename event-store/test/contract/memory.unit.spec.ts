@@ -1,4 +1,4 @@
-import { createInMemoryEventStore } from '../in-memory-event-store';
+import { createInMemoryEventStore } from '../../src/in-memory-event-store';
 import { eventStoreContract } from './event-store-contract';
 
 eventStoreContract(

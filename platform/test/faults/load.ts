@@ -35,6 +35,11 @@ export type Ack = {
 export type LoadUser = { userId: string; unknownRecords: number };
 
 export type Load = {
+  /**
+   * The outcomes of every command started before `at`, once each has its answer (every call is
+   * bounded by its 30 s timeout); the load goes on.
+   */
+  settled(at: number): Promise<Outcome[]>;
   stop(): Promise<{ outcomes: Outcome[]; acks: Map<string, Ack>; users: LoadUser[] }>;
 };
 
@@ -87,6 +92,8 @@ export function startLoad(stack: Stack, options: { users: number; pauseMs?: numb
   const outcomes: Outcome[] = [];
   const acks = new Map<string, Ack>();
   const users: LoadUser[] = [];
+  /** When each simulated user's command in flight started; null between commands. */
+  const inFlight: (number | null)[] = Array.from({ length: options.users }, () => null);
   let running = true;
   const pause = options.pauseMs ?? 250;
 
@@ -104,6 +111,7 @@ export function startLoad(stack: Stack, options: { users: number; pauseMs?: numb
       const amount = 100 + ((u * 1000 + k) % 9000);
       const notes = `u${u} k${k}`;
       const startedAt = Date.now();
+      inFlight[u] = startedAt;
       let outcome: Outcome;
       try {
         if (what === 'loan') {
@@ -180,12 +188,18 @@ export function startLoad(stack: Stack, options: { users: number; pauseMs?: numb
         void error;
       }
       outcomes.push(outcome);
+      inFlight[u] = null;
       await new Promise((resolve) => setTimeout(resolve, pause));
     }
   }
 
   const simulated = Array.from({ length: options.users }, (_, u) => user(u));
   return {
+    async settled(at) {
+      while (inFlight.some((started) => started !== null && started < at))
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      return outcomes.filter((o) => o.startedAt < at);
+    },
     async stop() {
       running = false;
       await Promise.all(simulated);

@@ -1,4 +1,4 @@
-import { createEventStoreDbEventStore } from '../eventstoredb/eventstoredb-event-store';
+import { createEventStoreDbEventStore } from '../../src/eventstoredb/eventstoredb-event-store';
 import { eventStoreContract } from './event-store-contract';
 
 // Needs a server (no container engine runs here). Every test of the suite uses streams under a
