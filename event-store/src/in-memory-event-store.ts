@@ -2,9 +2,6 @@ import type { RecordedEvent } from '@kosh/domain';
 import { ConcurrencyError, type EventStore, START_POSITION } from './port';
 import { encodePosition } from './position';
 import { expectedVersionParam, validateBatch } from './postgres-event-store';
-import { noUpcasters, type UpcasterRegistry } from './upcasters';
-
-export type InMemoryEventStoreOptions = { upcasters?: UpcasterRegistry };
 
 /**
  * The event store in process memory, for unit tests of deciders and handlers. Same contract
@@ -12,8 +9,7 @@ export type InMemoryEventStoreOptions = { upcasters?: UpcasterRegistry };
  * positions use the same token format; everything committed is immediately readable.
  * Data and metadata are stored as JSON (what the database would keep).
  */
-export function createInMemoryEventStore(options: InMemoryEventStoreOptions = {}): EventStore {
-  const upcasters = options.upcasters ?? noUpcasters;
+export function createInMemoryEventStore(): EventStore {
   const all: RecordedEvent[] = [];
   const streams = new Map<string, RecordedEvent[]>();
   const byId = new Map<string, RecordedEvent>();
@@ -22,7 +18,7 @@ export function createInMemoryEventStore(options: InMemoryEventStoreOptions = {}
   let globalPosition = 0;
 
   const copy = <T>(value: T): T => JSON.parse(JSON.stringify(value ?? null)) as T;
-  const out = (e: RecordedEvent) => upcasters.upcast(copy(e));
+  const out = (e: RecordedEvent) => copy(e);
 
   return {
     async appendToStream(streamId, events, { expectedVersion }) {

@@ -6,7 +6,7 @@
  *   (embedded, one connection behind a mutex). Both return int8 as number (throw beyond 2^53),
  *   numeric as string, date as 'YYYY-MM-DD', timestamptz as Date, jsonb parsed.
  * - `migrate(db, [eventStoreMigrations, ...])` applies plain .sql files once each.
- * - `createPostgresEventStore(db, { upcasters })` works on either driver. Positions are
+ * - `createPostgresEventStore(db, options)` works on either driver. Positions are
  *   'xid:position' tokens (zero-padded, compare as strings); readAll returns only events below
  *   every open transaction's horizon, so a checkpointing reader never skips one. Concurrent
  *   appends may be committed together in one statement (each with its own version check).
@@ -14,12 +14,14 @@
  *   EVENTS_CHANNEL sent after commit.
  * - `createInMemoryEventStore()` for unit tests; `createTestDatabase()` (./testing/test-database)
  *   for integration tests.
+ * - Every adapter returns events exactly as stored. An old event is brought to today's shape by
+ *   the domain where it is folded (`upcastLoanEvent` in domain/src/loan/payments.ts), not here.
  */
 export { isConnectionError, wasNeverSent } from './connection-errors';
 export * from './db';
 export { createPgDb, type PgDbOptions } from './db-pg';
 export { createPgliteDb } from './db-pglite';
-export { createInMemoryEventStore, type InMemoryEventStoreOptions } from './in-memory-event-store';
+export { createInMemoryEventStore } from './in-memory-event-store';
 export { type AppliedMigration, eventStoreMigrations, type MigrationSource, migrate } from './migrations';
 export * from './port';
 export { comparePositions, decodePosition, encodePosition } from './position';
@@ -31,4 +33,3 @@ export {
   type PostgresEventStoreOptions,
   rowToEvent,
 } from './postgres-event-store';
-export { createUpcasterRegistry, noUpcasters, type Upcaster, type UpcasterRegistry } from './upcasters';

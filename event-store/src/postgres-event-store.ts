@@ -13,7 +13,6 @@ import {
   START_POSITION,
 } from './port';
 import { decodePosition } from './position';
-import { noUpcasters, type UpcasterRegistry } from './upcasters';
 
 /**
  * NOTIFY channel on which stores announce appends, after they commit. Payload:
@@ -24,7 +23,6 @@ import { noUpcasters, type UpcasterRegistry } from './upcasters';
 export const EVENTS_CHANNEL = 'kosh_events';
 
 export type PostgresEventStoreOptions = {
-  upcasters?: UpcasterRegistry;
   /**
    * Append statements in flight at once (default 1). Appends that arrive while that many are
    * running wait, and the next free slot takes every waiting append (one per stream, at most
@@ -233,7 +231,6 @@ type PendingAppend = {
  * `close()` only stops this store's subscription and waits for its appends.
  */
 export function createPostgresEventStore(db: Db, options: PostgresEventStoreOptions = {}): EventStore {
-  const upcasters = options.upcasters ?? noUpcasters;
   const appendConcurrency = Math.max(1, options.appendConcurrency ?? 1);
   const maxEventsPerGroup = Math.max(1, options.maxEventsPerGroup ?? 1000);
   const maxAppendsPerGroup = Math.max(1, options.maxAppendsPerGroup ?? 256);
@@ -470,7 +467,7 @@ export function createPostgresEventStore(db: Db, options: PostgresEventStoreOpti
         PREPARED,
       );
       const version = rows[0]?.current_version ?? 0;
-      const events = rows.filter((r) => r.event_id !== null).map((r) => upcasters.upcast(rowToEvent(r)));
+      const events = rows.filter((r) => r.event_id !== null).map(rowToEvent);
       return { version, events };
     },
     async readAll({ after, limit }) {
@@ -482,7 +479,7 @@ export function createPostgresEventStore(db: Db, options: PostgresEventStoreOpti
         [from.transactionId.toString(), from.globalPosition.toString(), limit],
         PREPARED,
       );
-      return rows.map((r) => upcasters.upcast(rowToEvent(r)));
+      return rows.map(rowToEvent);
     },
     subscribe(listener) {
       listeners.add(listener);

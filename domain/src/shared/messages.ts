@@ -13,6 +13,10 @@ export type EventMetadata = Readonly<{
   causationId: string | null;
   /** ISO-8601 UTC instant at which the command was handled. */
   recordedAt: string;
+  /**
+   * 1 on every event written so far. Old shapes are told by what they lack, not by this number:
+   * `upcastLoanEvent` (loan/payments.ts) reads them as today's.
+   */
   schemaVersion: number;
 }>;
 

@@ -9,7 +9,6 @@ import {
 } from '@kurrent/kurrentdb-client';
 import { type AppendResult, ConcurrencyError, type EventStore, type NewEvent } from '../port';
 import { expectedVersionParam, validateBatch } from '../postgres-event-store';
-import { noUpcasters, type UpcasterRegistry } from '../upcasters';
 import {
   fromServerEvent,
   nextVersionOf,
@@ -27,7 +26,6 @@ import {
 export type EventStoreDbEventStoreOptions = {
   /** `kurrentdb://host:2113?tls=false` (also `esdb://`, `kdb://`), or a client to share. */
   connection: string | KurrentDBClient;
-  upcasters?: UpcasterRegistry;
   /** Event types whose appends wake subscribers (Kosh's); default: every non-system event. */
   eventTypes?: readonly string[];
   /** Delay before resubscribing after the subscription drops (default 1000 ms). */
@@ -46,7 +44,6 @@ export function createEventStoreDbEventStore(options: EventStoreDbEventStoreOpti
     typeof options.connection === 'string'
       ? KurrentDBClient.connectionString(options.connection)
       : options.connection;
-  const upcasters = options.upcasters ?? noUpcasters;
   const resubscribeDelayMs = options.resubscribeDelayMs ?? 1000;
   const listeners = new Set<(position?: string) => void>();
   let subscription: AllStreamSubscription | null = null;
@@ -203,7 +200,7 @@ export function createEventStoreDbEventStore(options: EventStoreDbEventStoreOpti
         });
         version = last ? nextVersionOf(last.revision) : 0;
       }
-      return { version, events: events.map((e) => upcasters.upcast(e)) };
+      return { version, events };
     },
 
     async readAll({ after, limit }) {
@@ -231,7 +228,7 @@ export function createEventStoreDbEventStore(options: EventStoreDbEventStoreOpti
           last = token;
           from = event.position;
           const recorded = fromServerEvent(event);
-          if (recorded) out.push(upcasters.upcast(recorded));
+          if (recorded) out.push(recorded);
           if (out.length === limit) return out;
         }
         if (got < page) return out;

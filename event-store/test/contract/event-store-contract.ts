@@ -10,7 +10,6 @@ import {
   START_POSITION,
 } from '../../src/port';
 import { decodePosition } from '../../src/position';
-import { createUpcasterRegistry, type UpcasterRegistry } from '../../src/upcasters';
 
 /** A raw connection of its own (PostgreSQL only), to interleave transactions by hand. */
 export type Connection = {
@@ -27,7 +26,7 @@ export type Connection = {
 export type ContractHarness = {
   /** Whether stores from `createStore` see the same data (one database). */
   storesShareData: boolean;
-  createStore(options?: { upcasters?: UpcasterRegistry }): EventStore;
+  createStore(): EventStore;
   /**
    * Appends inside an explicit transaction that runs `roundTrips` more queries before it ends,
    * then commits (returns the result) or rolls back (returns null). Absent for adapters without
@@ -403,62 +402,6 @@ export function eventStoreContract(
         ),
       ).toEqual([]);
       expect(await store.readAll({ after: START_POSITION, limit: 3 })).toHaveLength(3);
-    });
-
-    it('upcasts on every read by (type, schemaVersion)', async () => {
-      fresh();
-      type V1 = { name: string };
-      const upcasters = createUpcasterRegistry([
-        {
-          type: 'ContactAdded',
-          schemaVersion: 1,
-          upcast: (e) => ({
-            ...e,
-            data: { fullName: (e.data as V1).name },
-            metadata: { ...e.metadata, schemaVersion: 2 },
-          }),
-        },
-        {
-          type: 'ContactAdded',
-          schemaVersion: 2,
-          upcast: (e) => ({
-            ...e,
-            data: { ...(e.data as object), phone: null },
-            metadata: { ...e.metadata, schemaVersion: 3 },
-          }),
-        },
-      ]);
-      const upcasting = harness.createStore({ upcasters });
-      try {
-        await upcasting.appendToStream(
-          stream('c'),
-          [
-            event('ContactAdded', { name: 'Asha' }, { schemaVersion: 1 }),
-            event('ContactAdded', { fullName: 'Ravi', phone: '98' }, { schemaVersion: 3 }),
-            event('ContactRemoved', { name: 'Asha' }, { schemaVersion: 1 }),
-          ],
-          { expectedVersion: 'no_stream' },
-        );
-        const expected = [
-          { type: 'ContactAdded', data: { fullName: 'Asha', phone: null }, schemaVersion: 3 },
-          { type: 'ContactAdded', data: { fullName: 'Ravi', phone: '98' }, schemaVersion: 3 },
-          { type: 'ContactRemoved', data: { name: 'Asha' }, schemaVersion: 1 },
-        ];
-        const shape = (events: RecordedEvent[]) =>
-          events.map((e) => ({ type: e.type, data: e.data, schemaVersion: e.metadata.schemaVersion }));
-        expect(shape((await upcasting.readStream(stream('c'))).events)).toEqual(expected);
-        const reader = checkpointingReader(upcasting, 500);
-        await waitUntil(async () => {
-          await reader.catchUp();
-          return reader.seen.filter((e) => e.streamId === stream('c')).length === 3;
-        }, 'the upcast events in readAll');
-        expect(shape(reader.seen.filter((e) => e.streamId === stream('c')))).toEqual(expected);
-        // What is stored is unchanged: a store without upcasters on the same data reads v1.
-        if (harness.storesShareData)
-          expect((await store.readStream(stream('c'))).events[0]!.data).toEqual({ name: 'Asha' });
-      } finally {
-        await upcasting.close();
-      }
     });
 
     it('wakes subscribers when events commit', async () => {

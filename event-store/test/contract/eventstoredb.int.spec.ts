@@ -10,7 +10,7 @@ eventStoreContract(
   'EventStoreDB',
   async () => ({
     storesShareData: true,
-    createStore: (options) => createEventStoreDbEventStore({ connection: url!, ...options }),
+    createStore: () => createEventStoreDbEventStore({ connection: url! }),
     close: async () => {},
   }),
   { soak: { writers: 8, appendsPerWriter: 40 }, ...(url ? {} : { skip: 'EVENTSTORE_URL not set' }) },

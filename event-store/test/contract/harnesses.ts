@@ -36,7 +36,7 @@ export async function postgresHarness(
   await migrate(database.db, [eventStoreMigrations]);
   return {
     storesShareData: true,
-    createStore: (options) => createPostgresEventStore(database.db, { ...storeOptions, ...options }),
+    createStore: () => createPostgresEventStore(database.db, storeOptions),
     appendInTransaction: transactional(database.db),
     async openConnection() {
       const client = new pg.Client({ connectionString: database.url });
@@ -64,7 +64,7 @@ export async function pgliteHarness(): Promise<ContractHarness> {
   await migrate(db, [eventStoreMigrations]);
   return {
     storesShareData: true,
-    createStore: (options) => createPostgresEventStore(db, options),
+    createStore: () => createPostgresEventStore(db),
     appendInTransaction: transactional(db),
     close: () => db.close(),
   };

@@ -5,7 +5,7 @@ eventStoreContract(
   'in-memory',
   async () => ({
     storesShareData: false,
-    createStore: (options) => createInMemoryEventStore(options),
+    createStore: () => createInMemoryEventStore(),
     close: async () => {},
   }),
   { soak: { writers: 8, appendsPerWriter: 40 } },
