@@ -38,8 +38,9 @@ export interface ApiMetrics {
 }
 
 /**
- * Everything a request handler may use, chosen once at start by @kosh/platform (DESIGN.md: no
- * `if (embedded)` inside handlers). The app sees ports, not the adapters behind them.
+ * Everything a request handler may use, chosen once at start by @kosh/platform (no
+ * `if (embedded)` inside handlers: ARCHITECTURE.md "Deployment shapes"). The app sees ports, not
+ * the adapters behind them.
  */
 export interface Platform {
   readonly config: ApiConfig;

@@ -1,8 +1,8 @@
 import { type Static, type TSchema, Type } from 'typebox';
 
 /**
- * The envelopes of DESIGN.md, written once: every answer of /api is one of these. A success
- * carries `data` and, on writes, a message for the toast.
+ * The envelopes of ARCHITECTURE.md ("Money, dates, errors"), written once: every answer of /api
+ * is one of these. A success carries `data` and, on writes, a message for the toast.
  */
 export const success = <T extends TSchema>(data: T) =>
   Type.Object({ success: Type.Literal(true), message: Type.Optional(Type.String()), data });

@@ -1,5 +1,5 @@
 /**
- * @kosh/event-store — the EventStore port and its adapters (DESIGN.md "Event store rules").
+ * @kosh/event-store — the EventStore port and its adapters (ARCHITECTURE.md "Event store rules").
  *
  * - Drivers: `createPgDb(url)` (pg Pool; idle_in_transaction_session_timeout on every
  *   connection; LISTEN on one dedicated connection) and `createPgliteDb(dir | undefined)`

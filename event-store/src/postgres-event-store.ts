@@ -226,7 +226,7 @@ type PendingAppend = {
 };
 
 /**
- * The PostgreSQL event store (DESIGN.md "Event store rules") on either driver of `Db`
+ * The PostgreSQL event store (ARCHITECTURE.md "Event store rules") on either driver of `Db`
  * (`pg` or PGlite). Needs the `event-store` migrations applied. The `Db` stays the caller's:
  * `close()` only stops this store's subscription and waits for its appends.
  */

@@ -36,7 +36,7 @@ const ConfigSchema = Type.Object({
    * in embedded mode (one person's terminal, where the start banner must stay in sight).
    */
   REQUEST_LOG_LEVEL: Type.Union([Type.Literal('info'), Type.Literal('debug')]),
-  /** Bound on read-your-writes waits (DESIGN.md). */
+  /** Bound on read-your-writes waits (ARCHITECTURE.md "Read your own writes"). */
   READ_YOUR_WRITES_TIMEOUT_MS: Type.Integer({ minimum: 0 }),
   /**
    * Memory for the serialised live answers, per family of routes (ledger, loans, transactions),

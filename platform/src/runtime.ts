@@ -30,8 +30,8 @@ import { openToken, sealToken } from './token-seal';
 
 /**
  * Everything a request handler or a job may use, chosen once at start from configuration
- * (DESIGN.md: no `if (embedded)` inside handlers or projectors). It is the app's port
- * (`Platform` in command-api/src/platform.ts) with the adapters behind it.
+ * (ARCHITECTURE.md "Deployment shapes": no handler or projector asks which shape it runs in).
+ * It is the app's port (`Platform` in command-api/src/platform.ts) with the adapters behind it.
  */
 export interface Runtime extends AppPlatform {
   readonly config: Config;

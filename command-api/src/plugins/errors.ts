@@ -89,7 +89,7 @@ function schemaFieldErrors(error: FastifyError): FieldError[] {
 
 /**
  * The one error handler (STYLE.md): typed domain errors and store conflicts become the
- * envelope of DESIGN.md; 5xx never shows internals.
+ * envelope of ARCHITECTURE.md ("Money, dates, errors"); 5xx never shows internals.
  */
 export const errorsPlugin = fp(
   async (app: FastifyInstance) => {

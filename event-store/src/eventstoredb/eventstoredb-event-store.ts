@@ -33,7 +33,7 @@ export type EventStoreDbEventStoreOptions = {
 };
 
 /**
- * The EventStore port on EventStoreDB / KurrentDB (DESIGN.md "Event store rules"): one server
+ * The EventStore port on EventStoreDB / KurrentDB (ARCHITECTURE.md "Event store rules"): one server
  * stream per Kosh stream, positions of `$all` as tokens (mapping.ts). The server orders `$all`
  * by commit, so a reader that checkpoints by position never skips a later-committed event.
  * Read models stay in PostgreSQL; this store only holds the log.

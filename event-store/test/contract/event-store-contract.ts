@@ -116,7 +116,7 @@ function random(seed: number) {
 }
 
 /**
- * The behaviour every EventStore adapter must have (issue 2 item 3, DESIGN.md "Tests").
+ * The behaviour every EventStore adapter must have (issue 2 item 3, ARCHITECTURE.md "Event store rules").
  * Each test uses its own stream ids, so the tests of one file share a database.
  */
 export function eventStoreContract(

@@ -1,5 +1,5 @@
 /**
- * Dead letters (DESIGN.md "Projections"): an event a projector keeps failing on is recorded in
+ * Dead letters (ARCHITECTURE.md "Read models"): an event a projector keeps failing on is recorded in
  * `projection_dead_letters` and its projection is stopped until `resume`, so money never
  * silently skips an event. Failures of the database or the queue are not the event's fault
  * and never dead-letter it.

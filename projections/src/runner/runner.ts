@@ -1,5 +1,5 @@
 /**
- * The projection runner (DESIGN.md "Projections"), assembled from its parts:
+ * The projection runner (ARCHITECTURE.md "Read models"), assembled from its parts:
  *
  * - Live (`catch-up.ts`): each batch is applied in one transaction with a compare-and-set of
  *   the checkpoint, under an advisory lock, so a batch lands once even when runners overlap.

@@ -16,7 +16,7 @@ export async function eventCount(t: TestApp): Promise<number> {
   return rows[0]?.n ?? 0;
 }
 
-/** The error envelope of DESIGN.md with the given status. */
+/** The error envelope of ARCHITECTURE.md with the given status. */
 export function expectEnvelope(response: LightMyRequestResponse, status: number) {
   expect(response.statusCode, response.body).toBe(status);
   const body = response.json();
