@@ -54,8 +54,8 @@ import {
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { etagOf, loadAggregate } from '../../commands/handle';
 import { type CommandOutcome, commandRoutes, readOrFold, wireFieldErrors } from '../../commands/route';
-import { readAt } from '../../history/read-at';
-import { cachedReadAt, createAnswerCache } from '../answer-cache';
+import { cachedReadAt, createAnswerCache } from '../../reads/answer-cache';
+import { readAt } from '../../reads/read-at';
 import { registerLoanTypeList } from '../banks/loan-type-list';
 import { loanChangeRoutes } from './changes';
 import { parseLoanListQuery } from './list-query';
