@@ -1,6 +1,5 @@
 /** @kosh/command-api: what the other packages import from it. */
 export { type AppOptions, buildApp } from './app';
-export { coalesced } from './checkpoint-tags';
 export { seedCatalog } from './commands/seed-catalog';
 export { type Platform, repoRoot } from './platform';
 export { CONTENT_SECURITY_POLICY } from './plugins/security-headers';

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Platform as AppPlatform } from '@kosh/command-api';
-import { coalesced, seedCatalog } from '@kosh/command-api';
+import { seedCatalog } from '@kosh/command-api';
 import type { Db, EventStore } from '@kosh/event-store';
 import { createPgDb, createPgliteDb, eventStoreMigrations, migrate } from '@kosh/event-store';
 import {
@@ -16,7 +16,6 @@ import {
   createMailReactor,
   createOutboxMailer,
   createSmtpMailer,
-  enqueueProjections,
   type Mailer,
   mailMigrations,
   registerMailJobs,
@@ -58,9 +57,6 @@ export type RuntimeOptions = {
   db?: Db;
 };
 
-/** Least time between two rounds of projection jobs sent after appends. */
-const WAKE_SPACING_MS = 20;
-
 export async function createRuntime(config: Config, options: RuntimeOptions = {}): Promise<Runtime> {
   const role = options.role ?? 'all';
   const runsJobs = role !== 'api';
@@ -95,16 +91,6 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       .catch((err) => logger.warn({ projection: name, err }, 'catch-up failed; will retry'));
   };
 
-  // Projection jobs for the workers, one round in flight: appends meanwhile share the next round,
-  // sent after they committed (what a worker needs to see them), instead of nine Redis commands
-  // per command under load. A round also holds the next back for WAKE_SPACING_MS: workers hear
-  // of appends by NOTIFY at once, so the jobs are the fan-out's safety net, and under load one
-  // round per append cost about 3 Redis scripts per POST (`npm run bench:http`).
-  const wakeWorkers = coalesced(async () => {
-    await enqueueProjections(queue, projectionNames).catch(() => undefined);
-    await new Promise((resolve) => setTimeout(resolve, WAKE_SPACING_MS).unref?.());
-  });
-
   const metrics = createMetrics({ runner, queue });
   let stopFollowing: (() => void) | null = null;
   const platform: Runtime = {
@@ -123,10 +109,9 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     async afterAppend(position, waitFor) {
       // What the answer reads is caught up by this process itself (the runner's advisory lock
       // keeps one applier per projection across processes): the answer never waits on Redis or
-      // on a worker. BullMQ and NOTIFY wake the others; neither is awaited, so a queue outage
-      // never slows or fails a command whose events are stored.
+      // on a worker. The store's NOTIFY wakes the job processes for the rest (they follow it
+      // below); nothing here is awaited but the answer's own read models.
       for (const name of waitFor) catchUp(name);
-      void wakeWorkers();
       if (waitFor.length === 0) return true;
       const stopTimer = metrics.readYourWritesWait.startTimer();
       const reached = await runner.waitFor(waitFor, position, config.READ_YOUR_WRITES_TIMEOUT_MS);
@@ -159,8 +144,12 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       logger,
       usersCaughtUp: (position) => runner.waitFor(['users'], position, config.READ_YOUR_WRITES_TIMEOUT_MS),
     });
-    // Appends of every process reach this one by NOTIFY too: projections keep moving while
-    // Redis is down. BullMQ stays the fan-out and the scheduled safety net.
+    // How projections wake (ARCHITECTURE.md): an append of any process reaches this one by the
+    // store's NOTIFY (EventStoreDB: its $all subscription) and every projection catches up at
+    // once; the `project:{name}` jobs BullMQ repeats every 5 s are the safety net for a wake
+    // that was lost (LISTEN connection down). A BullMQ round per append as well was dropped:
+    // it woke the workers later than NOTIFY and cost Redis round trips on every command
+    // (`npm run bench:waking`).
     stopFollowing = eventStore.subscribe(() => {
       for (const name of projectionNames) catchUp(name);
     });

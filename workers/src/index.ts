@@ -1,7 +1,7 @@
 /** @kosh/workers: what the other packages import from it. */
 export { createOutboxMailer, createSmtpMailer, listOutbox, type Mailer, mailMigrations } from './mail/mailer';
 export { createMailReactor, registerMailJobs } from './mail/reactor';
-export { enqueueProjections, registerProjectionJobs } from './projection-jobs';
+export { registerProjectionJobs } from './projection-jobs';
 export { createBullMqQueue } from './queue/bullmq';
 export { createInProcessQueue } from './queue/in-process';
 export type { JobQueue } from './queue/port';

@@ -4,7 +4,7 @@ import { createTestDatabase, type TestDatabase } from '@kosh/event-store/testing
 import { createProjectionRunner, type ProjectionRunner, runnerMigrations } from '@kosh/projections';
 import { seedEvents, TOTALS_TABLE_SQL, tableDigest, totalsProjection } from '@kosh/projections/testing';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { enqueueProjections, registerProjectionJobs } from './projection-jobs';
+import { projectJob, registerProjectionJobs } from './projection-jobs';
 import { queueAdapters, type TestQueue } from './queue/testing/queues';
 
 const TOTALS = 'runner_test_totals';
@@ -43,7 +43,7 @@ describe.each(queueAdapters)('projection jobs on the $name queue', (adapter) => 
     await database?.drop();
   });
 
-  it('project jobs enqueued after appends de-duplicate and bring the read model up to date', async () => {
+  it('project jobs (one id per projection) de-duplicate and bring the read model up to date', async () => {
     current = adapter.create({ concurrency: 4 });
     const { queue } = current;
     // Safety net as in production, so a catch-up that ended behind another test's open
@@ -53,7 +53,8 @@ describe.each(queueAdapters)('projection jobs on the $name queue', (adapter) => 
     let last = '';
     for (let i = 0; i < 5; i++) {
       last = await seedEvents(store, { count: 200 });
-      await Promise.all([enqueueProjections(queue, [TOTALS]), enqueueProjections(queue, [TOTALS])]);
+      const job = projectJob(TOTALS);
+      await Promise.all([queue.enqueue(job, {}, { jobId: job }), queue.enqueue(job, {}, { jobId: job })]);
     }
 
     expect(await runner.waitFor([TOTALS], last, 15_000)).toBe(true);

@@ -9,8 +9,9 @@ export const PROJECTION_SAFETY_NET_MS = 5000;
 
 /**
  * Registers `project:{name}` (catch up) and `rebuild:{name}` processors for every projection
- * and schedules each `project:{name}` every few seconds. The same processors run under BullMQ
- * and the in-process queue.
+ * and schedules each `project:{name}` every few seconds: the safety net behind the event
+ * store's NOTIFY, which wakes the projections at once (platform/runtime.ts). The same
+ * processors run under BullMQ and the in-process queue.
  */
 export async function registerProjectionJobs(
   queue: JobQueue,
@@ -29,11 +30,6 @@ export async function registerProjectionJobs(
   for (const { name } of projections) {
     await queue.schedule(projectJob(name), options.everyMs ?? PROJECTION_SAFETY_NET_MS);
   }
-}
-
-/** Wakes the named projections after an append; de-duplicated per projection. */
-export async function enqueueProjections(queue: JobQueue, names: readonly string[]): Promise<void> {
-  await Promise.all(names.map((name) => queue.enqueue(projectJob(name), {}, { jobId: projectJob(name) })));
 }
 
 /** Asks a worker to rebuild a projection (production: `rebuild:{name}` on BullMQ). */

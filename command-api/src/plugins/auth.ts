@@ -3,8 +3,9 @@ import { UnauthorizedError, userDecider, userStreamId } from '@kosh/domain';
 import { getTokenSubject } from '@kosh/projections';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { checkpointTags, lruMap, tagOf } from '../checkpoint-tags';
 import { loadAggregate } from '../commands/handle';
+import { checkpointTags, tagOf } from '../reads/checkpoint-tags';
+import { lruMap } from '../support/lru-map';
 
 /** Token subjects kept in memory (one small entry per signed-in user seen recently). */
 const SUBJECTS_KEPT = 50_000;

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import helmet from 'helmet';
 
 /**
  * The web app's Content-Security-Policy: this origin only. The Vite build has no inline script
@@ -9,52 +10,79 @@ import fp from 'fastify-plugin';
  * checkbox and select glyphs as data: SVGs, and a chosen profile picture is previewed as a data:
  * URL before it is uploaded.
  */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+const CSP_DIRECTIVES = {
+  'default-src': ["'self'"],
+  'script-src': ["'self'"],
+  'style-src': ["'self'"],
+  'img-src': ["'self'", 'data:'],
+  'font-src': ["'self'"],
+  'connect-src': ["'self'"],
+  'object-src': ["'none'"],
+  'base-uri': ["'none'"],
+  'form-action': ["'self'"],
+  'frame-ancestors': ["'none'"],
+};
+
+/** The same policy as one header value, for pages that send a variant of it (the dev mailbox). */
+export const CONTENT_SECURITY_POLICY = Object.entries(CSP_DIRECTIVES)
+  .map(([name, sources]) => `${name} ${sources.join(' ')}`)
+  .join('; ');
 
 /** Two years, the preload list's minimum; only ever sent when the app is served over https. */
-const STRICT_TRANSPORT_SECURITY = 'max-age=63072000; includeSubDomains';
+const HSTS_MAX_AGE_S = 63_072_000;
+
+/**
+ * helmet's middleware with the headers we mean and none of its other defaults: the policy above,
+ * no framing, no referrer, nosniff, and HSTS only over https (it would pin a host that has no
+ * certificate). Built once per app: @fastify/helmet builds it again on every request, 37 µs of
+ * CPU per answer on our machine against 1.8 µs for this one (README, "Why not").
+ */
+function securityHeadersFor(appUrl: string) {
+  return helmet({
+    contentSecurityPolicy: { useDefaults: false, directives: CSP_DIRECTIVES },
+    xFrameOptions: { action: 'deny' },
+    referrerPolicy: { policy: 'no-referrer' },
+    strictTransportSecurity: appUrl.startsWith('https://')
+      ? { maxAge: HSTS_MAX_AGE_S, includeSubDomains: true }
+      : false,
+    crossOriginEmbedderPolicy: false,
+    crossOriginOpenerPolicy: false,
+    crossOriginResourcePolicy: false,
+    originAgentCluster: false,
+    xDnsPrefetchControl: false,
+    xDownloadOptions: false,
+    xPermittedCrossDomainPolicies: false,
+    xXssProtection: false,
+    xPoweredBy: false,
+  });
+}
 
 /** The JSON API and the dev mailbox: answers that carry a user's data, tokens or mailed links. */
 const isPrivate = (url: string) => /^\/(api|dev)([/?]|$)/.test(url);
 
+const built = new Map<string, ReturnType<typeof securityHeadersFor>>();
+
 /**
- * Sets the security headers on one answer. A page may have set its own CSP first (the dev
- * mailbox allows its stylesheet's hash). Exported for answers Fastify sends without hooks (its
- * `frameworkErrors`, e.g. a malformed URL), which must call it themselves.
+ * Sets the security headers on one answer, before anything else: a page may then send its own
+ * CSP (the dev mailbox allows its stylesheet's hash; a reply's header wins over these). Exported
+ * for answers Fastify sends without hooks (its `frameworkErrors`, e.g. a malformed URL).
  */
 export function applySecurityHeaders(request: FastifyRequest, reply: FastifyReply, appUrl: string): void {
-  if (!reply.hasHeader('Content-Security-Policy')) {
-    reply.header('Content-Security-Policy', CONTENT_SECURITY_POLICY);
+  let headers = built.get(appUrl);
+  if (!headers) {
+    headers = securityHeadersFor(appUrl);
+    built.set(appUrl, headers);
   }
-  reply.header('X-Frame-Options', 'DENY');
-  reply.header('X-Content-Type-Options', 'nosniff');
-  reply.header('Referrer-Policy', 'no-referrer');
-  if (appUrl.startsWith('https://')) reply.header('Strict-Transport-Security', STRICT_TRANSPORT_SECURITY);
+  headers(request.raw, reply.raw, () => {});
   // No browser or proxy may keep a copy of a user's money, tokens or links.
   if (isPrivate(request.url)) reply.header('Cache-Control', 'no-store');
 }
 
-/**
- * Security headers on every answer: API, web app, uploads, errors and 404s alike. A small onSend
- * hook rather than @fastify/helmet: these are the six headers we mean, in one place, with no
- * dependency whose defaults (and their changes) would decide our policy.
- */
+/** Security headers on every answer: API, web app, uploads, errors and 404s alike. */
 export const securityHeadersPlugin = fp(
   async (app: FastifyInstance, opts: { appUrl: string }) => {
-    app.addHook('onSend', async (request, reply, payload) => {
+    app.addHook('onRequest', async (request, reply) => {
       applySecurityHeaders(request, reply, opts.appUrl);
-      return payload;
     });
   },
   { name: 'security-headers' },

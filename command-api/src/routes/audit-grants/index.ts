@@ -21,7 +21,7 @@ import { type AuditGrantRow, selectAuditGrants, selectUserRow } from '@kosh/proj
 import type { FastifyInstance } from 'fastify';
 import { loadAggregate } from '../../commands/handle';
 import { commandRoutes } from '../../commands/route';
-import { parseInstant } from '../../history/read-at';
+import { parseInstant } from '../../reads/read-at';
 import { auditGrantRateLimit } from '../auth/limits';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

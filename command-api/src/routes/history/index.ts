@@ -37,7 +37,7 @@ import {
 } from '@kosh/projections';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { exportStream, publicKeyOf } from '../../history/export';
-import { capped, parseInstant } from '../../history/read-at';
+import { capped, parseInstant } from '../../reads/read-at';
 import { toWireRow } from '../loans/wire';
 
 export const HISTORY_MESSAGES = {

@@ -20,7 +20,7 @@ import {
 import type { Queryable } from '@kosh/event-store';
 import { type LedgerLine, ledgerEntries, ledgerPeriods } from '@kosh/projections';
 import type { FastifyInstance } from 'fastify';
-import { cachedReadAt, createAnswerCache } from '../answer-cache';
+import { cachedReadAt, createAnswerCache } from '../../reads/answer-cache';
 
 export const LEDGER_QUERY_MESSAGES = {
   month: 'Month must be a whole number from 1 to 12',

@@ -50,9 +50,9 @@ import {
 } from '@kosh/projections';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { etagOf, loadAggregate } from '../../commands/handle';
-import { commandRoutes, readOrFold, wireFieldErrors } from '../../commands/route';
-import { readAt } from '../../history/read-at';
-import { cachedReadAt, createAnswerCache } from '../answer-cache';
+import { type CommandOutcome, commandRoutes, readOrFold, wireFieldErrors } from '../../commands/route';
+import { cachedReadAt, createAnswerCache } from '../../reads/answer-cache';
+import { readAt } from '../../reads/read-at';
 import { registerLoanTypeList } from '../banks/loan-type-list';
 import { loanChangeRoutes } from './changes';
 import { parseLoanListQuery } from './list-query';

@@ -34,7 +34,7 @@ import {
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { etagOf, loadAggregate } from '../../commands/handle';
 import { type CommandOutcome, commandRoutes } from '../../commands/route';
-import { cachedReadAt, createAnswerCache } from '../answer-cache';
+import { cachedReadAt, createAnswerCache } from '../../reads/answer-cache';
 import { releaseMatchesOfDeletedDebit } from '../loans/release-matches';
 import { parseTransactionListQuery } from './list-query';
 

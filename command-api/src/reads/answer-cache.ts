@@ -4,9 +4,10 @@ import { gzip, gzipSync } from 'node:zlib';
 import { calendarDateOf } from '@kosh/domain';
 import type { AsOfReadModel, AsOfScope } from '@kosh/projections';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { checkpointTags, lruMap, tagOf } from '../checkpoint-tags';
-import { type ReadSource, readAt, readsLive } from '../history/read-at';
 import type { Platform } from '../platform';
+import { lruMap } from '../support/lru-map';
+import { checkpointTags, tagOf } from './checkpoint-tags';
+import { type ReadSource, readAt, readsLive } from './read-at';
 
 /**
  * Serialised answers of the live reads (a ledger month, a loan's schedule, the lists and totals),
