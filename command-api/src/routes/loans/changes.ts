@@ -14,15 +14,12 @@ import {
 import {
   type ActualScheduleRow,
   comparePrepayment,
+  type ExistingLoan,
   financialYearFigures,
   fromPaise,
-  LOAN_NOT_FOUND,
   type LoanCommand,
   type LoanState,
   type LoanStreamEvent,
-  loanDecider,
-  loanStreamId,
-  NotFoundError,
   type PrepaymentOutcome,
   scheduleTermsOf,
   ValidationError,
@@ -31,7 +28,6 @@ import type { LoanView } from '@kosh/projections';
 import { getSchedule, getUser, type ScheduleView } from '@kosh/projections';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TSchema } from 'typebox';
-import { loadAggregate } from '../../commands/handle';
 import { type commandRoutes, wireFieldErrors } from '../../commands/route';
 import { CERTIFICATE_CSP, CERTIFICATE_NOTE, certificateHtml, certificatePdf } from './certificate-document';
 import {
@@ -42,6 +38,7 @@ import {
   parseRateChange,
 } from './change-input';
 import type { LoanOutcome } from './index';
+import { loanIdOf } from './loan-id';
 import { loanPaymentRoutes } from './payments';
 import type { toWireSchedule } from './wire';
 
@@ -51,7 +48,8 @@ type LoanAnswer<Body> = (result: LoanOutcome, request: FastifyRequest, reply: Fa
 /** What the loan routes share with these. */
 export type LoanRouteKit = {
   ownLoan(userId: string, id: string): Promise<LoanView>;
-  ownLoanId(userId: string, id: string): Promise<string>;
+  /** The caller's live loan from one read of its stream, or 404 (for answers that record nothing). */
+  ownLoanState(userId: string, id: string): Promise<ExistingLoan>;
   /** Declares a command route on the loan's stream. */
   loanCommand: ReturnType<typeof commandRoutes<LoanState, LoanCommand, LoanStreamEvent>>;
   /** The answer of a command that makes a new schedule version: that schedule. */
@@ -138,10 +136,8 @@ export function loanChangeRoutes(fastify: FastifyInstance, kit: LoanRouteKit) {
         body: route.body,
         response: changeResponses,
       },
-      command: async ({ userId, params, body }, now) => {
-        const loanId = await kit.ownLoanId(userId, params.id);
-        return route.command({ loanId, userId, now }, body as Record<string, unknown>);
-      },
+      command: ({ userId, params, body }, now) =>
+        route.command({ loanId: loanIdOf(params.id), userId, now }, body as Record<string, unknown>),
       answer: kit.answerSchedule(route.message),
     });
   }
@@ -169,10 +165,8 @@ export function loanChangeRoutes(fastify: FastifyInstance, kit: LoanRouteKit) {
     },
     async (request) => {
       const { userId } = request;
-      const loanId = await kit.ownLoanId(userId, request.params.id);
+      const state = await kit.ownLoanState(userId, request.params.id);
       const input = parsePrepaymentAmounts(request.body);
-      const { state } = await loadAggregate(platform, loanStreamId(loanId), loanDecider);
-      if (state.status !== 'active') throw new NotFoundError(LOAN_NOT_FOUND);
       const comparison = await wireNamed(() =>
         comparePrepayment(scheduleTermsOf(state.details), state.changes, input),
       );
