@@ -24,6 +24,7 @@ export {
 } from './history/schedule-versions';
 export { streamIdOfWire, type TimelineEntry } from './history/timeline';
 export { type LedgerLine, ledgerEntries, ledgerPeriods } from './ledger/queries';
+export { foldLoanView } from './loans/answer';
 export { evolveLoanRow } from './loans/projector';
 export {
   getLoan,

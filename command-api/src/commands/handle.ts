@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type Command, ConflictError, type Decider, type DomainEvent } from '@kosh/domain';
+import { type Command, ConflictError, type Decider, type DomainEvent, NotFoundError } from '@kosh/domain';
 import { ConcurrencyError, type ExpectedVersion, type NewEvent } from '@kosh/event-store';
 import type { FastifyReply } from 'fastify';
 import type { Platform } from '../platform';
@@ -83,6 +83,12 @@ export type HandleOptions<State, C extends Command, E extends DomainEvent> = {
    * and decides again.
    */
   newStream?: boolean;
+  /**
+   * Work on other streams the decision needs done before its own events are stored (a deleted
+   * debit releases its EMI matches first). Runs only once the command is decided, so a refusal
+   * (404, 409, 422) touches no stream; after a concurrent writer it runs again with the new decision.
+   */
+  beforeAppend?: (events: readonly E[]) => Promise<void>;
 };
 
 /**
@@ -94,6 +100,32 @@ export type HandleResult<State, E extends DomainEvent> = AppendOutcome & {
   state: State;
   history: StreamEvent<E>[];
 };
+
+/**
+ * The decider's events for `command`. Ownership is the decider's: another user's record answers
+ * its 404 like a missing one, and that answer comes before a stale If-Match version (409), so no
+ * answer tells that someone else's record exists. Any other refusal comes after the version check.
+ */
+function decided<State, C extends Command, E extends DomainEvent>(
+  decider: Decider<State, C, E>,
+  command: C,
+  state: State,
+  expectedVersion: number | undefined,
+  version: number,
+): E[] {
+  let decision: { events: E[] } | { refusal: unknown };
+  try {
+    decision = { events: decider.decide(command, state) };
+  } catch (error) {
+    if (error instanceof NotFoundError) throw error;
+    decision = { refusal: error };
+  }
+  if (expectedVersion !== undefined && expectedVersion !== version) {
+    throw new ConflictError(STALE_VERSION_MESSAGE, 'STALE_VERSION');
+  }
+  if ('refusal' in decision) throw decision.refusal;
+  return decision.events;
+}
 
 /**
  * load -> decide -> append (DESIGN.md). Without an If-Match version, a concurrent writer makes us
@@ -109,12 +141,10 @@ export async function handleCommand<State, C extends Command, E extends DomainEv
       options.newStream && attempt === 0
         ? { state: decider.initialState(), version: 0, history: [] as StreamEvent<E>[] }
         : await loadAggregate(ctx.platform, streamId, decider);
-    if (options.expectedVersion !== undefined && options.expectedVersion !== version) {
-      throw new ConflictError(STALE_VERSION_MESSAGE, 'STALE_VERSION');
-    }
-    const events = decider.decide(options.command, state);
+    const events = decided(decider, options.command, state, options.expectedVersion, version);
     const newState = events.reduce(decider.evolve, state);
     try {
+      await options.beforeAppend?.(events);
       const outcome = await appendEvents(ctx, streamId, events, {
         expectedVersion: version === 0 ? 'no_stream' : version,
         waitFor: options.waitFor,

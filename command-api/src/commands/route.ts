@@ -110,7 +110,15 @@ export type CommandRouteOptions<S extends FastifySchema, State, C extends Comman
   newStream?: boolean;
   /** Hooks and limits of the route besides its schema. */
   options?: Pick<RouteShorthandOptions, 'onRequest' | 'preHandler'>;
-  /** The command the request asks for; what it throws (401, 404, 422) records nothing. */
+  /** Work on other streams once the command is decided, before its events are stored (handle.ts). */
+  beforeAppend?: (
+    decision: { events: readonly E[]; command: C },
+    request: CommandRequest<S>,
+  ) => Promise<void>;
+  /**
+   * The command the request asks for; what it throws (401, 404, 422) records nothing. Whether the
+   * record is the caller's is the decider's to say (its 404), from the one read of the stream.
+   */
   command: (request: CommandRequest<S>, now: string) => C | Promise<C>;
   answer: (
     result: CommandOutcome<State, C, E>,
@@ -144,6 +152,7 @@ export function commandRoutes<State, C extends Command, E extends DomainEvent>(
       handler: async (rawRequest: FastifyRequest, reply: FastifyReply) => {
         const request = rawRequest as CommandRequest<S>;
         const command = await route.command(request, request.server.platform.clock().toISOString());
+        const { beforeAppend } = route;
         const result = await handleCommand(commandContext(request, { reply }), {
           streamId: stream.streamId(command, request),
           decider: stream.decider,
@@ -151,6 +160,8 @@ export function commandRoutes<State, C extends Command, E extends DomainEvent>(
           expectedVersion: route.ifMatch ? parseIfMatch(request.headers['if-match']) : undefined,
           waitFor: stream.waitFor,
           newStream: route.newStream,
+          beforeAppend:
+            beforeAppend && ((events: readonly E[]) => beforeAppend({ events, command }, request)),
         }).catch((error: unknown) => {
           if (error instanceof ValidationError) {
             throw new ValidationError(wireFieldErrors(error.errors), error.message);

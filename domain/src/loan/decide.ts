@@ -38,7 +38,7 @@ import {
   withChange,
 } from './state';
 
-export { LOAN_NOT_FOUND } from './guards';
+export { LOAN_NOT_FOUND, ownLoan } from './guards';
 /**
  * Once a loan has prepayments, resets or a foreclosure, its recorded history is computed from
  * its terms: editing them would silently rewrite every later figure.

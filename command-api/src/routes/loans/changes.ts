@@ -14,13 +14,10 @@ import {
 import {
   type ActualScheduleRow,
   comparePrepayment,
+  type ExistingLoan,
   financialYearFigures,
   fromPaise,
-  LOAN_NOT_FOUND,
   type LoanCommand,
-  loanDecider,
-  loanStreamId,
-  NotFoundError,
   type PrepaymentOutcome,
   scheduleTermsOf,
   ValidationError,
@@ -28,7 +25,6 @@ import {
 import { getSchedule, getUser, type ScheduleView } from '@kosh/projections';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TSchema } from 'typebox';
-import { loadAggregate } from '../../commands/handle';
 import { wireFieldErrors } from '../../commands/route';
 import { CERTIFICATE_CSP, CERTIFICATE_NOTE, certificateHtml, certificatePdf } from './certificate-document';
 import {
@@ -38,6 +34,7 @@ import {
   parsePrepaymentAmounts,
   parseRateChange,
 } from './change-input';
+import { loanIdOf } from './loan-id';
 import { loanPaymentRoutes } from './payments';
 import type { LoanRouteKit } from './route-kit';
 
@@ -118,10 +115,8 @@ export function loanChangeRoutes(fastify: FastifyInstance, kit: LoanRouteKit) {
         body: route.body,
         response: changeResponses,
       },
-      command: async ({ userId, params, body }, now) => {
-        const loanId = await kit.ownLoanId(userId, params.id);
-        return route.command({ loanId, userId, now }, body as Record<string, unknown>);
-      },
+      command: ({ userId, params, body }, now) =>
+        route.command({ loanId: loanIdOf(params.id), userId, now }, body as Record<string, unknown>),
       answer: kit.answerSchedule(route.message),
     });
   }
@@ -149,10 +144,8 @@ export function loanChangeRoutes(fastify: FastifyInstance, kit: LoanRouteKit) {
     },
     async (request) => {
       const { userId } = request;
-      const loanId = await kit.ownLoanId(userId, request.params.id);
+      const state = await kit.ownLoanState(userId, request.params.id);
       const input = parsePrepaymentAmounts(request.body);
-      const { state } = await loadAggregate(platform, loanStreamId(loanId), loanDecider);
-      if (state.status !== 'active') throw new NotFoundError(LOAN_NOT_FOUND);
       const comparison = await wireNamed(() =>
         comparePrepayment(scheduleTermsOf(state.details), state.changes, input),
       );

@@ -16,6 +16,7 @@ import {
 import {
   annualRatePercent,
   calendarDateOf,
+  type ExistingLoan,
   feeGstPercentOf,
   fromPaise,
   LOAN_MESSAGES,
@@ -25,14 +26,15 @@ import {
   loanDecider,
   loanStreamId,
   NotFoundError,
+  ownLoan as ownedLoan,
   parseLoan,
   paymentsApr,
   ValidationError,
 } from '@kosh/domain';
 import type { Queryable } from '@kosh/event-store';
 import {
-  evolveLoanRow,
   evolveSchedule,
+  foldLoanView,
   getBank,
   getLoan,
   getLoanStats,
@@ -50,12 +52,13 @@ import {
 } from '@kosh/projections';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { etagOf, loadAggregate } from '../../commands/handle';
-import { type CommandOutcome, commandRoutes, readOrFold, wireFieldErrors } from '../../commands/route';
+import { type CommandOutcome, commandRoutes, wireFieldErrors } from '../../commands/route';
 import { cachedReadAt, createAnswerCache } from '../../reads/answer-cache';
 import { readAt } from '../../reads/read-at';
 import { registerLoanTypeList } from '../banks/loan-type-list';
 import { loanChangeRoutes } from './changes';
 import { parseLoanListQuery } from './list-query';
+import { loanIdOf } from './loan-id';
 import type { LoanOutcome } from './route-kit';
 import { type LoanFigures, loanInputOf, toWireLoan, toWireSchedule } from './wire';
 
@@ -124,15 +127,12 @@ export async function loanRoutes(fastify: FastifyInstance) {
   }
 
   /**
-   * The caller's loan as its stream says, or 404: commands check against the aggregate, so a
-   * loan just created can be edited before the loan list has caught up.
+   * The caller's live loan as its stream says (one read), or 404 like a missing one: a loan just
+   * created can be worked with before the loan list has caught up.
    */
-  async function ownLoanId(userId: string, id: string): Promise<string> {
-    if (UUID.test(id)) {
-      const { state } = await loadAggregate(platform, loanStreamId(id), loanDecider);
-      if (state.status === 'active' && state.userId === userId) return state.loanId;
-    }
-    throw new NotFoundError(LOAN_NOT_FOUND);
+  async function ownLoanState(userId: string, id: string): Promise<ExistingLoan> {
+    const { state } = await loadAggregate(platform, loanStreamId(loanIdOf(id)), loanDecider);
+    return ownedLoan(state, userId);
   }
 
   /** The spec's rules, then: the bank and loan type must be ones the caller can see. */
@@ -165,46 +165,25 @@ export async function loanRoutes(fastify: FastifyInstance) {
     waitFor: ['loans', 'schedules', 'ledger', 'history'],
   });
 
-  /** The loan as the list shows it, from the read model or (lagging) the projection's fold. */
-  async function loanAfter(userId: string, result: LoanOutcome, reply: FastifyReply): Promise<LoanView> {
-    const { state } = result;
-    if (state.status === 'none') throw new NotFoundError(LOAN_NOT_FOUND);
-    const loan = await readOrFold(reply, {
-      read: () => getLoan(platform.db, userId, state.loanId),
-      current: (projected) => projected.version >= result.nextVersion,
-      fold: async () => {
-        const row = result.history.reduce(evolveLoanRow, null);
-        if (!row) return null;
-        const [bank, loanType] = await Promise.all([
-          getBank(platform.db, userId, row.bankId),
-          getLoanType(platform.db, userId, row.loanTypeId),
-        ]);
-        return {
-          ...row,
-          bank: { bankName: bank?.bankName ?? '', branchName: bank?.branchName ?? null },
-          loanType: { typeName: loanType?.typeName ?? '' },
-        };
-      },
-    });
+  /**
+   * The loan as the list shows it after a command: the events the command read and those it
+   * decided, folded by the loans read model's own fold (no second read of the stream, none of
+   * `loans`). Were the read model lagging, appendEvents has said so (X-Read-Model-Lag).
+   */
+  async function loanAfter(userId: string, result: LoanOutcome): Promise<LoanView> {
+    const loan = await foldLoanView(platform.db, userId, result.history);
     if (!loan) throw new NotFoundError(LOAN_NOT_FOUND);
     return loan;
   }
 
-  /** The current schedule, from the read model or (lagging) from the stream's events. */
-  async function scheduleAfter(userId: string, result: LoanOutcome, reply: FastifyReply) {
-    const folded = result.history.reduce(evolveSchedule, null);
-    return readOrFold(reply, {
-      read: () => getSchedule(platform.db, userId, result.command.data.loanId),
-      current: (projected) => !folded || projected.version >= folded.version,
-      fold: () => folded,
-    });
-  }
+  /** The current schedule after a command, by the schedules read model's own fold likewise. */
+  const scheduleAfter = (result: LoanOutcome) => result.history.reduce(evolveSchedule, null);
 
   /** The answer of a command that changes the loan: the same fields GET /api/loans/{id} answers. */
   const answerLoan =
     (message: string) => async (result: LoanOutcome, request: FastifyRequest, reply: FastifyReply) => {
-      const loan = await loanAfter(request.userId, result, reply);
-      const schedule = await scheduleAfter(request.userId, result, reply);
+      const loan = await loanAfter(request.userId, result);
+      const schedule = scheduleAfter(result);
       const day = today();
       const standing = schedule ? standingOf(schedule, loan.emisAutoDebited, day) : undefined;
       const present = schedule ? presentOfLoan(loan, presentPartsOf(schedule, day), day) : undefined;
@@ -215,13 +194,12 @@ export async function loanRoutes(fastify: FastifyInstance) {
 
   /** The answer of a command that changes the schedule or its marks: that schedule, where each EMI stands. */
   const answerSchedule =
-    (message: string | ((result: LoanOutcome) => string)) =>
-    async (result: LoanOutcome, request: FastifyRequest, reply: FastifyReply) => {
+    (message: string | ((result: LoanOutcome) => string)) => async (result: LoanOutcome) => {
       const emisAutoDebited = result.state.status === 'none' || result.state.details.emisAutoDebited;
       return {
         success: true as const,
         message: typeof message === 'string' ? message : message(result),
-        data: toWireSchedule(await scheduleAfter(request.userId, result, reply), {
+        data: toWireSchedule(scheduleAfter(result), {
           emisAutoDebited,
           today: today(),
         }),
@@ -299,7 +277,7 @@ export async function loanRoutes(fastify: FastifyInstance) {
   );
 
   registerLoanTypeList(app, '/types', tags);
-  loanChangeRoutes(app, { ownLoan, ownLoanId, loanCommand, answerSchedule, today });
+  loanChangeRoutes(app, { ownLoan, ownLoanState, loanCommand, answerSchedule, today });
 
   app.get(
     '/:id',
@@ -368,7 +346,7 @@ export async function loanRoutes(fastify: FastifyInstance) {
       response: { 200: LoanResponse, ...errorResponses(401, 404, 409, 422) },
     },
     command: async ({ userId, params, body }, now) => {
-      const loanId = await ownLoanId(userId, params.id);
+      const loanId = loanIdOf(params.id);
       const fields = await loanFields(userId, body, 'edit');
       return { type: 'UpdateLoan', data: { loanId, userId, fields, now } };
     },
@@ -386,9 +364,9 @@ export async function loanRoutes(fastify: FastifyInstance) {
       params: LoanParams,
       response: { 200: LoanDeletedResponse, ...errorResponses(401, 404, 409) },
     },
-    command: async ({ userId, params }, now) => ({
+    command: ({ userId, params }, now) => ({
       type: 'DeleteLoan',
-      data: { loanId: await ownLoanId(userId, params.id), userId, now },
+      data: { loanId: loanIdOf(params.id), userId, now },
     }),
     answer: () => ({ success: true as const, message: 'Loan deleted successfully', data: null }),
   });
@@ -436,9 +414,9 @@ export async function loanRoutes(fastify: FastifyInstance) {
       params: LoanParams,
       response: { 200: ScheduleResponse, ...errorResponses(401, 404, 409) },
     },
-    command: async ({ userId, params }, now) => ({
+    command: ({ userId, params }, now) => ({
       type: 'RegenerateSchedule',
-      data: { loanId: await ownLoanId(userId, params.id), userId, now },
+      data: { loanId: loanIdOf(params.id), userId, now },
     }),
     answer: answerSchedule('Amortization schedule generated successfully'),
   });

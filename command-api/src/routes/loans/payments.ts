@@ -20,16 +20,11 @@ import {
   foreclosureQuote,
   fromPaise,
   LOAN_CHANGE_MESSAGES,
-  LOAN_NOT_FOUND,
-  loanDecider,
-  loanStreamId,
-  NotFoundError,
   scheduleTermsOf,
   ValidationError,
 } from '@kosh/domain';
 import { getTransaction } from '@kosh/projections';
 import type { FastifyInstance } from 'fastify';
-import { loadAggregate } from '../../commands/handle';
 import { wireFieldErrors } from '../../commands/route';
 import {
   CHANGE_INPUT_MESSAGES,
@@ -40,6 +35,7 @@ import {
   parsePaymentNumber,
   parsePreEmiInterest,
 } from './change-input';
+import { loanIdOf } from './loan-id';
 import { matchOfDebit } from './release-matches';
 import type { LoanRouteKit } from './route-kit';
 
@@ -88,7 +84,7 @@ export function loanPaymentRoutes(fastify: FastifyInstance, kit: LoanRouteKit) {
       response: responses,
     },
     command: async ({ userId, params, body }, now) => {
-      const loanId = await kit.ownLoanId(userId, params.id);
+      const loanId = loanIdOf(params.id);
       const paymentNumber = parsePaymentNumber(params.n);
       const matched = body.transaction_id ?? null;
       const debit = matched === null ? undefined : await unmatchedDebit(userId, matched);
@@ -123,7 +119,7 @@ export function loanPaymentRoutes(fastify: FastifyInstance, kit: LoanRouteKit) {
       response: responses,
     },
     command: async ({ userId, params, body }, now) => {
-      const loanId = await kit.ownLoanId(userId, params.id);
+      const loanId = loanIdOf(params.id);
       const { upTo } = parsePaidUpTo(body);
       return { type: 'MarkEmisPaidUpTo', data: { loanId, userId, now, markId: randomUUID(), upTo } };
     },
@@ -147,7 +143,7 @@ export function loanPaymentRoutes(fastify: FastifyInstance, kit: LoanRouteKit) {
       response: responses,
     },
     command: async ({ userId, params }, now) => {
-      const loanId = await kit.ownLoanId(userId, params.id);
+      const loanId = loanIdOf(params.id);
       const paymentNumber = parsePaymentNumber(params.n);
       return { type: 'MarkEmiMissed', data: { loanId, userId, now, markId: randomUUID(), paymentNumber } };
     },
@@ -165,7 +161,7 @@ export function loanPaymentRoutes(fastify: FastifyInstance, kit: LoanRouteKit) {
       response: { 200: ScheduleResponse, ...errorResponses(401, 404, 409) },
     },
     command: async ({ userId, params }, now) => {
-      const loanId = await kit.ownLoanId(userId, params.id);
+      const loanId = loanIdOf(params.id);
       return { type: 'UndoEmiMark', data: { loanId, userId, now, markId: params.markId } };
     },
     answer: kit.answerSchedule((result) =>
@@ -187,7 +183,7 @@ export function loanPaymentRoutes(fastify: FastifyInstance, kit: LoanRouteKit) {
       response: responses,
     },
     command: async ({ userId, params, body }, now) => {
-      const loanId = await kit.ownLoanId(userId, params.id);
+      const loanId = loanIdOf(params.id);
       const input = parsePreEmiInterest(body);
       return { type: 'RecordPreEmiInterest', data: { loanId, userId, now, markId: randomUUID(), ...input } };
     },
@@ -206,7 +202,7 @@ export function loanPaymentRoutes(fastify: FastifyInstance, kit: LoanRouteKit) {
       response: { 200: ScheduleResponse, ...errorResponses(401, 404, 422) },
     },
     command: async ({ userId, params, body }, now) => {
-      const loanId = await kit.ownLoanId(userId, params.id);
+      const loanId = loanIdOf(params.id);
       return {
         type: 'CompleteConstruction',
         data: { loanId, userId, now, ...parseConstructionCompleted(body) },
@@ -259,10 +255,8 @@ export function loanPaymentRoutes(fastify: FastifyInstance, kit: LoanRouteKit) {
       },
     },
     async (request) => {
-      const loanId = await kit.ownLoanId(request.userId, request.params.id);
+      const state = await kit.ownLoanState(request.userId, request.params.id);
       const { date, charge } = parseForeclosureQuote(request.query, kit.today());
-      const { state } = await loadAggregate(platform, loanStreamId(loanId), loanDecider);
-      if (state.status !== 'active') throw new NotFoundError(LOAN_NOT_FOUND);
       if (state.foreclosedOn !== null)
         throw new ConflictError(LOAN_CHANGE_MESSAGES.loanForeclosed(state.foreclosedOn));
       let quote: ReturnType<typeof foreclosureQuote>;

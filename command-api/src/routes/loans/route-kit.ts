@@ -2,7 +2,7 @@
  * What the loan routes (`index.ts`) hand to the change and payment routes (`changes.ts`,
  * `payments.ts`): its own file so those import it without importing the routes that call them.
  */
-import type { LoanCommand, LoanState, LoanStreamEvent } from '@kosh/domain';
+import type { ExistingLoan, LoanCommand, LoanState, LoanStreamEvent } from '@kosh/domain';
 import type { LoanView } from '@kosh/projections';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { CommandOutcome, commandRoutes } from '../../commands/route';
@@ -17,7 +17,8 @@ type LoanAnswer<Body> = (result: LoanOutcome, request: FastifyRequest, reply: Fa
 /** What the loan routes share with these. */
 export type LoanRouteKit = {
   ownLoan(userId: string, id: string): Promise<LoanView>;
-  ownLoanId(userId: string, id: string): Promise<string>;
+  /** The caller's live loan from one read of its stream, or 404 (for answers that record nothing). */
+  ownLoanState(userId: string, id: string): Promise<ExistingLoan>;
   /** Declares a command route on the loan's stream. */
   loanCommand: ReturnType<typeof commandRoutes<LoanState, LoanCommand, LoanStreamEvent>>;
   /** The answer of a command that makes a new schedule version: that schedule. */

@@ -32,7 +32,7 @@ import {
   type TransactionRow,
 } from '@kosh/projections';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { etagOf, loadAggregate } from '../../commands/handle';
+import { etagOf } from '../../commands/handle';
 import { type CommandOutcome, commandRoutes } from '../../commands/route';
 import { cachedReadAt, createAnswerCache } from '../../reads/answer-cache';
 import { releaseMatchesOfDeletedDebit } from '../loans/release-matches';
@@ -71,15 +71,13 @@ export async function transactionRoutes(fastify: FastifyInstance) {
   }
 
   /**
-   * Commands check ownership against the stream, not the list: a transaction just recorded can
-   * be changed before the transaction book has caught up.
+   * The transaction a command names, unread: whether it is the caller's is the decider's to say
+   * (its 404) from the one read of the stream the command makes, so a transaction just recorded
+   * can be changed before the transaction book has caught up. A malformed id is simply not found.
    */
-  async function assertOwnTransaction(userId: string, id: string): Promise<void> {
-    if (UUID.test(id)) {
-      const { state } = await loadAggregate(platform, transactionStreamId(id), transactionDecider);
-      if (state.status === 'recorded' && state.userId === userId) return;
-    }
-    throw new NotFoundError(TRANSACTION_NOT_FOUND);
+  function transactionIdOf(id: string): string {
+    if (!UUID.test(id)) throw new NotFoundError(TRANSACTION_NOT_FOUND);
+    return id;
   }
 
   function fields(body: TransactionInput) {
@@ -240,9 +238,9 @@ export async function transactionRoutes(fastify: FastifyInstance) {
       body: TransactionBody,
       response: { 200: TransactionResponse, ...errorResponses(401, 404, 409, 422) },
     },
-    command: async ({ userId, params, body }, now) => {
-      await assertOwnTransaction(userId, params.id);
-      return { type: 'UpdateTransaction', data: { ...fields(body), transactionId: params.id, userId, now } };
+    command: ({ userId, params, body }, now) => {
+      const transactionId = transactionIdOf(params.id);
+      return { type: 'UpdateTransaction', data: { ...fields(body), transactionId, userId, now } };
     },
     answer: answerTransaction('Transaction updated successfully!'),
   });
@@ -258,14 +256,14 @@ export async function transactionRoutes(fastify: FastifyInstance) {
       params: TransactionParams,
       response: { 200: TransactionDeletedResponse, ...errorResponses(401, 404, 409) },
     },
-    command: async (request, now) => {
-      const { userId, params } = request;
-      await assertOwnTransaction(userId, params.id);
-      // Released before the delete: a failure between the two leaves a debit that is no longer
-      // matched, never an EMI or a ledger row built from a debit that is gone.
-      await releaseMatchesOfDeletedDebit(request, params.id);
-      return { type: 'DeleteTransaction', data: { transactionId: params.id, userId, now } };
-    },
+    command: ({ userId, params }, now) => ({
+      type: 'DeleteTransaction',
+      data: { transactionId: transactionIdOf(params.id), userId, now },
+    }),
+    // Once the delete is decided (the caller's, not stale), and before it is stored: a failure
+    // between the two leaves a debit that is no longer matched, never an EMI or a ledger row built
+    // from a debit that is gone. The loans it is matched to are other streams, each read once.
+    beforeAppend: ({ command }, request) => releaseMatchesOfDeletedDebit(request, command.data.transactionId),
     answer: async () => ({
       success: true as const,
       message: 'Transaction deleted successfully!',
