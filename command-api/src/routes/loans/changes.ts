@@ -14,7 +14,6 @@ import {
 import {
   type ActualScheduleRow,
   comparePrepayment,
-  type ExistingLoan,
   financialYearFigures,
   fromPaise,
   type LoanCommand,
