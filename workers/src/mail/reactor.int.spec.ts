@@ -6,7 +6,14 @@ import { migrationSources } from '@kosh/projections';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createInProcessQueue } from '../queue/in-process';
 import { createOutboxMailer, listOutbox, mailMigrations } from './mailer';
-import { createMailReactor, type MailJob, registerMailJobs, sendMailJob } from './reactor';
+import {
+  createMailReactor,
+  MAIL_CLAIM_LEASE_MS,
+  MailClaimedElsewhere,
+  type MailJob,
+  registerMailJobs,
+  sendMailJob,
+} from './reactor';
 
 /**
  * The platform seals tokens (platform/src/token-seal.ts has its own spec) and hands the reactor
@@ -116,5 +123,45 @@ describe('mail reactor and mail jobs', () => {
     const mails = await mailsTo('retry@example.in');
     expect(mails).toHaveLength(1);
     expect(mails[0]?.text).toContain(`${appUrl}/verify-email?token=tok&email=retry%40example.in`);
+  });
+  it('takes over a claim whose release was lost with the database, once its lease is past', async () => {
+    // The database cut breaks the send's first step and then the release of its claim: the
+    // claim stays behind unsent. A retry inside the lease is refused (the queue retries it later),
+    // one after it sends, and a run after that sends nothing more.
+    let cut = true;
+    const db = {
+      query: ((text: string, values?: unknown[]) => {
+        if (cut && text.startsWith('DELETE')) return Promise.reject(new Error('connection terminated'));
+        return database.db.query(text, values);
+      }) as typeof database.db.query,
+    };
+    let now = Date.now();
+    const later = () => new Date(now);
+    const failing = {
+      ...createOutboxMailer(database.db),
+      async send() {
+        throw new Error('connection terminated');
+      },
+    };
+    const job: MailJob = {
+      eventId: randomUUID(),
+      kind: 'verify-email',
+      to: 'lost-claim@example.in',
+      sealedToken: sealToken('tok'),
+      expiresAt: inAnHour(),
+    };
+    await expect(sendMailJob(job, { db, mailer: failing, appUrl, openToken, clock: later })).rejects.toThrow(
+      'connection terminated',
+    );
+    cut = false;
+    const deps = { db, mailer: createOutboxMailer(database.db), appUrl, openToken, clock: later };
+    await expect(sendMailJob(job, deps)).rejects.toBeInstanceOf(MailClaimedElsewhere);
+    expect(await mailsTo('lost-claim@example.in')).toHaveLength(0);
+
+    now += MAIL_CLAIM_LEASE_MS + 1;
+    await sendMailJob(job, deps);
+    now += MAIL_CLAIM_LEASE_MS + 1;
+    await sendMailJob(job, deps);
+    expect(await mailsTo('lost-claim@example.in')).toHaveLength(1);
   });
 });

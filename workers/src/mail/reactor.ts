@@ -111,7 +111,8 @@ export function createMailReactor(deps: { queue: JobQueue; clock: () => Date }):
         if (Date.parse(job.expiresAt) <= deps.clock().getTime()) continue;
         await deps.queue.enqueue(MAIL_JOB, job, {
           jobId: mailJobId(job.eventId),
-          attempts: 5,
+          // 1, 2, 4 … 64 s apart: past a lost claim's lease (MAIL_CLAIM_LEASE_MS) and a short outage.
+          attempts: 8,
           backoffMs: 1000,
         });
       }
@@ -154,28 +155,51 @@ function render(job: MailJob, deps: MailProcessorDeps): Mail {
   }
 }
 
+/** How long a claim keeps other runs of the same mail away before a retry may take it over. */
+export const MAIL_CLAIM_LEASE_MS = 10_000;
+
+/** A mail another run has claimed and not yet sent: the job fails, so the queue retries it later. */
+export class MailClaimedElsewhere extends Error {}
+
 /**
  * Renders and sends one mail. The event id is claimed in `mail_deliveries` first, so a job that
- * runs twice (replay, redelivery) sends once; a failed send releases the claim for the retry.
+ * runs twice (replay, redelivery) sends once. A claim is a lease until the send is recorded: a
+ * failed send releases it, and one whose release was lost too (the database cut) is taken over by
+ * a retry once `MAIL_CLAIM_LEASE_MS` has passed, so a mail is never dropped as "already sent".
+ * A run that finds a fresh claim of another fails and is retried.
  */
 export async function sendMailJob(job: MailJob, deps: MailProcessorDeps): Promise<void> {
-  if (Date.parse(job.expiresAt) <= deps.clock().getTime()) return;
-  const claimed = await deps.db.query(
-    'INSERT INTO mail_deliveries (event_id, kind) VALUES ($1, $2) ON CONFLICT (event_id) DO NOTHING RETURNING event_id',
-    [job.eventId, job.kind],
+  const now = deps.clock();
+  if (Date.parse(job.expiresAt) <= now.getTime()) return;
+  const claimed = await deps.db.query<{ sent: boolean; mine: boolean }>(
+    `INSERT INTO mail_deliveries AS d (event_id, kind, sent, claimed_at) VALUES ($1, $2, false, $3)
+     ON CONFLICT (event_id) DO UPDATE SET claimed_at = EXCLUDED.claimed_at
+       WHERE NOT d.sent AND d.claimed_at <= $3::timestamptz - make_interval(secs => $4::double precision / 1000)
+     RETURNING sent, true AS mine`,
+    [job.eventId, job.kind, now.toISOString(), MAIL_CLAIM_LEASE_MS],
   );
-  if (claimed.rows.length === 0) return;
+  if (claimed.rows.length === 0) {
+    const { rows } = await deps.db.query<{ sent: boolean }>(
+      'SELECT sent FROM mail_deliveries WHERE event_id = $1',
+      [job.eventId],
+    );
+    if (rows[0]?.sent !== false) return;
+    throw new MailClaimedElsewhere(`mail ${job.eventId} is being sent by another run`);
+  }
   try {
     if (job.sealedToken && job.position) await deps.usersCaughtUp?.(job.position);
     await deps.mailer.send(render(job, deps));
-    deps.logger?.info(
-      { kind: job.kind, eventId: job.eventId, correlationId: job.correlationId },
-      'mail sent',
-    );
   } catch (error) {
-    await deps.db.query('DELETE FROM mail_deliveries WHERE event_id = $1', [job.eventId]);
+    await deps.db
+      .query('DELETE FROM mail_deliveries WHERE event_id = $1 AND NOT sent', [job.eventId])
+      .catch(() => undefined);
     throw error;
   }
+  await deps.db.query('UPDATE mail_deliveries SET sent = true, sent_at = $2 WHERE event_id = $1', [
+    job.eventId,
+    deps.clock().toISOString(),
+  ]);
+  deps.logger?.info({ kind: job.kind, eventId: job.eventId, correlationId: job.correlationId }, 'mail sent');
 }
 
 export function registerMailJobs(queue: JobQueue, deps: MailProcessorDeps): void {
