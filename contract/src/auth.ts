@@ -1,3 +1,4 @@
+import type { EMAIL_FIELDS, PROFILE_FIELDS, WireNames, WireOf } from '@kosh/domain';
 import { type Static, Type } from 'typebox';
 import { success } from './envelope';
 
@@ -18,6 +19,11 @@ export const ProfileBody = Type.Object({
   email: Type.Optional(Email),
 });
 export type ProfileBody = Static<typeof ProfileBody>;
+// Every declared profile field is taken in (PROFILE_FIELDS, EMAIL_FIELDS): one missing here does not compile.
+ProfileBody.properties satisfies Record<
+  WireNames<typeof PROFILE_FIELDS> | WireNames<typeof EMAIL_FIELDS>,
+  unknown
+>;
 
 /** The profile's fields and the first password. */
 export const RegisterBody = Type.Object({ ...ProfileBody.properties, password: Type.Optional(Password) });
@@ -59,6 +65,11 @@ export const WireUser = Type.Object({
   created_at: Type.String(),
 });
 export type WireUser = Static<typeof WireUser>;
+// Every declared profile field is answered, with the type the domain holds.
+({}) as WireOf<typeof PROFILE_FIELDS> & WireOf<typeof EMAIL_FIELDS> satisfies Pick<
+  WireUser,
+  WireNames<typeof PROFILE_FIELDS> | WireNames<typeof EMAIL_FIELDS>
+>;
 
 export const UserResponse = success(Type.Object({ user: WireUser }));
 export type UserResponse = Static<typeof UserResponse>;

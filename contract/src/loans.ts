@@ -1,3 +1,4 @@
+import type { LOAN_FIELDS, WireNames, WireOf } from '@kosh/domain';
 import { type Static, Type } from 'typebox';
 import { MessageResponse, page, success } from './envelope';
 import { AsOfParam, IdParams, QueryText } from './request';
@@ -32,6 +33,8 @@ export const LoanBody = Type.Object({
   processing_fee_has_gst: Loose('1 (default) or 0: GST (18%) is charged on top of the processing fee'),
 });
 export type LoanBody = Static<typeof LoanBody>;
+// Every declared loan field is taken in (LOAN_FIELDS): a field missing here does not compile.
+LoanBody.properties satisfies Record<WireNames<typeof LOAN_FIELDS>, unknown>;
 
 export const LoanListQuery = Type.Object({
   page: QueryText('1-based page (default 1)'),
@@ -125,6 +128,8 @@ export const WireLoan = Type.Object({
   loan_type: Type.Object({ type_name: Type.String() }),
 });
 export type WireLoan = Static<typeof WireLoan>;
+// Every declared loan field is answered, with the type the domain holds (LOAN_FIELDS).
+({}) as WireOf<typeof LOAN_FIELDS> satisfies Pick<WireLoan, WireNames<typeof LOAN_FIELDS>>;
 
 export const WireScheduleRow = Type.Object({
   id: Type.String({ description: '{loan id}:{schedule version}:{payment number}' }),

@@ -1,3 +1,4 @@
+import type { TRANSACTION_FIELDS, WireNames, WireOf } from '@kosh/domain';
 import { type Static, Type } from 'typebox';
 import { MessageResponse, success } from './envelope';
 import { AsOfParam, IdParams, Loose, QueryText } from './request';
@@ -17,6 +18,8 @@ export const TransactionBody = Type.Object({
   amount: Loose('Rupees, more than 0, at most 2 decimals, at most 9,999,999,999.99'),
 });
 export type TransactionBody = Static<typeof TransactionBody>;
+// Every declared transaction field is taken in (TRANSACTION_FIELDS): a field missing here does not compile.
+TransactionBody.properties satisfies Record<WireNames<typeof TRANSACTION_FIELDS>, unknown>;
 
 export const TransactionListQuery = Type.Object({
   page: QueryText('1-based page (default 1)'),
@@ -43,6 +46,11 @@ export const WireTransaction = Type.Object({
   updated_at: Type.String({ description: 'ISO-8601 UTC' }),
 });
 export type WireTransaction = Static<typeof WireTransaction>;
+// Every declared transaction field is answered, with the type the domain holds (TRANSACTION_FIELDS).
+({}) as WireOf<typeof TRANSACTION_FIELDS> satisfies Pick<
+  WireTransaction,
+  WireNames<typeof TRANSACTION_FIELDS>
+>;
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
 

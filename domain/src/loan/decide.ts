@@ -2,6 +2,7 @@ import { formatInr } from '../money/format';
 import type { Paise } from '../money/paise';
 import type { Decider } from '../shared/decider';
 import { ConflictError, ValidationError } from '../shared/errors';
+import { changedKeys } from '../shared/field-table';
 import { assertNever, type Command } from '../shared/messages';
 import type { LoanFields } from '../validation/loan';
 import { LOAN_CHANGE_MESSAGES, loanChangeError } from '../validation/loan-change';
@@ -24,6 +25,7 @@ import type {
   ScheduleGenerated,
   ScheduleRevised,
 } from './events';
+import { LOAN_FIELDS } from './fields';
 import { foreclosureQuote } from './foreclosure-quote';
 import { assertPastDate, ownLoan } from './guards';
 import { MAX_RATE_SIGNIFICANT_DIGITS, significantDigits } from './rate';
@@ -263,9 +265,8 @@ function decideLoan(command: LoanCommand, state: LoanState): LoanStreamEvent[] {
       const { userId, fields, now } = command.data;
       const loan = ownLoan(state, userId);
       const next = withEndDate(fields);
-      const changed = (Object.keys(next) as (keyof LoanDetails)[]).filter(
-        (key) => next[key] !== loan.details[key],
-      );
+      // Every declared field is compared: an edit that changes none records nothing.
+      const changed = changedKeys(LOAN_FIELDS, loan.details, next);
       if (changed.length === 0) return [];
       const pick = (details: LoanDetails) => Object.fromEntries(changed.map((key) => [key, details[key]]));
       const updated: LoanEvent = {

@@ -7,40 +7,11 @@ import type {
   PrepaymentChoice,
   RateChangeOption,
 } from './actual-schedule';
+import type { LoanDetails } from './fields';
 import type { ScheduleTerms } from './schedule-terms';
 
+export type { LoanDetails } from './fields';
 export type { ScheduleTerms };
-
-/** What a user records about a loan. Amounts in paise; rates and GST in percent. */
-export type LoanDetails = Readonly<{
-  bankId: number;
-  loanTypeId: number;
-  accountNumber: string;
-  shortDetail: string | null;
-  principalAmount: Paise;
-  /** Percent per year when `isInterestRateYearly`, else percent per month. */
-  interestRate: number;
-  isInterestRateYearly: boolean;
-  /** Years when `isDurationYearly`, else months. */
-  duration: number;
-  isDurationYearly: boolean;
-  /** YYYY-MM-DD. */
-  startDate: string;
-  /** YYYY-MM-DD: start date plus the duration (same day of month, clamped to the month's end). */
-  endDate: string;
-  processingFee: Paise;
-  hasGst: boolean;
-  /** Percent charged on each instalment's interest; 0 when `hasGst` is off. */
-  gstPercentage: number;
-  /**
-   * EMIs are debited from the borrower's account on their due dates: each past EMI counts as paid
-   * then unless marked otherwise. Off: a past EMI not marked paid is overdue. A stored loan
-   * without it reads as on (see `upcastLoanEvent`).
-   */
-  emisAutoDebited: boolean;
-  /** The lender charges 18% GST on top of the processing fee (the APR counts it). Stored loans: on. */
-  processingFeeGst: boolean;
-}>;
 
 export type ScheduleRow = Readonly<{
   /** 1-based. */

@@ -1,7 +1,9 @@
 import type { Paise } from '../money/paise';
+import { withAbsent } from '../shared/field-table';
 import { assertNever } from '../shared/messages';
 import type { ActualScheduleRow } from './actual-schedule';
 import type { LoanPaymentEvent, LoanStreamEvent } from './events';
+import { LOAN_FIELDS } from './fields';
 
 /**
  * What the borrower said about paying: each mark has an id so it can be undone. A `paid-up-to`
@@ -31,21 +33,15 @@ export const legacyMarkId = (loanId: string, paymentNumber: number, paidOn: stri
   `${loanId}-${paymentNumber}-${paidOn}`;
 
 /**
- * A stored loan event in today's shape: a loan created before auto-debit and fee GST were asked
- * reads as both on (its EMIs were counted paid on their due dates, its APR always had the fee's
- * GST); a paid mark without an id gets `legacyMarkId`, and one with a debit reads as a match.
+ * A stored loan event in today's shape: a loan created before a field was asked reads as its
+ * `absent` value in `LOAN_FIELDS` (auto-debit and fee GST: on; its EMIs were counted paid on their
+ * due dates, its APR always had the fee's GST); a paid mark without an id gets `legacyMarkId`, and one with a debit reads as a match.
  */
 export function upcastLoanEvent<E extends LoanStreamEvent>(event: E): E | LoanStreamEvent {
   switch (event.type) {
     case 'LoanCreated': {
-      const d: Partial<typeof event.data> = event.data;
-      if (d.emisAutoDebited !== undefined && d.processingFeeGst !== undefined) return event;
-      const data = {
-        ...event.data,
-        emisAutoDebited: d.emisAutoDebited ?? true,
-        processingFeeGst: d.processingFeeGst ?? true,
-      };
-      return { ...event, data };
+      const data = withAbsent(LOAN_FIELDS, event.data);
+      return data === event.data ? event : { ...event, data };
     }
     case 'EmiMarkedPaid': {
       const d = event.data as Omit<typeof event.data, 'markId'> & { markId?: string };

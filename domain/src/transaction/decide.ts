@@ -1,8 +1,10 @@
 import type { Decider } from '../shared/decider';
 import { ConflictError, NotFoundError, ValidationError } from '../shared/errors';
+import { changedKeys, pickFields } from '../shared/field-table';
 import { assertNever, type Command } from '../shared/messages';
 import { type TransactionFields, validateTransactionFields } from '../validation/transaction';
 import type { TransactionEvent } from './events';
+import { TRANSACTION_FIELDS } from './fields';
 import { evolve, initialState, type TransactionState } from './state';
 
 /** `now` (ISO-8601 UTC) and the new id come in with the command: the domain has no clock. */
@@ -23,12 +25,7 @@ export type TransactionCommand = RecordTransaction | UpdateTransaction | DeleteT
 
 export const TRANSACTION_NOT_FOUND = 'Transaction not found';
 
-const FIELD_NAMES = ['notes', 'transactionType', 'transactionDate', 'amount'] as const;
-
-function fieldsOf(data: TransactionFields): TransactionFields {
-  const { notes, transactionType, transactionDate, amount } = data;
-  return { notes, transactionType, transactionDate, amount };
-}
+const fieldsOf = (data: TransactionFields): TransactionFields => pickFields(TRANSACTION_FIELDS, data);
 
 function validated(data: TransactionFields): TransactionFields {
   const fields = fieldsOf(data);
@@ -59,11 +56,10 @@ export function decide(command: TransactionCommand, state: TransactionState): Tr
     case 'UpdateTransaction': {
       const current = owned(state, data.userId);
       const next = validated(data);
-      const changes: Partial<TransactionFields> = {};
-      for (const name of FIELD_NAMES) {
-        if (next[name] !== current.fields[name]) Object.assign(changes, { [name]: next[name] });
-      }
-      if (Object.keys(changes).length === 0) return [];
+      // Every declared field is compared: an edit that changes none records nothing.
+      const changed = changedKeys(TRANSACTION_FIELDS, current.fields, next);
+      if (changed.length === 0) return [];
+      const changes: Partial<TransactionFields> = Object.fromEntries(changed.map((key) => [key, next[key]]));
       return [
         {
           type: 'TransactionUpdated',

@@ -1,6 +1,8 @@
+import { pickFields, withAbsent } from '../shared/field-table';
 import { assertNever } from '../shared/messages';
 import type { TransactionFields } from '../validation/transaction';
 import type { TransactionEvent } from './events';
+import { TRANSACTION_FIELDS } from './fields';
 
 export type TransactionState =
   | { status: 'none' }
@@ -19,14 +21,10 @@ export function evolve(state: TransactionState, event: TransactionEvent): Transa
   const { type, data } = event;
   switch (type) {
     case 'TransactionRecorded': {
-      const { transactionId, userId, recordedAt, notes, transactionType, transactionDate, amount } = data;
-      return {
-        status: 'recorded',
-        transactionId,
-        userId,
-        recordedAt,
-        fields: { notes, transactionType, transactionDate, amount },
-      };
+      const { transactionId, userId, recordedAt } = data;
+      // A field added later reads as its `absent` value in events stored before it.
+      const fields = pickFields(TRANSACTION_FIELDS, withAbsent(TRANSACTION_FIELDS, data));
+      return { status: 'recorded', transactionId, userId, recordedAt, fields };
     }
     case 'TransactionUpdated':
       return state.status === 'recorded' ? { ...state, fields: { ...state.fields, ...data.changes } } : state;

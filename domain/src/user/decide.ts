@@ -7,8 +7,10 @@ import {
   UnauthorizedError,
   ValidationError,
 } from '../shared/errors';
+import { changedKeys, pickFields } from '../shared/field-table';
 import { assertNever, type Command } from '../shared/messages';
 import type { EmailReservationEvent, IssuedToken, UserEvent } from './events';
+import { PROFILE_FIELDS, type ProfileNames } from './fields';
 import {
   type EmailReservationState,
   evolveEmailReservation,
@@ -63,10 +65,7 @@ export type ChangePassword = Command<
 >;
 /** Ends the session: every token issued before `now` stops working (spec section 4, Logout). */
 export type SignOut = Command<'SignOut', Readonly<{ now: string }>>;
-export type UpdateProfile = Command<
-  'UpdateProfile',
-  Readonly<{ firstName: string; lastName: string; now: string }>
->;
+export type UpdateProfile = Command<'UpdateProfile', ProfileNames & Readonly<{ now: string }>>;
 /**
  * Moving the account to another address is not applied at once: a link to confirm it
  * (`verification`) is mailed to that address, and opening it applies the change (`VerifyEmail`).
@@ -177,9 +176,10 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
     case 'SignOut':
       return [{ type: 'SignedOut', data: { userId, signedOutAt: command.data.now } }];
     case 'UpdateProfile': {
-      const { firstName, lastName, now } = command.data;
-      if (firstName === user.firstName && lastName === user.lastName) return [];
-      return [{ type: 'ProfileUpdated', data: { userId, firstName, lastName, updatedAt: now } }];
+      // Every declared profile field is compared: an edit that changes none records nothing.
+      if (changedKeys(PROFILE_FIELDS, user, command.data).length === 0) return [];
+      const names = pickFields(PROFILE_FIELDS, command.data);
+      return [{ type: 'ProfileUpdated', data: { userId, ...names, updatedAt: command.data.now } }];
     }
     case 'RequestEmailChange': {
       const { email, verification, now } = command.data;

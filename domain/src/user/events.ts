@@ -1,5 +1,6 @@
 import type { DomainEvent } from '../shared/messages';
 import { normalizeEmail } from '../validation/auth';
+import type { ProfileNames } from './fields';
 
 /**
  * Events of a `user-{id}` stream. Instants are ISO-8601 UTC strings. A verification or reset
@@ -58,7 +59,7 @@ export type SignedOut = DomainEvent<'SignedOut', Readonly<{ userId: string; sign
 
 export type ProfileUpdated = DomainEvent<
   'ProfileUpdated',
-  Readonly<{ userId: string; firstName: string; lastName: string; updatedAt: string }>
+  ProfileNames & Readonly<{ userId: string; updatedAt: string }>
 >;
 
 /**

@@ -1,5 +1,7 @@
+import { pickFields } from '../shared/field-table';
 import { assertNever } from '../shared/messages';
 import type { EmailReservationEvent, UserEvent } from './events';
+import { PROFILE_FIELDS } from './fields';
 
 /** An outstanding single-use link (verification or reset), known only by its token's hash. */
 export type PendingToken = Readonly<{ tokenHash: string; expiresAt: string }>;
@@ -77,7 +79,7 @@ export function evolveUser(state: UserState, event: UserEvent): UserState {
     case 'SignedOut':
       return { ...state, tokensValidAfter: event.data.signedOutAt };
     case 'ProfileUpdated':
-      return { ...state, firstName: event.data.firstName, lastName: event.data.lastName };
+      return { ...state, ...pickFields(PROFILE_FIELDS, event.data) };
     case 'EmailChanged':
       return {
         ...state,

@@ -5,7 +5,7 @@
  */
 
 import { durationInMonths, isIsoDate, loanEndDate } from '../loan/dates';
-import type { LoanDetails } from '../loan/events';
+import type { LoanDetails } from '../loan/fields';
 import { MAX_RATE_SIGNIFICANT_DIGITS, significantDigits } from '../loan/rate';
 import { type Paise, toPaise } from '../money/paise';
 import type { FieldError } from '../shared/errors';
@@ -64,27 +64,8 @@ export const LOAN_MESSAGES = {
   gstTooPrecise: 'GST percentage can have at most 15 significant digits',
 } as const;
 
-/** Loan form values (or the API body in camelCase) before validation. */
-export type LoanInput = {
-  bankId?: unknown;
-  loanTypeId?: unknown;
-  accountNumber?: unknown;
-  shortDetail?: unknown;
-  principalAmount?: unknown;
-  interestRate?: unknown;
-  isInterestRateYearly?: unknown;
-  duration?: unknown;
-  isDurationYearly?: unknown;
-  startDate?: unknown;
-  endDate?: unknown;
-  processingFee?: unknown;
-  hasGst?: unknown;
-  gstPercentage?: unknown;
-  /** Absent: on (most EMIs are auto-debited). */
-  emisAutoDebited?: unknown;
-  /** Absent: on (Indian lenders quote "fee + GST"). */
-  processingFeeGst?: unknown;
-};
+/** Loan form values (or the API body under the domain's names) before validation: one per field. */
+export type LoanInput = { [K in keyof LoanDetails]?: unknown };
 
 /** `create` applies every rule; `edit` drops the decimals rules and the future-date rule (spec). */
 export type LoanValidationMode = 'create' | 'edit';
@@ -221,30 +202,28 @@ export function validateLoan(input: LoanInput, mode: LoanValidationMode, today: 
     const expected = loanEndDate(input.startDate as string, monthsOf(input.duration, durationYearly), false);
     if (input.endDate !== expected) endMessage = LOAN_MESSAGES.endDateMismatch;
   }
-  const checks: [keyof LoanInput, string | null][] = [
-    ['bankId', idError(input.bankId, LOAN_MESSAGES.bankRequired, LOAN_MESSAGES.bankInvalid)],
-    ['loanTypeId', idError(input.loanTypeId, LOAN_MESSAGES.loanTypeRequired, LOAN_MESSAGES.loanTypeInvalid)],
-    ['accountNumber', accountNumberError(input.accountNumber)],
-    ['shortDetail', shortDetailError(input.shortDetail)],
-    ['principalAmount', principalError(input.principalAmount)],
-    ['interestRate', interestRateError(input.interestRate, mode)],
-    ['isInterestRateYearly', rateYearly === null ? LOAN_MESSAGES.interestRatePeriodInvalid : null],
-    ['duration', durationMessage],
-    ['startDate', startMessage],
-    ['endDate', endMessage],
-    ['processingFee', processingFeeError(input.processingFee)],
-    ['hasGst', hasGst === null ? LOAN_MESSAGES.hasGstInvalid : null],
-    ['gstPercentage', gstError(input.gstPercentage, hasGst === true, mode)],
-    [
-      'emisAutoDebited',
-      flag(input.emisAutoDebited, true) === null ? LOAN_MESSAGES.emisAutoDebitedInvalid : null,
-    ],
-    [
-      'processingFeeGst',
+  // One check per declared field (the compiler points here when a field is added), in form order.
+  const checks: Record<keyof LoanInput, string | null> = {
+    bankId: idError(input.bankId, LOAN_MESSAGES.bankRequired, LOAN_MESSAGES.bankInvalid),
+    loanTypeId: idError(input.loanTypeId, LOAN_MESSAGES.loanTypeRequired, LOAN_MESSAGES.loanTypeInvalid),
+    accountNumber: accountNumberError(input.accountNumber),
+    shortDetail: shortDetailError(input.shortDetail),
+    principalAmount: principalError(input.principalAmount),
+    interestRate: interestRateError(input.interestRate, mode),
+    isInterestRateYearly: rateYearly === null ? LOAN_MESSAGES.interestRatePeriodInvalid : null,
+    duration: durationMessage,
+    // A bad period is reported on the duration.
+    isDurationYearly: null,
+    startDate: startMessage,
+    endDate: endMessage,
+    processingFee: processingFeeError(input.processingFee),
+    hasGst: hasGst === null ? LOAN_MESSAGES.hasGstInvalid : null,
+    gstPercentage: gstError(input.gstPercentage, hasGst === true, mode),
+    emisAutoDebited: flag(input.emisAutoDebited, true) === null ? LOAN_MESSAGES.emisAutoDebitedInvalid : null,
+    processingFeeGst:
       flag(input.processingFeeGst, true) === null ? LOAN_MESSAGES.processingFeeGstInvalid : null,
-    ],
-  ];
-  return checks.flatMap(([field, message]) => (message ? [{ field, message }] : []));
+  };
+  return Object.entries(checks).flatMap(([field, message]) => (message ? [{ field, message }] : []));
 }
 
 /** Loan details without the dates the domain derives (end date). */

@@ -5,6 +5,10 @@
  */
 import { type Paise, toPaise } from '../money/paise';
 import type { FieldError } from '../shared/errors';
+import type { WireNames } from '../shared/field-table';
+import { TRANSACTION_FIELDS, type TransactionFields } from '../transaction/fields';
+
+export type { TransactionFields } from '../transaction/fields';
 
 export const TRANSACTION_MESSAGES = {
   notesRequired: 'Notes are required',
@@ -22,24 +26,14 @@ export const NOTES_MAX_LENGTH = 255;
 /** The largest amount `numeric(14,2)` holds with room for the sign: ₹9,999,999,999.99. */
 export const TRANSACTION_AMOUNT_MAX: Paise = 999_999_999_999;
 
-export const TRANSACTION_TYPES = ['C', 'D'] as const;
+export const TRANSACTION_TYPES = TRANSACTION_FIELDS.transactionType.values;
 export type TransactionType = (typeof TRANSACTION_TYPES)[number];
 
-/** What the form holds or the API receives, before validation. */
-export type TransactionInput = {
-  notes?: unknown;
-  transaction_type?: unknown;
-  transaction_date?: unknown;
-  amount?: unknown;
-};
+/** What the form holds or the API receives, before validation: one per field, by its wire name. */
+export type TransactionInput = { [K in WireNames<typeof TRANSACTION_FIELDS>]?: unknown };
 
-/** The validated values, money in paise. */
-export type TransactionFields = {
-  notes: string;
-  transactionType: TransactionType;
-  transactionDate: string;
-  amount: Paise;
-};
+/** Checks of every field by its wire name (the compiler points here when a field is added). */
+type Checks = Record<keyof TransactionInput, string | null>;
 
 const DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
 const AMOUNT_PATTERN = /^\d+(\.\d+)?$/;
@@ -106,13 +100,13 @@ function amountError(amount: unknown): string | null {
 
 /** Every failing field with its first message, in form order; empty when valid. */
 export function validateTransaction(input: TransactionInput): FieldError[] {
-  const checks: [string, string | null][] = [
-    ['notes', notesError(input.notes)],
-    ['transaction_type', typeError(input.transaction_type)],
-    ['transaction_date', dateError(input.transaction_date)],
-    ['amount', amountError(input.amount)],
-  ];
-  return checks.flatMap(([field, message]) => (message ? [{ field, message }] : []));
+  const checks: Checks = {
+    notes: notesError(input.notes),
+    transaction_type: typeError(input.transaction_type),
+    transaction_date: dateError(input.transaction_date),
+    amount: amountError(input.amount),
+  };
+  return Object.entries(checks).flatMap(([field, message]) => (message ? [{ field, message }] : []));
 }
 
 /** The validated fields (notes trimmed, amount in paise), or the errors. */
@@ -140,11 +134,11 @@ export function validateTransactionFields(fields: TransactionFields): FieldError
       : fields.amount > TRANSACTION_AMOUNT_MAX
         ? TRANSACTION_MESSAGES.amountTooLarge
         : null;
-  const checks: [string, string | null][] = [
-    ['notes', notesError(fields.notes)],
-    ['transaction_type', typeError(fields.transactionType)],
-    ['transaction_date', dateError(fields.transactionDate)],
-    ['amount', amountMessage],
-  ];
-  return checks.flatMap(([field, message]) => (message ? [{ field, message }] : []));
+  const checks: Checks = {
+    notes: notesError(fields.notes),
+    transaction_type: typeError(fields.transactionType),
+    transaction_date: dateError(fields.transactionDate),
+    amount: amountMessage,
+  };
+  return Object.entries(checks).flatMap(([field, message]) => (message ? [{ field, message }] : []));
 }

@@ -1,4 +1,4 @@
-import { fromPaise, type Paise } from '@kosh/domain';
+import { type FieldSpec, type FieldTable, fieldKeys, fromPaise, type Paise } from '@kosh/domain';
 
 /** A timeline entry's field changes: the names the screens use, money in rupees. Pure. */
 
@@ -34,4 +34,36 @@ export function diff(fields: Record<string, Field>, from: Values, to: Values, na
     if (before !== after) changes.push({ field: field.label, from: before, to: after });
   }
   return changes;
+}
+
+/** How History shows a field of a kind; `words` of a flag show it as one of two words. */
+function showOf(spec: FieldSpec): Field['show'] {
+  switch (spec.kind) {
+    case 'money':
+      return money;
+    case 'number':
+    case 'int':
+    case 'id':
+      return number;
+    case 'flag':
+      return spec.words ? period(spec.words[0], spec.words[1]) : yesNo;
+    default:
+      return text;
+  }
+}
+
+/**
+ * History's fields of a record, from its declared table (labels, and how each kind is shown),
+ * in the table's order; `shows` replaces how a field is shown (a catalog id by its name).
+ */
+export function historyFields<T extends FieldTable>(
+  table: T,
+  shows: Partial<Record<keyof T, Field['show']>> = {},
+): Record<keyof T & string, Field> {
+  return Object.fromEntries(
+    fieldKeys(table).map((key) => [
+      key,
+      { label: table[key]!.label, show: shows[key] ?? showOf(table[key]!) },
+    ]),
+  ) as Record<keyof T & string, Field>;
 }

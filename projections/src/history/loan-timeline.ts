@@ -1,6 +1,7 @@
 import {
   dateWords,
   formatInr,
+  LOAN_FIELDS,
   type LoanStreamEvent,
   loanStreamEventTypes,
   PREPAYMENT_CHOICE_WORDS,
@@ -13,13 +14,11 @@ import {
   diff,
   type Field,
   type FieldChange,
+  historyFields,
   money,
   type Names,
   number,
-  period,
-  text,
   type Values,
-  yesNo,
 } from './fields';
 import { scheduleVersionOf } from './schedule-versions';
 
@@ -28,28 +27,11 @@ import { scheduleVersionOf } from './schedule-versions';
  * SBI - Andheri") and the fields each event set, in the screens' words.
  */
 
-/** Loan fields, in the order the loan form shows them. */
-const LOAN_FIELDS: Record<string, Field> = {
-  bankId: { label: 'Bank', show: (v, n) => (typeof v === 'number' ? (n.banks.get(v) ?? `Bank ${v}`) : null) },
-  loanTypeId: {
-    label: 'Loan Type',
-    show: (v, n) => (typeof v === 'number' ? (n.loanTypes.get(v) ?? `Loan type ${v}`) : null),
-  },
-  accountNumber: { label: 'Account Number', show: text },
-  shortDetail: { label: 'Short Description', show: text },
-  principalAmount: { label: 'Principal Amount', show: money },
-  processingFee: { label: 'Processing Fee', show: money },
-  interestRate: { label: 'Interest Rate', show: number },
-  isInterestRateYearly: { label: 'Interest rate is', show: period('Yearly', 'Monthly') },
-  duration: { label: 'Duration', show: number },
-  isDurationYearly: { label: 'Duration in', show: period('Years', 'Months') },
-  startDate: { label: 'Start Date', show: text },
-  endDate: { label: 'End Date', show: text },
-  hasGst: { label: 'GST applies to the interest', show: yesNo },
-  gstPercentage: { label: 'GST Percentage', show: number },
-  emisAutoDebited: { label: 'EMIs are auto-debited from my bank account', show: yesNo },
-  processingFeeGst: { label: 'GST (18%) is charged on top of the processing fee', show: yesNo },
-};
+/** Loan fields (`LOAN_FIELDS`), in the order the loan form shows them; ids by their catalog names. */
+const LOAN_HISTORY = historyFields(LOAN_FIELDS, {
+  bankId: (v, n) => (typeof v === 'number' ? (n.banks.get(v) ?? `Bank ${v}`) : null),
+  loanTypeId: (v, n) => (typeof v === 'number' ? (n.loanTypes.get(v) ?? `Loan type ${v}`) : null),
+});
 
 const SCHEDULE_FIELDS: Record<string, Field> = {
   version: { label: 'Schedule Version', show: number },
@@ -115,11 +97,11 @@ const LOAN_ENTRIES: {
 } = {
   LoanCreated: (d, loan, _p, names) => ({
     summary: `Loan ${loan} created`,
-    changes: diff(LOAN_FIELDS, null, d, names),
+    changes: diff(LOAN_HISTORY, null, d, names),
   }),
   LoanUpdated: (d, loan, _p, names) => {
     // `previous` holds the old value of exactly the fields in `changes`.
-    const changes = diff(LOAN_FIELDS, d.previous, d.changes, names);
+    const changes = diff(LOAN_HISTORY, d.previous, d.changes, names);
     return { summary: `Loan ${loan} edited (${changes.map((c) => c.field).join(', ')})`, changes };
   },
   LoanDeleted: (_d, loan) => ({ summary: `Loan ${loan} deleted`, changes: [] }),

@@ -1,5 +1,5 @@
-import { fromPaise } from '@kosh/domain';
-import { diff, type Field, type FieldChange, money, type Names, text, type Values } from './fields';
+import { EMAIL_FIELDS, fromPaise, PROFILE_FIELDS, TRANSACTION_FIELDS } from '@kosh/domain';
+import { diff, type FieldChange, historyFields, type Names, text, type Values } from './fields';
 import { isLoanEvent, loanTimelineEntry } from './loan-timeline';
 
 export type { ChangeValue, FieldChange, Names } from './fields';
@@ -57,19 +57,14 @@ export function streamIdOfWire(wire: string, userId: string): string | null {
   return `${kind}-${match[2]}`;
 }
 
-/** Transaction fields, in the order the transaction form shows them. */
-const TRANSACTION_FIELDS: Record<string, Field> = {
-  transactionType: { label: 'Type', show: (v) => (v === 'C' ? 'Credit' : v === 'D' ? 'Debit' : null) },
-  transactionDate: { label: 'Date', show: text },
-  amount: { label: 'Amount', show: money },
-  notes: { label: 'Notes', show: text },
-};
+/** Transaction fields (`TRANSACTION_FIELDS`); the type in words. */
+const TRANSACTION_HISTORY = historyFields(TRANSACTION_FIELDS, {
+  transactionType: (v) => (v === 'C' ? 'Credit' : v === 'D' ? 'Debit' : null),
+});
 
-const PROFILE_FIELDS: Record<string, Field> = {
-  firstName: { label: 'First Name', show: text },
-  lastName: { label: 'Last Name', show: text },
-  email: { label: 'Email', show: text },
-};
+/** The profile's names (`PROFILE_FIELDS`) and its address (`EMAIL_FIELDS`). */
+const PROFILE_HISTORY = historyFields(PROFILE_FIELDS);
+const EMAIL_HISTORY = historyFields(EMAIL_FIELDS);
 
 /** The event before this one that `timelineEntry` needs to show a change, by event type. */
 export const PREVIOUS_NEEDED: Readonly<Record<string, readonly string[]>> = {
@@ -116,11 +111,11 @@ export function timelineEntry(event: HistoryEvent, previous: Values, names: Name
     case 'TransactionRecorded':
       return entry(
         `${d.transactionType === 'C' ? 'Credit' : 'Debit'} of ${amount(d.amount)} recorded`,
-        diff(TRANSACTION_FIELDS, null, d, names),
+        diff(TRANSACTION_HISTORY, null, d, names),
       );
     case 'TransactionUpdated': {
       const changes = diff(
-        TRANSACTION_FIELDS,
+        TRANSACTION_HISTORY,
         d.previous as Values,
         { ...(d.previous as object), ...(d.changes as object) },
         names,
@@ -131,11 +126,11 @@ export function timelineEntry(event: HistoryEvent, previous: Values, names: Name
       const p = (d.previous ?? {}) as Record<string, unknown>;
       return entry(
         `${p.transactionType === 'C' ? 'Credit' : 'Debit'} of ${amount(p.amount)} deleted`,
-        diff(TRANSACTION_FIELDS, p, null, names),
+        diff(TRANSACTION_HISTORY, p, null, names),
       );
     }
     case 'UserRegistered':
-      return entry('Account registered', diff(PROFILE_FIELDS, null, d, names));
+      return entry('Account registered', diff({ ...PROFILE_HISTORY, ...EMAIL_HISTORY }, null, d, names));
     case 'EmailVerificationRequested':
       return entry(`Verification link sent to ${String(d.email)}`);
     case 'EmailVerified':
@@ -149,21 +144,13 @@ export function timelineEntry(event: HistoryEvent, previous: Values, names: Name
     case 'SignedOut':
       return entry('Signed out');
     case 'ProfileUpdated':
-      return entry(
-        'Profile edited',
-        diff(
-          { firstName: PROFILE_FIELDS.firstName as Field, lastName: PROFILE_FIELDS.lastName as Field },
-          previous,
-          d,
-          names,
-        ),
-      );
+      return entry('Profile edited', diff(PROFILE_HISTORY, previous, d, names));
     case 'EmailChangeRequested':
       return entry(`Change of email address to ${String(d.email)} requested`);
     case 'EmailChanged':
       return entry(
         'Email address changed',
-        diff(PROFILE_FIELDS, { email: d.previousEmail }, { email: d.email }, names),
+        diff(EMAIL_HISTORY, { email: d.previousEmail }, { email: d.email }, names),
       );
     case 'EmailClaimAttempted':
       return entry(

@@ -1,15 +1,14 @@
 import {
   assertNever,
+  LOAN_FIELDS,
   type LoanDetails,
   type LoanStreamEvent,
   loanStreamEventTypes,
-  type Paise,
   type RecordedEvent,
-  toDecimalString,
-  toPaise,
   upcastLoanEvent,
 } from '@kosh/domain';
 import type { Queryable } from '@kosh/event-store';
+import { columnsOf } from '../runner/columns';
 import { foldRows, rowProjection, splitChanges } from '../runner/row-projection';
 
 /** One row of `loans`. Money in paise; instants ISO-8601 UTC. */
@@ -65,34 +64,18 @@ export function evolveLoanRow(row: LoanRow | null, stored: VersionedLoanEvent): 
   }
 }
 
-export const LOAN_COLUMNS = `l.id::text AS id, l.user_id, l.bank_id, l.loan_type_id, l.account_number, l.short_detail,
-  l.principal_amount::text AS principal_amount, l.interest_rate::text AS interest_rate, l.is_interest_rate_yearly,
-  l.duration, l.is_duration_yearly, to_char(l.start_date, 'YYYY-MM-DD') AS start_date,
-  to_char(l.end_date, 'YYYY-MM-DD') AS end_date, l.processing_fee::text AS processing_fee, l.has_gst,
-  l.gst_percentage::text AS gst_percentage, l.emis_auto_debited, l.processing_fee_gst,
+/** The columns of the loan's declared fields (`LOAN_FIELDS`). */
+const FIELD_COLUMNS = columnsOf(LOAN_FIELDS);
+
+export const LOAN_COLUMNS = `l.id::text AS id, l.user_id, ${FIELD_COLUMNS.select('l')},
   to_char(l.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at,
   to_char(l.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS updated_at,
   l.schedule_version, l.version`;
 
-export type DbLoanRow = {
+/** A row as `LOAN_COLUMNS` reads it: the fields' columns (see `columnsOf`) and the row's own. */
+export type DbLoanRow = Readonly<Record<string, unknown>> & {
   id: string;
   user_id: string;
-  bank_id: number;
-  loan_type_id: number;
-  account_number: string;
-  short_detail: string | null;
-  principal_amount: string;
-  interest_rate: string;
-  is_interest_rate_yearly: boolean;
-  duration: number;
-  is_duration_yearly: boolean;
-  start_date: string;
-  end_date: string;
-  processing_fee: string;
-  has_gst: boolean;
-  gst_percentage: string;
-  emis_auto_debited: boolean;
-  processing_fee_gst: boolean;
   created_at: string;
   updated_at: string;
   schedule_version: number;
@@ -100,26 +83,10 @@ export type DbLoanRow = {
 };
 
 export function loanFromDb(r: DbLoanRow): LoanRow {
-  const paise = (text: string): Paise => toPaise(text);
   return {
+    ...FIELD_COLUMNS.fromSql(r),
     id: r.id,
     userId: r.user_id,
-    bankId: Number(r.bank_id),
-    loanTypeId: Number(r.loan_type_id),
-    accountNumber: r.account_number,
-    shortDetail: r.short_detail,
-    principalAmount: paise(r.principal_amount),
-    interestRate: Number(r.interest_rate),
-    isInterestRateYearly: r.is_interest_rate_yearly,
-    duration: Number(r.duration),
-    isDurationYearly: r.is_duration_yearly,
-    startDate: r.start_date,
-    endDate: r.end_date,
-    processingFee: paise(r.processing_fee),
-    hasGst: r.has_gst,
-    gstPercentage: Number(r.gst_percentage),
-    emisAutoDebited: r.emis_auto_debited,
-    processingFeeGst: r.processing_fee_gst,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
     scheduleVersion: Number(r.schedule_version),
@@ -135,41 +102,19 @@ async function loadRows(tx: Queryable, ids: readonly string[]): Promise<Map<stri
   return new Map(rows.map((r) => [r.id, loanFromDb(r)]));
 }
 
+const SAVE_ROWS = `INSERT INTO loans (id, user_id, ${FIELD_COLUMNS.insert}, created_at, updated_at,
+       schedule_version, version)
+     SELECT r."id", r."userId", ${FIELD_COLUMNS.values}, r."createdAt", r."updatedAt", r."scheduleVersion",
+            r."version"
+       FROM jsonb_to_recordset($1::jsonb) AS r("id" uuid, "userId" text, ${FIELD_COLUMNS.recordset},
+            "createdAt" timestamptz, "updatedAt" timestamptz, "scheduleVersion" integer, "version" integer)
+     ON CONFLICT (id) DO UPDATE SET ${FIELD_COLUMNS.update}, updated_at = EXCLUDED.updated_at,
+       schedule_version = EXCLUDED.schedule_version, version = EXCLUDED.version`;
+
 async function saveRows(tx: Queryable, rows: readonly LoanRow[]): Promise<void> {
   if (rows.length === 0) return;
-  const records = rows.map((r) => ({
-    ...r,
-    principalAmount: toDecimalString(r.principalAmount),
-    processingFee: toDecimalString(r.processingFee),
-  }));
-  await tx.query(
-    `INSERT INTO loans (id, user_id, bank_id, loan_type_id, account_number, short_detail, principal_amount,
-       interest_rate, is_interest_rate_yearly, duration, is_duration_yearly, start_date, end_date, processing_fee,
-       has_gst, gst_percentage, emis_auto_debited, processing_fee_gst, created_at, updated_at, schedule_version,
-       version)
-     SELECT r."id", r."userId", r."bankId", r."loanTypeId", r."accountNumber", r."shortDetail", r."principalAmount",
-            r."interestRate", r."isInterestRateYearly", r."duration", r."isDurationYearly", r."startDate",
-            r."endDate", r."processingFee", r."hasGst", r."gstPercentage", r."emisAutoDebited",
-            r."processingFeeGst", r."createdAt", r."updatedAt",
-            r."scheduleVersion", r."version"
-       FROM jsonb_to_recordset($1::jsonb) AS r("id" uuid, "userId" text, "bankId" integer, "loanTypeId" integer,
-            "accountNumber" text, "shortDetail" text, "principalAmount" numeric, "interestRate" numeric,
-            "isInterestRateYearly" boolean, "duration" integer, "isDurationYearly" boolean, "startDate" date,
-            "endDate" date, "processingFee" numeric, "hasGst" boolean, "gstPercentage" numeric,
-            "emisAutoDebited" boolean, "processingFeeGst" boolean,
-            "createdAt" timestamptz, "updatedAt" timestamptz, "scheduleVersion" integer, "version" integer)
-     ON CONFLICT (id) DO UPDATE SET
-       bank_id = EXCLUDED.bank_id, loan_type_id = EXCLUDED.loan_type_id, account_number = EXCLUDED.account_number,
-       short_detail = EXCLUDED.short_detail, principal_amount = EXCLUDED.principal_amount,
-       interest_rate = EXCLUDED.interest_rate, is_interest_rate_yearly = EXCLUDED.is_interest_rate_yearly,
-       duration = EXCLUDED.duration, is_duration_yearly = EXCLUDED.is_duration_yearly,
-       start_date = EXCLUDED.start_date, end_date = EXCLUDED.end_date, processing_fee = EXCLUDED.processing_fee,
-       has_gst = EXCLUDED.has_gst, gst_percentage = EXCLUDED.gst_percentage,
-       emis_auto_debited = EXCLUDED.emis_auto_debited, processing_fee_gst = EXCLUDED.processing_fee_gst,
-       updated_at = EXCLUDED.updated_at,
-       schedule_version = EXCLUDED.schedule_version, version = EXCLUDED.version`,
-    [JSON.stringify(records)],
-  );
+  const records = rows.map((r) => ({ ...r, ...FIELD_COLUMNS.toRecord(r) }));
+  await tx.query(SAVE_ROWS, [JSON.stringify(records)]);
 }
 
 const loanIdOf = (event: VersionedLoanEvent) => event.data.loanId;

@@ -1,29 +1,29 @@
 import {
   assertNever,
   type Paise,
+  pickFields,
   type RecordedEvent,
   TRANSACTION_EVENT_TYPES,
+  TRANSACTION_FIELDS,
   type TransactionEvent,
-  type TransactionType,
+  type TransactionFields,
   toDecimalString,
-  toPaise,
+  withAbsent,
 } from '@kosh/domain';
 import type { Queryable } from '@kosh/event-store';
+import { columnsOf } from '../runner/columns';
 import { foldRows, type RowChange, rowProjection, splitChanges } from '../runner/row-projection';
 
 /** One row of `transactions`. Money in paise; instants ISO-8601 UTC. */
-export type TransactionRow = Readonly<{
-  id: string;
-  userId: string;
-  notes: string;
-  transactionType: TransactionType;
-  transactionDate: string;
-  amount: Paise;
-  createdAt: string;
-  updatedAt: string;
-  /** Stream version of the last event folded in. */
-  version: number;
-}>;
+export type TransactionRow = TransactionFields &
+  Readonly<{
+    id: string;
+    userId: string;
+    createdAt: string;
+    updatedAt: string;
+    /** Stream version of the last event folded in. */
+    version: number;
+  }>;
 
 type Versioned = Pick<RecordedEvent, 'streamVersion'>;
 export type VersionedTransactionEvent = TransactionEvent & Versioned;
@@ -39,12 +39,10 @@ export function evolveTransactionRow(
     case 'TransactionRecorded': {
       const d = event.data;
       return {
+        // A field added later reads as its `absent` value in events stored before it.
+        ...pickFields(TRANSACTION_FIELDS, withAbsent(TRANSACTION_FIELDS, d)),
         id: d.transactionId,
         userId: d.userId,
-        notes: d.notes,
-        transactionType: d.transactionType,
-        transactionDate: d.transactionDate,
-        amount: d.amount,
         createdAt: d.recordedAt,
         updatedAt: d.recordedAt,
         version,
@@ -131,18 +129,17 @@ export function foldBatch(
   };
 }
 
-export const TRANSACTION_COLUMNS = `id::text AS id, user_id, notes, transaction_type,
-  to_char(transaction_date, 'YYYY-MM-DD') AS transaction_date, amount::text AS amount,
+/** The columns of the transaction's declared fields (`TRANSACTION_FIELDS`). */
+const FIELD_COLUMNS = columnsOf(TRANSACTION_FIELDS);
+
+export const TRANSACTION_COLUMNS = `id::text AS id, user_id, ${FIELD_COLUMNS.select()},
   to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at,
   to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS updated_at, version`;
 
-export type DbTransactionRow = {
+/** A row as `TRANSACTION_COLUMNS` reads it: the fields' columns (see `columnsOf`) and the row's own. */
+export type DbTransactionRow = Readonly<Record<string, unknown>> & {
   id: string;
   user_id: string;
-  notes: string;
-  transaction_type: TransactionType;
-  transaction_date: string;
-  amount: string;
   created_at: string;
   updated_at: string;
   version: number;
@@ -150,12 +147,9 @@ export type DbTransactionRow = {
 
 export function fromDb(r: DbTransactionRow): TransactionRow {
   return {
+    ...FIELD_COLUMNS.fromSql(r),
     id: r.id,
     userId: r.user_id,
-    notes: r.notes,
-    transactionType: r.transaction_type,
-    transactionDate: r.transaction_date,
-    amount: toPaise(r.amount),
     createdAt: r.created_at,
     updatedAt: r.updated_at,
     version: Number(r.version),
@@ -173,19 +167,15 @@ async function loadRows(tx: Queryable, ids: readonly string[]): Promise<Map<stri
 
 /** Upserts the rows in `$param` (records of `rowRecords`). */
 const SAVE_ROWS = (param: string) => `INSERT INTO transactions
-       (id, user_id, notes, transaction_type, transaction_date, amount, created_at, updated_at, version)
-     SELECT r."id", r."userId", r."notes", r."transactionType", r."transactionDate", r."amount",
-            r."createdAt", r."updatedAt", r."version"
-       FROM jsonb_to_recordset(${param}::jsonb) AS r("id" uuid, "userId" text, "notes" text,
-            "transactionType" char(1), "transactionDate" date, "amount" numeric, "createdAt" timestamptz,
-            "updatedAt" timestamptz, "version" integer)
-     ON CONFLICT (id) DO UPDATE SET
-       notes = EXCLUDED.notes, transaction_type = EXCLUDED.transaction_type,
-       transaction_date = EXCLUDED.transaction_date, amount = EXCLUDED.amount,
+       (id, user_id, ${FIELD_COLUMNS.insert}, created_at, updated_at, version)
+     SELECT r."id", r."userId", ${FIELD_COLUMNS.values}, r."createdAt", r."updatedAt", r."version"
+       FROM jsonb_to_recordset(${param}::jsonb) AS r("id" uuid, "userId" text, ${FIELD_COLUMNS.recordset},
+            "createdAt" timestamptz, "updatedAt" timestamptz, "version" integer)
+     ON CONFLICT (id) DO UPDATE SET ${FIELD_COLUMNS.update},
        updated_at = EXCLUDED.updated_at, version = EXCLUDED.version`;
 
 const rowRecords = (rows: readonly TransactionRow[]) =>
-  rows.map((r) => ({ ...r, amount: toDecimalString(r.amount) }));
+  rows.map((r) => ({ ...r, ...FIELD_COLUMNS.toRecord(r) }));
 
 /** Adds the owners' changes of totals in `$param` (records of `statsRecords`). */
 const ADD_TO_STATS = (param: string) => `INSERT INTO transaction_stats AS s

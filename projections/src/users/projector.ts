@@ -1,4 +1,11 @@
-import { assertNever, type RecordedEvent, USER_EVENT_TYPES, type UserEvent } from '@kosh/domain';
+import {
+  assertNever,
+  PROFILE_FIELDS,
+  pickFields,
+  type RecordedEvent,
+  USER_EVENT_TYPES,
+  type UserEvent,
+} from '@kosh/domain';
 import type { Queryable } from '@kosh/event-store';
 import { rowProjection, splitChanges } from '../runner/row-projection';
 
@@ -80,8 +87,7 @@ export function evolveUserRow(row: UserRow | null, event: UserEvent & Versioned)
     case 'ProfileUpdated':
       return {
         ...row,
-        firstName: event.data.firstName,
-        lastName: event.data.lastName,
+        ...pickFields(PROFILE_FIELDS, event.data),
         updatedAt: event.data.updatedAt,
         version,
       };

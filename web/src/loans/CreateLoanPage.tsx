@@ -6,7 +6,7 @@ import { toSubmissionErrors } from '../forms';
 import { useSubmissionKey } from '../forms/useSubmissionKey';
 import { toast } from '../toaster';
 import { LoanForm } from './LoanForm';
-import { LOAN_FIELDS, type LoanFormValues, NEW_LOAN, toLoanBody } from './loanFormValues';
+import { LOAN_FIELD_NAMES, type LoanFormValues, NEW_LOAN, toLoanBody } from './loanFormValues';
 import { useCreateLoanMutation } from './loansApi';
 
 /** /loans/create, 'Create New Loan' (spec section 2). */
@@ -19,7 +19,7 @@ export function CreateLoanPage() {
   const save = async (values: LoanFormValues) => {
     const body = toLoanBody(values);
     const result = await createLoan({ body, idempotencyKey: submission.keyFor(body) });
-    if ('error' in result) return toSubmissionErrors(result.error, LOAN_FIELDS, 'Failed to create loan');
+    if ('error' in result) return toSubmissionErrors(result.error, LOAN_FIELD_NAMES, 'Failed to create loan');
     submission.succeeded();
     toast.success(result.data.message || 'Loan created successfully');
     const id = result.data.data?.loan?.id;

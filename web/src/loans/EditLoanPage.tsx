@@ -8,7 +8,7 @@ import { toSubmissionErrors } from '../forms';
 import { toast } from '../toaster';
 import { LoanForm } from './LoanForm';
 import { LoanUnavailable } from './LoanUnavailable';
-import { LOAN_FIELDS, type LoanFormValues, toLoanBody, valuesOf } from './loanFormValues';
+import { LOAN_FIELD_NAMES, type LoanFormValues, toLoanBody, valuesOf } from './loanFormValues';
 import { useGetLoanQuery, useUpdateLoanMutation } from './loansApi';
 
 /** /loans/{id}/edit, 'Edit Loan': the same form prefilled (spec section 2). */
@@ -22,7 +22,7 @@ export function EditLoanPage() {
 
   const save = async (values: LoanFormValues) => {
     const result = await updateLoan({ id, body: toLoanBody(values), etag: loan.data?.etag ?? null });
-    if ('error' in result) return toSubmissionErrors(result.error, LOAN_FIELDS, 'Failed to update loan');
+    if ('error' in result) return toSubmissionErrors(result.error, LOAN_FIELD_NAMES, 'Failed to update loan');
     toast.success(result.data.message || 'Loan updated successfully');
     navigate(`/loans/${id}`);
     return undefined;

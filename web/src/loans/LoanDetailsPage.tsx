@@ -1,5 +1,5 @@
 import { Button, Card, H2, type IconName, Spinner, Tag } from '@blueprintjs/core';
-import { fromPaise, toPaise } from '@kosh/domain';
+import { fromPaise, LOAN_FIELDS, type LoanDetails, toPaise } from '@kosh/domain';
 import { lazy, type ReactNode, Suspense, useState } from 'react';
 import { useLocation, useParams } from 'wouter';
 import { PageHeader } from '../app/layout/PageHeader';
@@ -25,6 +25,7 @@ import {
   statusOf,
 } from './loanDisplay';
 import {
+  type Loan,
   type PrepaymentComparison,
   useGetLoanQuery,
   useGetScheduleQuery,
@@ -65,6 +66,38 @@ function Facts({ rows }: { rows: [string, ReactNode][] }) {
 }
 
 /** /loans/{id}, 'Loan Details' (spec section 2). */
+/**
+ * Where this screen shows each declared loan field (`LOAN_FIELDS`): `'card'` for a row a card
+ * lays out itself, or the value a row of Basic Information shows under the field's label. A
+ * field added to the table does not compile until it is placed here.
+ */
+const DETAIL_ROWS: Record<keyof LoanDetails, 'card' | ((loan: Loan) => ReactNode)> = {
+  bankId: 'card',
+  loanTypeId: 'card',
+  accountNumber: 'card',
+  shortDetail: 'card',
+  principalAmount: 'card',
+  processingFee: 'card',
+  interestRate: 'card',
+  isInterestRateYearly: 'card',
+  duration: 'card',
+  isDurationYearly: 'card',
+  startDate: 'card',
+  endDate: 'card',
+  hasGst: 'card',
+  gstPercentage: 'card',
+  emisAutoDebited: 'card',
+  processingFeeGst: 'card',
+};
+
+/** The Basic Information rows of the fields no card lays out, labelled as History labels them. */
+function fieldRows(loan: Loan): [string, ReactNode][] {
+  return (Object.keys(DETAIL_ROWS) as (keyof LoanDetails)[]).flatMap((key) => {
+    const show = DETAIL_ROWS[key];
+    return show === 'card' ? [] : [[LOAN_FIELDS[key].label, show(loan)] as [string, ReactNode]];
+  });
+}
+
 export function LoanDetailsPage() {
   const { id = '' } = useParams<{ id: string }>();
   const [, navigate] = useLocation();
@@ -193,6 +226,7 @@ export function LoanDetailsPage() {
               ['Bank', bankLabel(loan.bank)],
               ['Loan Type', loan.loanType?.typeName ?? '—'],
               ['Description', loan.shortDetail || '—'],
+              ...fieldRows(loan),
               [
                 'Status',
                 <Tag key="status" round intent={STATUS_INTENT[status]}>

@@ -1,7 +1,7 @@
 import { Button, Callout, Card, FormGroup, H2, InputGroup } from '@blueprintjs/core';
 import type { LoanValidationMode } from '@kosh/domain';
 import type { SubmissionErrors } from 'final-form';
-import { type FocusEvent, useMemo } from 'react';
+import { type FocusEvent, Fragment, type ReactNode, useMemo } from 'react';
 import { Form, FormSpy } from 'react-final-form';
 import { useLocation } from 'wouter';
 import '../ui/money-screens.css';
@@ -19,6 +19,33 @@ import { LoanPreview } from './LoanPreview';
 import { bankLabel } from './loanDisplay';
 import { endDateOf, type LoanFormValues, loanFormValidator } from './loanFormValues';
 import { useGetBanksQuery, useGetLoanTypesQuery } from './loansApi';
+
+/**
+ * Where the form takes each of its values: `'laid-out'` for an input the form places itself, or
+ * the input shown at the end of Basic Information. A value added to `LoanFormValues` does not
+ * compile until it is placed here.
+ */
+const INPUTS: Record<keyof LoanFormValues, 'laid-out' | ReactNode> = {
+  bankId: 'laid-out',
+  loanTypeId: 'laid-out',
+  accountNumber: 'laid-out',
+  shortDetail: 'laid-out',
+  principalAmount: 'laid-out',
+  interestRate: 'laid-out',
+  isInterestRateYearly: 'laid-out',
+  duration: 'laid-out',
+  isDurationYearly: 'laid-out',
+  startDate: 'laid-out',
+  processingFee: 'laid-out',
+  hasGst: 'laid-out',
+  gstPercentage: 'laid-out',
+  emisAutoDebited: 'laid-out',
+  processingFeeGst: 'laid-out',
+};
+
+const fieldInputs = Object.entries(INPUTS).flatMap(([name, input]) =>
+  input === 'laid-out' ? [] : [<Fragment key={name}>{input}</Fragment>],
+);
 
 type Props = {
   mode: LoanValidationMode;
@@ -111,6 +138,7 @@ export function LoanForm({ mode, initialValues, submitText, onSubmit }: Props) {
                 <InputGroupField name="accountNumber" label="Account Number" placeholder="e.g. HDFC0012345" />
               </div>
               <TextAreaField name="shortDetail" label="Short Description (optional)" rows={2} />
+              {fieldInputs}
             </Card>
             <Card className="kosh-panel">
               <H2 className="kosh-section-title">Financial Details</H2>

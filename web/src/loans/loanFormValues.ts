@@ -1,6 +1,9 @@
 import {
   durationInMonths,
+  fieldKeys,
+  LOAN_FIELDS,
   LOAN_LIMITS,
+  type LoanDetails,
   type LoanValidationMode,
   loanEndDate,
   validateLoan,
@@ -29,24 +32,8 @@ export type LoanFormValues = {
   processingFeeGst: boolean;
 };
 
-export const LOAN_FIELDS: readonly string[] = [
-  'bankId',
-  'loanTypeId',
-  'accountNumber',
-  'shortDetail',
-  'principalAmount',
-  'interestRate',
-  'isInterestRateYearly',
-  'duration',
-  'isDurationYearly',
-  'startDate',
-  'endDate',
-  'processingFee',
-  'hasGst',
-  'gstPercentage',
-  'emisAutoDebited',
-  'processingFeeGst',
-];
+/** The names a 422 may name, one per declared field (`LOAN_FIELDS`). */
+export const LOAN_FIELD_NAMES: readonly string[] = fieldKeys(LOAN_FIELDS);
 
 /**
  * Spec section 9 defaults: rate and duration yearly, no processing fee, GST off (18% when on);
@@ -69,6 +56,9 @@ export const NEW_LOAN: LoanFormValues = {
   emisAutoDebited: true,
   processingFeeGst: true,
 };
+// Every declared loan field but the end date (worked out from the start and the duration) is on
+// the form: a field added to LOAN_FIELDS does not compile until it has a value here.
+NEW_LOAN satisfies Record<Exclude<keyof LoanDetails, 'endDate'>, unknown>;
 
 export function valuesOf(loan: Loan): LoanFormValues {
   const hasGst = Boolean(Number(loan.hasGst));

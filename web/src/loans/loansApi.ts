@@ -99,6 +99,10 @@ export type LoanBody = CamelBody<
   }
 >;
 
+type Never<T extends never> = T;
+/** Compiles only while `LoanBody` sends every field of the wire's body (a field added there points here). */
+export type LoanBodyIsComplete = Never<Exclude<keyof Camel<wire.LoanBody>, keyof LoanBody>>;
+
 /** A loan with the stream version it was read at, sent back as If-Match on update. */
 export type VersionedLoan = { loan: Loan; etag: string | null };
 

@@ -1,12 +1,16 @@
 import type { WireUser } from '@kosh/contract';
 import {
+  EMAIL_FIELDS,
   type FieldError,
   NotFoundError,
   normalizeEmail,
+  PROFILE_FIELDS,
+  type ProfileNames,
   USER_MESSAGES,
   type UserState,
   ValidationError,
   validateForgotPassword,
+  wireOf,
 } from '@kosh/domain';
 import { wireFieldErrors } from '../../commands/route';
 
@@ -25,10 +29,8 @@ export function linkAddress(value: string | undefined): string {
   return normalizeEmail(email);
 }
 
-type UserView = {
+type UserView = ProfileNames & {
   userId: string;
-  firstName: string;
-  lastName: string;
   email: string;
   emailVerified: boolean;
   profilePicture: string | null;
@@ -38,9 +40,8 @@ type UserView = {
 export function toWireUser(user: UserView): WireUser {
   return {
     id: user.userId,
-    first_name: user.firstName,
-    last_name: user.lastName,
-    email: user.email,
+    ...wireOf(PROFILE_FIELDS, user),
+    ...wireOf(EMAIL_FIELDS, user),
     email_verified: user.emailVerified,
     profile_picture: user.profilePicture,
     created_at: user.createdAt,

@@ -19,6 +19,8 @@ import {
   type ExistingLoan,
   feeGstPercentOf,
   fromPaise,
+  inputOf,
+  LOAN_FIELDS,
   LOAN_MESSAGES,
   LOAN_NOT_FOUND,
   type LoanValidationMode,
@@ -30,6 +32,7 @@ import {
   parseLoan,
   paymentsApr,
   ValidationError,
+  wireOfKey,
 } from '@kosh/domain';
 import type { Queryable } from '@kosh/event-store';
 import {
@@ -60,7 +63,7 @@ import { loanChangeRoutes } from './changes';
 import { parseLoanListQuery } from './list-query';
 import { loanIdOf } from './loan-id';
 import type { LoanOutcome } from './route-kit';
-import { type LoanFigures, loanInputOf, toWireLoan, toWireSchedule } from './wire';
+import { type LoanFigures, toWireLoan, toWireSchedule } from './wire';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -137,13 +140,10 @@ export async function loanRoutes(fastify: FastifyInstance) {
 
   /** The spec's rules, then: the bank and loan type must be ones the caller can see. */
   async function loanFields(userId: string, body: LoanBody, mode: LoanValidationMode) {
-    const parsed = parseLoan(loanInputOf(body), mode, today());
+    const parsed = parseLoan(inputOf(LOAN_FIELDS, body), mode, today());
     if (!parsed.ok)
       throw new ValidationError(
-        // The fee's GST flag is spelled as the wire's other GST flag (has_gst).
-        wireFieldErrors(parsed.errors).map((e) =>
-          e.field === 'processing_fee_gst' ? { ...e, field: 'processing_fee_has_gst' } : e,
-        ),
+        parsed.errors.map((e) => ({ ...e, field: wireOfKey(LOAN_FIELDS, e.field) ?? e.field })),
       );
     const [bank, loanType] = await Promise.all([
       getBank(platform.db, userId, parsed.value.bankId),

@@ -1,41 +1,14 @@
-import type {
-  LoanBody,
-  WireLoan,
-  WireLoanPresent,
-  WireScheduleRow,
-  WireScheduleSummary,
-} from '@kosh/contract';
+import type { WireLoan, WireLoanPresent, WireScheduleRow, WireScheduleSummary } from '@kosh/contract';
 import {
   assertNever,
   type EmiMark,
   type EmiStanding,
   emiStandings,
   fromPaise,
-  type LoanInput,
+  LOAN_FIELDS,
+  wireOf,
 } from '@kosh/domain';
 import type { LoanPresent, LoanStanding, LoanView, ScheduleView, ScheduleViewRow } from '@kosh/projections';
-
-/** Wire (snake_case) body → the domain's camelCase loan input. */
-export function loanInputOf(body: LoanBody): LoanInput {
-  return {
-    bankId: body.bank_id,
-    loanTypeId: body.loan_type_id,
-    accountNumber: body.account_number,
-    shortDetail: body.short_detail,
-    principalAmount: body.principal_amount,
-    interestRate: body.interest_rate,
-    isInterestRateYearly: body.is_interest_rate_yearly,
-    duration: body.duration,
-    isDurationYearly: body.is_duration_yearly,
-    startDate: body.start_date,
-    endDate: body.end_date,
-    processingFee: body.processing_fee,
-    hasGst: body.has_gst,
-    gstPercentage: body.gst_percentage,
-    emisAutoDebited: body.emis_auto_debited,
-    processingFeeGst: body.processing_fee_has_gst,
-  };
-}
 
 /** What the loan's present is sent as (rupees). */
 export function toWirePresent(present: LoanPresent): WireLoanPresent {
@@ -77,23 +50,8 @@ export function toWireLoan(loan: LoanView, standing?: LoanStanding, figures: Loa
     ...(apr !== undefined && { apr }),
     ...(actualApr !== undefined && { actual_apr: actualApr }),
     ...(present && { current: toWirePresent(present) }),
+    ...wireOf(LOAN_FIELDS, loan),
     id: loan.id,
-    bank_id: loan.bankId,
-    loan_type_id: loan.loanTypeId,
-    account_number: loan.accountNumber,
-    short_detail: loan.shortDetail,
-    principal_amount: fromPaise(loan.principalAmount),
-    interest_rate: loan.interestRate,
-    is_interest_rate_yearly: loan.isInterestRateYearly,
-    duration: loan.duration,
-    is_duration_yearly: loan.isDurationYearly,
-    start_date: loan.startDate,
-    end_date: loan.endDate,
-    processing_fee: fromPaise(loan.processingFee),
-    has_gst: loan.hasGst,
-    gst_percentage: loan.gstPercentage,
-    emis_auto_debited: loan.emisAutoDebited,
-    processing_fee_has_gst: loan.processingFeeGst,
     schedule_version: loan.scheduleVersion,
     created_at: loan.createdAt,
     updated_at: loan.updatedAt,

@@ -17,12 +17,14 @@ import {
   fromPaise,
   NotFoundError,
   parseTransaction,
+  TRANSACTION_FIELDS,
   TRANSACTION_NOT_FOUND,
   type TransactionCommand,
   type TransactionInput,
   transactionDecider,
   transactionStreamId,
   ValidationError,
+  wireOf,
 } from '@kosh/domain';
 import {
   evolveTransactionRow,
@@ -43,10 +45,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export function toWire(row: TransactionRow): WireTransaction {
   return {
     id: row.id,
-    notes: row.notes,
-    transaction_type: row.transactionType,
-    transaction_date: row.transactionDate,
-    amount: fromPaise(row.amount),
+    ...wireOf(TRANSACTION_FIELDS, row),
     created_at: row.createdAt,
     updated_at: row.updatedAt,
   };
