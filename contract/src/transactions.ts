@@ -15,6 +15,7 @@ export const TransactionBody = Type.Object({
   transaction_type: Loose("'C' (credit) or 'D' (debit)"),
   transaction_date: Loose('YYYY-MM-DD'),
   amount: Loose('Rupees, more than 0, at most 2 decimals, at most 9,999,999,999.99'),
+  account_id: Loose('One of your accounts, or null for none; left out on an edit: unchanged'),
 });
 export type TransactionBody = Static<typeof TransactionBody>;
 
@@ -27,6 +28,7 @@ export const TransactionListQuery = Type.Object({
   date_to: QueryText('YYYY-MM-DD, inclusive'),
   sort_by: QueryText('transaction_date (default), amount, created_at or notes'),
   sort_order: QueryText('ASC or DESC (default)'),
+  account_id: QueryText("An account's id, or none: the transactions in no account"),
   as_of: AsOfParam,
 });
 export type TransactionListQuery = Static<typeof TransactionListQuery>;
@@ -39,6 +41,7 @@ export const WireTransaction = Type.Object({
   transaction_type: Type.Unsafe<'C' | 'D'>({ type: 'string', enum: ['C', 'D'] }),
   transaction_date: Type.String({ description: 'YYYY-MM-DD' }),
   amount: Type.Number({ description: 'Rupees, two decimals' }),
+  account_id: Type.Union([Type.String(), Type.Null()], { description: 'Its account, or null' }),
   created_at: Type.String({ description: 'ISO-8601 UTC' }),
   updated_at: Type.String({ description: 'ISO-8601 UTC' }),
 });
@@ -51,6 +54,7 @@ export const TransactionFilters = Type.Object({
   transaction_type: Nullable(Type.String()),
   date_from: Nullable(Type.String()),
   date_to: Nullable(Type.String()),
+  account_id: Type.Optional(Nullable(Type.String())),
   sort_by: Type.String(),
   sort_order: Type.String(),
 });

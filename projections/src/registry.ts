@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import type { MigrationSource } from '@kosh/event-store';
+import { accountsProjection } from './accounts/projector';
 import { auditGrantsProjection } from './audit-grants/projector';
 import { catalogProjection } from './catalog/projector';
 import { historyProjection } from './history/projector';
@@ -29,6 +30,7 @@ export const allProjections: readonly ReadModel[] = [
   schedulesProjection,
   historyProjection,
   auditGrantsProjection,
+  accountsProjection,
 ];
 
 /** Migrations of the runner and of every read model, applied after the event store's. */

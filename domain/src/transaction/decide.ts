@@ -25,9 +25,10 @@ export const TRANSACTION_NOT_FOUND = 'Transaction not found';
 
 const FIELD_NAMES = ['notes', 'transactionType', 'transactionDate', 'amount'] as const;
 
+/** The fields of a command; the account only when it names one (events before accounts have none). */
 function fieldsOf(data: TransactionFields): TransactionFields {
-  const { notes, transactionType, transactionDate, amount } = data;
-  return { notes, transactionType, transactionDate, amount };
+  const { notes, transactionType, transactionDate, amount, accountId } = data;
+  return { notes, transactionType, transactionDate, amount, ...(accountId !== undefined && { accountId }) };
 }
 
 function validated(data: TransactionFields): TransactionFields {
@@ -48,7 +49,8 @@ export function decide(command: TransactionCommand, state: TransactionState): Tr
   switch (type) {
     case 'RecordTransaction': {
       if (state.status !== 'none') throw new ConflictError('Transaction already exists');
-      const fields = validated(data);
+      const { accountId, ...rest } = validated(data);
+      const fields = accountId ? { ...rest, accountId } : rest;
       return [
         {
           type: 'TransactionRecorded',
@@ -62,6 +64,10 @@ export function decide(command: TransactionCommand, state: TransactionState): Tr
       const changes: Partial<TransactionFields> = {};
       for (const name of FIELD_NAMES) {
         if (next[name] !== current.fields[name]) Object.assign(changes, { [name]: next[name] });
+      }
+      // An edit that does not name the account keeps it; null takes the transaction out of it.
+      if (next.accountId !== undefined && next.accountId !== (current.fields.accountId ?? null)) {
+        changes.accountId = next.accountId;
       }
       if (Object.keys(changes).length === 0) return [];
       return [

@@ -19,13 +19,22 @@ export function evolve(state: TransactionState, event: TransactionEvent): Transa
   const { type, data } = event;
   switch (type) {
     case 'TransactionRecorded': {
-      const { transactionId, userId, recordedAt, notes, transactionType, transactionDate, amount } = data;
+      const {
+        transactionId,
+        userId,
+        recordedAt,
+        notes,
+        transactionType,
+        transactionDate,
+        amount,
+        accountId,
+      } = data;
       return {
         status: 'recorded',
         transactionId,
         userId,
         recordedAt,
-        fields: { notes, transactionType, transactionDate, amount },
+        fields: { notes, transactionType, transactionDate, amount, ...(accountId && { accountId }) },
       };
     }
     case 'TransactionUpdated':

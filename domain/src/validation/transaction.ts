@@ -31,6 +31,8 @@ export type TransactionInput = {
   transaction_type?: unknown;
   transaction_date?: unknown;
   amount?: unknown;
+  /** An account's id, or null/blank for none; absent on an edit: the account stays as it is. */
+  account_id?: unknown;
 };
 
 /** The validated values, money in paise. */
@@ -39,7 +41,27 @@ export type TransactionFields = {
   transactionType: TransactionType;
   transactionDate: string;
   amount: Paise;
+  /**
+   * The account it belongs to (issue 30); absent or null: none, as every transaction recorded
+   * before accounts existed. On an edit, absent means "unchanged" and null "no account".
+   */
+  accountId?: string | null;
 };
+
+/** "Account not found": the same message whether the id is malformed or not the user's. */
+export const TRANSACTION_ACCOUNT_NOT_FOUND = 'Account not found';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function accountIdError(accountId: unknown): string | null {
+  if (isBlank(accountId)) return null;
+  return typeof accountId === 'string' && UUID.test(accountId.trim()) ? null : TRANSACTION_ACCOUNT_NOT_FOUND;
+}
+
+/** The account of a valid input: absent stays absent, blank is null. */
+function accountIdOf(input: TransactionInput): { accountId?: string | null } {
+  if (input.account_id === undefined) return {};
+  return { accountId: isBlank(input.account_id) ? null : (input.account_id as string).trim().toLowerCase() };
+}
 
 const DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
 const AMOUNT_PATTERN = /^\d+(\.\d+)?$/;
@@ -111,6 +133,7 @@ export function validateTransaction(input: TransactionInput): FieldError[] {
     ['transaction_type', typeError(input.transaction_type)],
     ['transaction_date', dateError(input.transaction_date)],
     ['amount', amountError(input.amount)],
+    ['account_id', accountIdError(input.account_id)],
   ];
   return checks.flatMap(([field, message]) => (message ? [{ field, message }] : []));
 }
@@ -128,6 +151,7 @@ export function parseTransaction(
       transactionType: input.transaction_type as TransactionType,
       transactionDate: input.transaction_date as string,
       amount: toPaise(amountText(input.amount) as string),
+      ...accountIdOf(input),
     },
   };
 }
@@ -145,6 +169,7 @@ export function validateTransactionFields(fields: TransactionFields): FieldError
     ['transaction_type', typeError(fields.transactionType)],
     ['transaction_date', dateError(fields.transactionDate)],
     ['amount', amountMessage],
+    ['account_id', accountIdError(fields.accountId)],
   ];
   return checks.flatMap(([field, message]) => (message ? [{ field, message }] : []));
 }

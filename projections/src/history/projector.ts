@@ -1,10 +1,12 @@
 import {
+  ACCOUNT_EVENT_TYPES,
   AUDIT_EVENT_TYPES,
   catalogEventTypes,
   loanChangeEventTypes,
   loanEventTypes,
   type RecordedEvent,
   TRANSACTION_EVENT_TYPES,
+  TRANSFER_EVENT_TYPES,
   USER_EVENT_TYPES,
 } from '@kosh/domain';
 import { defineProjection } from '../runner/define';
@@ -17,10 +19,12 @@ export const HISTORY_EVENT_TYPES: readonly string[] = [
   ...TRANSACTION_EVENT_TYPES,
   ...catalogEventTypes,
   ...AUDIT_EVENT_TYPES,
+  ...ACCOUNT_EVENT_TYPES,
+  ...TRANSFER_EVENT_TYPES,
 ];
 
 /** Streams whose events a user sees on their timeline (not the e-mail reservation streams). */
-const USER_STREAM = /^(user|loan|txn|bank|loantype|audit)-/;
+const USER_STREAM = /^(user|loan|txn|bank|loantype|audit|account|transfer)-/;
 
 /** Fields that hold secrets (or what a secret can be checked against): never copied. */
 export const SECRET_FIELDS = new Set(['passwordHash', 'tokenHash', 'sealedToken']);

@@ -1,11 +1,13 @@
 import { fileURLToPath } from 'node:url';
 import type {
+  AccountEvent,
   AuditEvent,
   CatalogEvent,
   EmailReservationEvent,
   LoanStreamEvent,
   RecordedEvent,
   TransactionEvent,
+  TransferEvent,
   UserEvent,
 } from '@kosh/domain';
 import type { MigrationSource, Queryable } from '@kosh/event-store';
@@ -18,7 +20,9 @@ export type LogEvent =
   | LoanStreamEvent
   | TransactionEvent
   | CatalogEvent
-  | AuditEvent;
+  | AuditEvent
+  | AccountEvent
+  | TransferEvent;
 
 /** The recorded events of the given types. */
 export type EventOfType<T extends string> = RecordedEvent<Extract<LogEvent, { type: T }>>;

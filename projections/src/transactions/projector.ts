@@ -19,6 +19,8 @@ export type TransactionRow = Readonly<{
   transactionType: TransactionType;
   transactionDate: string;
   amount: Paise;
+  /** The account it belongs to, or null (issue 30). */
+  accountId: string | null;
   createdAt: string;
   updatedAt: string;
   /** Stream version of the last event folded in. */
@@ -45,6 +47,7 @@ export function evolveTransactionRow(
         transactionType: d.transactionType,
         transactionDate: d.transactionDate,
         amount: d.amount,
+        accountId: d.accountId ?? null,
         createdAt: d.recordedAt,
         updatedAt: d.recordedAt,
         version,
@@ -133,7 +136,7 @@ export function foldBatch(
 
 export const TRANSACTION_COLUMNS = `id::text AS id, user_id, notes, transaction_type,
   to_char(transaction_date, 'YYYY-MM-DD') AS transaction_date, amount::text AS amount,
-  to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at,
+  account_id::text AS account_id, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at,
   to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS updated_at, version`;
 
 export type DbTransactionRow = {
@@ -143,6 +146,7 @@ export type DbTransactionRow = {
   transaction_type: TransactionType;
   transaction_date: string;
   amount: string;
+  account_id: string | null;
   created_at: string;
   updated_at: string;
   version: number;
@@ -156,6 +160,7 @@ export function fromDb(r: DbTransactionRow): TransactionRow {
     transactionType: r.transaction_type,
     transactionDate: r.transaction_date,
     amount: toPaise(r.amount),
+    accountId: r.account_id,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
     version: Number(r.version),
@@ -173,15 +178,16 @@ async function loadRows(tx: Queryable, ids: readonly string[]): Promise<Map<stri
 
 /** Upserts the rows in `$param` (records of `rowRecords`). */
 const SAVE_ROWS = (param: string) => `INSERT INTO transactions
-       (id, user_id, notes, transaction_type, transaction_date, amount, created_at, updated_at, version)
+       (id, user_id, notes, transaction_type, transaction_date, amount, account_id, created_at, updated_at,
+        version)
      SELECT r."id", r."userId", r."notes", r."transactionType", r."transactionDate", r."amount",
-            r."createdAt", r."updatedAt", r."version"
+            r."accountId", r."createdAt", r."updatedAt", r."version"
        FROM jsonb_to_recordset(${param}::jsonb) AS r("id" uuid, "userId" text, "notes" text,
-            "transactionType" char(1), "transactionDate" date, "amount" numeric, "createdAt" timestamptz,
-            "updatedAt" timestamptz, "version" integer)
+            "transactionType" char(1), "transactionDate" date, "amount" numeric, "accountId" uuid,
+            "createdAt" timestamptz, "updatedAt" timestamptz, "version" integer)
      ON CONFLICT (id) DO UPDATE SET
        notes = EXCLUDED.notes, transaction_type = EXCLUDED.transaction_type,
-       transaction_date = EXCLUDED.transaction_date, amount = EXCLUDED.amount,
+       transaction_date = EXCLUDED.transaction_date, amount = EXCLUDED.amount, account_id = EXCLUDED.account_id,
        updated_at = EXCLUDED.updated_at, version = EXCLUDED.version`;
 
 const rowRecords = (rows: readonly TransactionRow[]) =>

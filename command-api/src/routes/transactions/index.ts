@@ -17,6 +17,7 @@ import {
   fromPaise,
   NotFoundError,
   parseTransaction,
+  TRANSACTION_ACCOUNT_NOT_FOUND,
   TRANSACTION_NOT_FOUND,
   type TransactionCommand,
   type TransactionInput,
@@ -34,6 +35,7 @@ import {
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { etagOf, loadAggregate } from '../../commands/handle';
 import { type CommandOutcome, commandRoutes } from '../../commands/route';
+import { ownsOpenAccount } from '../accounts/own-account';
 import { cachedReadAt, createAnswerCache } from '../answer-cache';
 import { releaseMatchesOfDeletedDebit } from '../loans/release-matches';
 import { parseTransactionListQuery } from './list-query';
@@ -47,6 +49,7 @@ export function toWire(row: TransactionRow): WireTransaction {
     transaction_type: row.transactionType,
     transaction_date: row.transactionDate,
     amount: fromPaise(row.amount),
+    account_id: row.accountId,
     created_at: row.createdAt,
     updated_at: row.updatedAt,
   };
@@ -82,17 +85,22 @@ export async function transactionRoutes(fastify: FastifyInstance) {
     throw new NotFoundError(TRANSACTION_NOT_FOUND);
   }
 
-  function fields(body: TransactionInput) {
+  /** The validated fields; an account named must be one of the caller's own (else 422 on account_id). */
+  async function fields(userId: string, body: TransactionInput) {
     const parsed = parseTransaction(body);
     if (!parsed.ok) throw new ValidationError(parsed.errors);
+    const { accountId } = parsed.value;
+    if (accountId && !(await ownsOpenAccount(platform, userId, accountId))) {
+      throw new ValidationError([{ field: 'account_id', message: TRANSACTION_ACCOUNT_NOT_FOUND }]);
+    }
     return parsed.value;
   }
 
   const transactionCommand = commandRoutes(app, {
     decider: transactionDecider,
     streamId: (command) => transactionStreamId(command.data.transactionId),
-    // The transaction book (list, stats) and the ledger show a change next.
-    waitFor: ['transactions', 'ledger'],
+    // The transaction book (list, stats), the ledger and the account registers show a change next.
+    waitFor: ['transactions', 'ledger', 'accounts'],
   });
 
   /** The answer of a command that keeps the transaction: the row as the list shows it. */
@@ -150,6 +158,7 @@ export async function transactionRoutes(fastify: FastifyInstance) {
                 transaction_type: query.transactionType,
                 date_from: query.dateFrom,
                 date_to: query.dateTo,
+                account_id: query.accountId ?? null,
                 sort_by: query.sortBy,
                 sort_order: query.sortOrder,
               },
@@ -221,9 +230,9 @@ export async function transactionRoutes(fastify: FastifyInstance) {
       response: { 201: TransactionResponse, ...errorResponses(401, 422) },
     },
     newStream: true,
-    command: ({ userId, body }, now) => ({
+    command: async ({ userId, body }, now) => ({
       type: 'RecordTransaction',
-      data: { ...fields(body), transactionId: randomUUID(), userId, now },
+      data: { ...(await fields(userId, body)), transactionId: randomUUID(), userId, now },
     }),
     answer: answerTransaction('Transaction created successfully!'),
   });
@@ -242,7 +251,8 @@ export async function transactionRoutes(fastify: FastifyInstance) {
     },
     command: async ({ userId, params, body }, now) => {
       await assertOwnTransaction(userId, params.id);
-      return { type: 'UpdateTransaction', data: { ...fields(body), transactionId: params.id, userId, now } };
+      const values = await fields(userId, body);
+      return { type: 'UpdateTransaction', data: { ...values, transactionId: params.id, userId, now } };
     },
     answer: answerTransaction('Transaction updated successfully!'),
   });
