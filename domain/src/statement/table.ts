@@ -20,7 +20,7 @@ const MAX_PREAMBLE_ROWS = 200;
 const OPENING_BALANCE =
   /^\s*(opening\s+bal(ance)?|balance\s+b\/?f|b\/f|brought\s+forward|balance\s+forward)\b/i;
 const TRAILER =
-  /statement\s+summary|opening\s+balance|closing\s+balance|^\s*total|^\s*\*{3,}|end\s+of\s+statement|generated/i;
+  /statement\s+summary|opening\s+balance|closing\s+balance|\btotals?\b|^\s*\*{3,}|end\s+of\s+statement|generated/i;
 
 export type TableOptions = {
   /** A preset id from STATEMENT_PRESETS: only that layout is looked for. */
