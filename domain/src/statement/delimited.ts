@@ -63,9 +63,10 @@ export class DelimitedReader {
     let position = start;
     let lines = 1;
     let lineStart = start;
+    let opened = { line: 0, column: 0 };
     for (;;) {
       if (buffer[position] === '"') {
-        const opened = { line: this.line + lines - 1, column: position - lineStart + 1 };
+        opened = { line: this.line + lines - 1, column: position - lineStart + 1 };
         let value = '';
         let from = position + 1;
         for (;;) {
@@ -96,7 +97,7 @@ export class DelimitedReader {
         cells.push(value);
         const next = buffer[position];
         if (next === '\r' && buffer[position + 1] !== '\n' && position + 1 < buffer.length) {
-          throw this.afterQuote(lines, position - lineStart + 1);
+          throw this.afterQuote(opened, lines, position - lineStart + 1);
         }
         if (next === this.delimiter) {
           position += 1;
@@ -107,7 +108,7 @@ export class DelimitedReader {
           const end = buffer.indexOf('\n', position);
           return { cells, next: end === -1 ? buffer.length : end + 1, lines };
         }
-        throw this.afterQuote(lines, position - lineStart + 1);
+        throw this.afterQuote(opened, lines, position - lineStart + 1);
       }
       const delimiterAt = buffer.indexOf(this.delimiter, position);
       const lineEnd = buffer.indexOf('\n', position);
@@ -122,13 +123,18 @@ export class DelimitedReader {
     }
   }
 
-  private afterQuote(lines: number, column: number): StatementFileError {
+  /** A quote closed too early: most often a quote opened earlier that was never closed. */
+  private afterQuote(
+    opened: { line: number; column: number },
+    lines: number,
+    column: number,
+  ): StatementFileError {
     const line = this.line + lines - 1;
     return new StatementFileError(
-      `Unexpected text after a closing quote at ${at(line, column)}.`,
+      `The quote opened at ${at(opened.line, opened.column)} is broken: it closes before the text at ${at(line, column)}.`,
       'BROKEN_QUOTE',
-      line,
-      column,
+      opened.line,
+      opened.column,
     );
   }
 }
