@@ -32,6 +32,7 @@ export * from './money';
 export * from './shared/decider';
 export * from './shared/errors';
 export * from './shared/messages';
+export * from './statement';
 export { TRANSACTION_NOT_FOUND, type TransactionCommand, transactionDecider } from './transaction/decide';
 export * from './transaction/events';
 export type { TransactionState } from './transaction/state';
