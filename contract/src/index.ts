@@ -5,6 +5,7 @@ export * from './banks';
 export * from './case';
 export * from './envelope';
 export * from './history';
+export * from './imports';
 export * from './ledger';
 export * from './loan-changes';
 export * from './loans';

@@ -36,6 +36,13 @@ export {
   scheduleVersionsWithRows,
 } from './history/schedule-versions';
 export { streamIdOfWire, type TimelineEntry } from './history/timeline';
+export {
+  handEnteredTransactions,
+  type ImportBatchRow,
+  knownFingerprints,
+  listImportBatches,
+  unpaidEmis,
+} from './imports/queries';
 export { type LedgerLine, ledgerEntries, ledgerPeriods } from './ledger/queries';
 export { evolveLoanRow } from './loans/projector';
 export {

@@ -4,6 +4,7 @@ import { auditGrantRoutes } from './audit-grants/index';
 import { authRoutes } from './auth/index';
 import { bankRoutes } from './banks/index';
 import { historyRoutes } from './history/index';
+import { importRoutes } from './imports/index';
 import { ledgerRoutes } from './ledger/index';
 import { loanRoutes } from './loans/index';
 import { transactionRoutes } from './transactions/index';
@@ -20,4 +21,5 @@ export async function apiRoutes(app: FastifyInstance) {
   await app.register(auditGrantRoutes, { prefix: '/audit-grants' });
   await app.register(accountRoutes, { prefix: '/accounts' });
   await app.register(transferRoutes, { prefix: '/transfers' });
+  await app.register(importRoutes, { prefix: '/imports' });
 }

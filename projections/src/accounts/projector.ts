@@ -5,6 +5,7 @@ import {
   type AccountKind,
   accountDetailsOf,
   assertNever,
+  IMPORT_EVENT_TYPES,
   type Paise,
   type RecordedEvent,
   TRANSACTION_EVENT_TYPES,
@@ -17,6 +18,7 @@ import {
 import type { Queryable } from '@kosh/event-store';
 import { defineProjection } from '../runner/define';
 import { foldRows, type RowChange } from '../runner/row-projection';
+import { withImportedTransactions } from '../transactions/imported';
 
 type Versioned = Pick<RecordedEvent, 'streamVersion'>;
 
@@ -352,10 +354,17 @@ const TRANSACTION_TYPES = new Set<string>(TRANSACTION_EVENT_TYPES);
 /** Accounts, the transactions in them and transfers: three tables, each one read and one write per batch. */
 export const accountsProjection = defineProjection({
   name: 'accounts',
-  handles: [...ACCOUNT_EVENT_TYPES, ...TRANSACTION_EVENT_TYPES, ...TRANSFER_EVENT_TYPES],
+  handles: [
+    ...ACCOUNT_EVENT_TYPES,
+    ...TRANSACTION_EVENT_TYPES,
+    ...TRANSFER_EVENT_TYPES,
+    ...IMPORT_EVENT_TYPES,
+  ],
   tables: ['accounts', 'account_transactions', 'account_transfers'],
   migrations: new URL('./migrations', import.meta.url),
-  async apply(tx, events) {
+  async apply(tx, batch) {
+    // A statement import's rows are folded as the transactions they record (issue 30).
+    const events = withImportedTransactions(batch);
     const accounts: RecordedEvent<AccountEvent>[] = [];
     const transactions: RecordedEvent<TransactionEvent>[] = [];
     const transfers: RecordedEvent<TransferEvent>[] = [];

@@ -58,7 +58,7 @@ export function wireStreamOf(streamId: string): string {
 /** The inverse of `wireStreamOf` for the caller's own streams; null when it is not one. */
 export function streamIdOfWire(wire: string, userId: string): string | null {
   if (wire === 'profile') return `user-${userId}`;
-  const match = /^(loan|transaction|bank|loan_type|account|transfer):([0-9A-Za-z-]{1,64})$/.exec(wire);
+  const match = /^(loan|transaction|bank|loan_type|account|transfer|import):([0-9A-Za-z-]{1,64})$/.exec(wire);
   if (!match) return null;
   const kind = {
     loan: 'loan',
@@ -67,6 +67,7 @@ export function streamIdOfWire(wire: string, userId: string): string | null {
     loan_type: 'loantype',
     account: 'account',
     transfer: 'transfer',
+    import: 'import',
   }[match[1] as string];
   return `${kind}-${match[2]}`;
 }
@@ -187,6 +188,14 @@ export function timelineEntry(event: HistoryEvent, previous: Values, names: Name
     case 'TransferDeleted': {
       const p = (d.previous ?? {}) as Record<string, unknown>;
       return entry(`Transfer of ${amount(p.amount)} deleted`, diff(TRANSFER_FIELDS, p, null, names));
+    }
+    case 'ImportCommitted':
+      return entry(
+        `Statement ${String(d.fileName)} imported: ${String(d.rowCount ?? 0)} transactions (credits ${amount(d.creditAmount)}, debits ${amount(d.debitAmount)})`,
+      );
+    case 'ImportUndone': {
+      const ids = Array.isArray(d.transactionIds) ? d.transactionIds.length : 0;
+      return entry(`Statement import undone: ${ids} transactions removed`);
     }
     case 'UserRegistered':
       return entry('Account registered', diff(PROFILE_FIELDS, null, d, names));

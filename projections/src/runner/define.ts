@@ -4,6 +4,7 @@ import type {
   AuditEvent,
   CatalogEvent,
   EmailReservationEvent,
+  ImportEvent,
   LoanStreamEvent,
   RecordedEvent,
   TransactionEvent,
@@ -22,7 +23,8 @@ export type LogEvent =
   | CatalogEvent
   | AuditEvent
   | AccountEvent
-  | TransferEvent;
+  | TransferEvent
+  | ImportEvent;
 
 /** The recorded events of the given types. */
 export type EventOfType<T extends string> = RecordedEvent<Extract<LogEvent, { type: T }>>;

@@ -1,5 +1,6 @@
 import {
   assertNever,
+  IMPORT_EVENT_TYPES,
   type Paise,
   type RecordedEvent,
   TRANSACTION_EVENT_TYPES,
@@ -9,7 +10,9 @@ import {
   toPaise,
 } from '@kosh/domain';
 import type { Queryable } from '@kosh/event-store';
-import { foldRows, type RowChange, rowProjection, splitChanges } from '../runner/row-projection';
+import { defineProjection } from '../runner/define';
+import { foldRows, type RowChange, splitChanges } from '../runner/row-projection';
+import { withImportedTransactions } from './imported';
 
 /** One row of `transactions`. Money in paise; instants ISO-8601 UTC. */
 export type TransactionRow = Readonly<{
@@ -21,6 +24,9 @@ export type TransactionRow = Readonly<{
   amount: Paise;
   /** The account it belongs to, or null (issue 30). */
   accountId: string | null;
+  /** A statement row's narration as the bank wrote it (searchable), and its import; null when typed. */
+  rawNarration: string | null;
+  importId: string | null;
   createdAt: string;
   updatedAt: string;
   /** Stream version of the last event folded in. */
@@ -48,6 +54,8 @@ export function evolveTransactionRow(
         transactionDate: d.transactionDate,
         amount: d.amount,
         accountId: d.accountId ?? null,
+        rawNarration: d.rawNarration ?? null,
+        importId: d.importId ?? null,
         createdAt: d.recordedAt,
         updatedAt: d.recordedAt,
         version,
@@ -136,7 +144,8 @@ export function foldBatch(
 
 export const TRANSACTION_COLUMNS = `id::text AS id, user_id, notes, transaction_type,
   to_char(transaction_date, 'YYYY-MM-DD') AS transaction_date, amount::text AS amount,
-  account_id::text AS account_id, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at,
+  account_id::text AS account_id, raw_narration, import_id::text AS import_id,
+  to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at,
   to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS updated_at, version`;
 
 export type DbTransactionRow = {
@@ -147,6 +156,8 @@ export type DbTransactionRow = {
   transaction_date: string;
   amount: string;
   account_id: string | null;
+  raw_narration: string | null;
+  import_id: string | null;
   created_at: string;
   updated_at: string;
   version: number;
@@ -161,6 +172,8 @@ export function fromDb(r: DbTransactionRow): TransactionRow {
     transactionDate: r.transaction_date,
     amount: toPaise(r.amount),
     accountId: r.account_id,
+    rawNarration: r.raw_narration,
+    importId: r.import_id,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
     version: Number(r.version),
@@ -178,13 +191,13 @@ async function loadRows(tx: Queryable, ids: readonly string[]): Promise<Map<stri
 
 /** Upserts the rows in `$param` (records of `rowRecords`). */
 const SAVE_ROWS = (param: string) => `INSERT INTO transactions
-       (id, user_id, notes, transaction_type, transaction_date, amount, account_id, created_at, updated_at,
-        version)
+       (id, user_id, notes, transaction_type, transaction_date, amount, account_id, raw_narration, import_id,
+        created_at, updated_at, version)
      SELECT r."id", r."userId", r."notes", r."transactionType", r."transactionDate", r."amount",
-            r."accountId", r."createdAt", r."updatedAt", r."version"
+            r."accountId", r."rawNarration", r."importId", r."createdAt", r."updatedAt", r."version"
        FROM jsonb_to_recordset(${param}::jsonb) AS r("id" uuid, "userId" text, "notes" text,
             "transactionType" char(1), "transactionDate" date, "amount" numeric, "accountId" uuid,
-            "createdAt" timestamptz, "updatedAt" timestamptz, "version" integer)
+            "rawNarration" text, "importId" uuid, "createdAt" timestamptz, "updatedAt" timestamptz, "version" integer)
      ON CONFLICT (id) DO UPDATE SET
        notes = EXCLUDED.notes, transaction_type = EXCLUDED.transaction_type,
        transaction_date = EXCLUDED.transaction_date, amount = EXCLUDED.amount, account_id = EXCLUDED.account_id,
@@ -224,11 +237,20 @@ const statsRecords = (deltas: ReadonlyMap<string, TransactionStats>) =>
 export function notesDeltaOf(changes: readonly RowChange<TransactionRow>[]): NotesDelta[] {
   const delta: NotesDelta[] = [];
   for (const { before, after } of changes) {
-    if (before && after && before.notes === after.notes && before.userId === after.userId) continue;
-    if (before) delta.push({ userId: before.userId, id: before.id, notes: before.notes, sign: -1 });
-    if (after) delta.push({ userId: after.userId, id: after.id, notes: after.notes, sign: 1 });
+    if (before && after && searchText(before) === searchText(after) && before.userId === after.userId)
+      continue;
+    if (before) delta.push({ userId: before.userId, id: before.id, notes: searchText(before), sign: -1 });
+    if (after) delta.push({ userId: after.userId, id: after.id, notes: searchText(after), sign: 1 });
   }
   return delta;
+}
+
+/**
+ * What a search reads of a row: its notes, and an imported row's raw narration after a line
+ * break (no search term holds one, so no gram or word spans the two; queries.ts SEARCHED).
+ */
+export function searchText(row: TransactionRow): string {
+  return row.rawNarration === null ? row.notes : `${row.notes}\n${row.rawNarration}`;
 }
 
 export type NotesDelta = { userId: string; id: string; notes: string; sign: 1 | -1 };
@@ -343,9 +365,9 @@ async function saveBatch(
  * The transaction list, each user's totals, note grams and note words: one read and one write
  * per batch (a removal, or a count gone to 0, adds one).
  */
-export const transactionsProjection = rowProjection({
+export const transactionsProjection = defineProjection({
   name: 'transactions',
-  handles: TRANSACTION_EVENT_TYPES,
+  handles: [...TRANSACTION_EVENT_TYPES, ...IMPORT_EVENT_TYPES],
   tables: [
     'transactions',
     'transaction_stats',
@@ -354,10 +376,12 @@ export const transactionsProjection = rowProjection({
     'transaction_note_word_rows',
   ],
   migrations: new URL('./migrations', import.meta.url),
-  keyOf: transactionIdOf,
-  evolve: evolveTransactionRow,
-  load: loadRows,
-  async write(tx, changes) {
+  async apply(tx, batch) {
+    // A statement import's rows are folded as the transactions they record (issue 30).
+    const events = withImportedTransactions(batch) as VersionedTransactionEvent[];
+    const before = await loadRows(tx, [...new Set(events.map(transactionIdOf))]);
+    const changes = foldRows(before, events, transactionIdOf, evolveTransactionRow);
+    if (changes.length === 0) return;
     const { removed, saved } = splitChanges(changes);
     if (removed.length > 0) await tx.query('DELETE FROM transactions WHERE id = ANY($1::uuid[])', [removed]);
     await saveBatch(tx, changes, saved);

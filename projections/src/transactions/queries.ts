@@ -61,7 +61,10 @@ export async function listTransactions(
   }
   if (query.search) {
     params.push(likePattern(query.search));
-    where.push(`notes ILIKE $${params.length} ESCAPE '\\'`);
+    // Notes, and an imported row's raw narration (issue 30): the note grams and words hold both.
+    where.push(
+      `(notes ILIKE $${params.length} ESCAPE '\\' OR raw_narration ILIKE $${params.length} ESCAPE '\\')`,
+    );
   }
   if (query.accountId === 'none') where.push('account_id IS NULL');
   else if (query.accountId) {
