@@ -162,6 +162,8 @@ export const api = createApi({
     'Periods',
     'User',
     'History',
+    'Import',
+    'Account',
   ],
   endpoints: () => ({}),
 });

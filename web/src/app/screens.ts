@@ -59,6 +59,7 @@ export const screens: readonly Screen[] = [
     transactionBook,
   ),
   screen('/ledger', () => import('../ledger/LedgerPage'), 'LedgerPage', ledgerMonth),
+  screen('/import', () => import('../imports/ImportPage'), 'ImportPage'),
   screen('/history', () => import('../history/HistoryPage'), 'HistoryPage'),
   screen('/profile', () => import('../profile/ProfilePage'), 'ProfilePage'),
   screen('/change-password', () => import('../profile/ChangePasswordPage'), 'ChangePasswordPage'),

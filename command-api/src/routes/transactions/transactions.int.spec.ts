@@ -267,6 +267,7 @@ describe('list', () => {
       transaction_type: null,
       date_from: null,
       date_to: null,
+      account_id: null,
       sort_by: 'transaction_date',
       sort_order: 'DESC',
     });
@@ -376,6 +377,7 @@ describe('list', () => {
       transaction_type: 'C',
       date_from: '2025-03-01',
       date_to: null,
+      account_id: null,
       sort_by: 'amount',
       sort_order: 'DESC',
     });
