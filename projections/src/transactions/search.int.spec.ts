@@ -132,7 +132,10 @@ describe.each(['postgres', 'embedded'] as const)('notes search (%s)', (mode) => 
       "SELECT indexname FROM pg_indexes WHERE tablename = 'transactions' AND indexname LIKE '%trgm%' ORDER BY indexname",
     );
     // Issue 30: an imported row's raw narration is searched too, through its own index.
-    expect(rows.map((r) => r.indexname)).toEqual(['transactions_notes_by_user_trgm', 'transactions_raw_narration_trgm']);
+    expect(rows.map((r) => r.indexname)).toEqual([
+      'transactions_notes_by_user_trgm',
+      'transactions_raw_narration_trgm',
+    ]);
   });
 
   const expected = (search: string) =>
