@@ -1,3 +1,4 @@
+import { snakifyKeys } from '@kosh/contract';
 import { api } from '../api/baseApi';
 
 /** The answers of /api/imports (issue 30), in the server's own names. */
@@ -93,7 +94,9 @@ export const importsApi = api.injectEndpoints({
     getImportAccounts: build.query<AccountChoice[], void>({
       extraOptions: { errorFallback: 'Failed to load accounts' },
       query: () => '/accounts',
-      transformResponse: (answer: { data: { accounts: AccountChoice[] } }) => answer.data.accounts,
+      // The base query reads answers in camelCase; this screen keeps the server's names throughout.
+      transformResponse: (answer: unknown) =>
+        (snakifyKeys(answer) as { data: { accounts: AccountChoice[] } }).data.accounts,
       providesTags: ['Account'],
     }),
     getImport: build.query<
@@ -105,7 +108,8 @@ export const importsApi = api.injectEndpoints({
         url: `/imports/${encodeURIComponent(id)}`,
         params: { page, limit, ...(status ? { status } : {}) },
       }),
-      transformResponse: (answer: { data: { import: ImportPreview } }) => answer.data.import,
+      transformResponse: (answer: unknown) =>
+        (snakifyKeys(answer) as { data: { import: ImportPreview } }).data.import,
       providesTags: (_r, _e, { id }) => [{ type: 'Import', id }],
     }),
     updateImport: build.mutation<
