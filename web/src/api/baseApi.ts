@@ -162,6 +162,9 @@ export const api = createApi({
     'Periods',
     'User',
     'History',
+    'Account',
+    'Register',
+    'Transfer',
   ],
   endpoints: () => ({}),
 });
