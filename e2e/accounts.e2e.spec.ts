@@ -42,7 +42,7 @@ test('accounts: open two, a transaction in one, a transfer between them, and the
   // A transaction in the savings account, from the transaction book's form.
   const book = new TransactionsPage(page);
   await book.goto();
-  await book.addTransaction.click();
+  await book.addTransaction.press('Enter');
   const form = book.dialog;
   await form.getByLabel('Notes').fill('Rent for March');
   await form.getByLabel('Transaction Type').selectOption({ label: 'Debit (Expense)' });
@@ -62,7 +62,7 @@ test('accounts: open two, a transaction in one, a transfer between them, and the
 
   // A transfer: never in the book's totals.
   await accounts.goto();
-  await accounts.transfer.click();
+  await accounts.transfer.press('Enter');
   const transfer = accounts.dialog;
   await transfer.getByLabel('From Account').selectOption({ label: 'HDFC Savings' });
   await transfer.getByLabel('To Account').selectOption({ label: 'Paytm Wallet' });

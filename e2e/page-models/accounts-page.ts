@@ -31,7 +31,10 @@ export class AccountsPage {
     return this.rows.filter({ hasText: name });
   }
 
-  /** Fills the Add Account dialog by label and submits it with Enter (keyboard only). */
+  /**
+   * Opens the Add Account dialog from the keyboard (the last save's toast may lie over the
+   * button), fills it by label and submits it with Enter.
+   */
   async add(account: {
     name: string;
     kind?: string;
@@ -40,7 +43,7 @@ export class AccountsPage {
     openingBalance: string;
     openingDate: string;
   }): Promise<void> {
-    await this.addAccount.click();
+    await this.addAccount.press('Enter');
     const d = this.dialog;
     await expect(d.getByLabel('Account Name')).toBeFocused();
     await d.getByLabel('Account Name').fill(account.name);
