@@ -61,7 +61,7 @@ test('accounts: open two, a transaction in one, a transfer between them, and the
   await expect(book.rows.first()).toContainText('Rent for March');
 
   // A transfer: never in the book's totals.
-  await accounts.goto();
+  await accounts.open();
   await accounts.transfer.press('Enter');
   const transfer = accounts.dialog;
   await transfer.getByLabel('From Account').selectOption({ label: 'HDFC Savings' });
@@ -77,7 +77,7 @@ test('accounts: open two, a transaction in one, a transfer between them, and the
   await expect(book.stat('Total Debits')).toContainText('₹25,000.00');
   await expect(book.stat('Total Transactions')).toContainText('1');
 
-  await accounts.goto();
+  await accounts.open();
   await captureScreen(page, 'accounts-list', async () => {
     await expect(accounts.row('Paytm Wallet')).toContainText('₹5,000.00');
   });
@@ -101,7 +101,7 @@ test('accounts: open two, a transaction in one, a transfer between them, and the
   expect((await download).suggestedFilename()).toBe('HDFC Savings-register.csv');
 
   // The other leg, in the wallet's register.
-  await page.goto('/accounts');
+  await accounts.open();
   await accounts.row('Paytm Wallet').getByRole('link', { name: 'Paytm Wallet' }).click();
   await expect(accounts.registerRows.nth(0)).toContainText('Wallet top up · from HDFC Savings');
   await expect(accounts.registerRows.nth(0)).toContainText('₹5,000.00');

@@ -27,6 +27,12 @@ export class AccountsPage {
     await expect(this.heading).toBeVisible();
   }
 
+  /** Back to /accounts through the navigation bar (no reload). */
+  async open(): Promise<void> {
+    await this.page.getByRole('navigation').getByRole('link', { name: 'Accounts' }).click();
+    await expect(this.heading).toBeVisible();
+  }
+
   row(name: string): Locator {
     return this.rows.filter({ hasText: name });
   }
