@@ -48,6 +48,7 @@ describe('transaction row fold', () => {
       id,
       userId,
       ...fields,
+      accountId: null,
       createdAt: '2025-03-31T10:00:00.000Z',
       updatedAt: '2025-03-31T10:00:00.000Z',
       version: 1,
