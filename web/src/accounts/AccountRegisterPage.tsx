@@ -2,6 +2,7 @@ import { Button, Callout, Card, HTMLTable, Spinner } from '@blueprintjs/core';
 import { ACCOUNT_KIND_LABELS } from '@kosh/domain';
 import { useState } from 'react';
 import { Link, useParams } from 'wouter';
+import { downloadWithToken } from '../api/download';
 import { PageHeader } from '../app/layout/PageHeader';
 import { useAppSelector } from '../app/store';
 import { formatDate, formatMoney } from '../format';
@@ -31,23 +32,6 @@ function details(entry: RegisterEntry): string {
   return `${entry.notes ? `${entry.notes} · ` : ''}${way} ${entry.counterpart_account_name}`;
 }
 
-/** The register's CSV needs the session's token, which a plain link cannot carry. */
-async function downloadCsv(token: string | null, url: string, fileName: string): Promise<boolean> {
-  const answer = await fetch(url, { headers: token ? { Authorization: `Bearer ${token}` } : {} }).catch(
-    () => null,
-  );
-  if (!answer?.ok) return false;
-  const file = URL.createObjectURL(await answer.blob());
-  const link = document.createElement('a');
-  link.href = file;
-  link.download = fileName;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(file), 60_000);
-  return true;
-}
-
 /** /accounts/:id: the account's register, newest first, with the running balance after each row. */
 export function AccountRegisterPage() {
   const { id = '' } = useParams<{ id: string }>();
@@ -64,7 +48,7 @@ export function AccountRegisterPage() {
   const exportCsv = async () => {
     const query = new URLSearchParams(asOfParams(asOf)).toString();
     const url = `/api/accounts/${encodeURIComponent(id)}/register.csv${query ? `?${query}` : ''}`;
-    const ok = await downloadCsv(token, url, `${account?.name ?? 'account'}-register.csv`);
+    const ok = await downloadWithToken(token, url, `${account?.name ?? 'account'}-register.csv`);
     if (!ok) toast.error('Failed to export the register');
   };
 
