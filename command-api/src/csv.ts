@@ -17,7 +17,8 @@ function cell(value: CsvCell): string {
 }
 
 export function toCsv(header: readonly string[], rows: readonly (readonly CsvCell[])[]): string {
-  return BOM + [header, ...rows].map((row) => row.map(cell).join(',')).join('\r\n') + '\r\n';
+  const lines = [header, ...rows].map((row) => row.map(cell).join(','));
+  return `${BOM}${lines.join('\r\n')}\r\n`;
 }
 
 /** YYYY-MM-DD → DD/MM/YYYY, the order Indian statements and an en-IN spreadsheet read. */

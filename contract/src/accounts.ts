@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { MessageResponse, success } from './envelope';
+import { MessageResponse, PageInfo, success } from './envelope';
 import { AsOfParam, IdParams, Loose, QueryText } from './request';
 
 /**
@@ -80,13 +80,7 @@ export const RegisterResponse = success(
   Type.Object({
     account: WireAccount,
     entries: Type.Array(WireRegisterEntry),
-    pagination: Type.Object({
-      current_page: Type.Integer(),
-      total_pages: Type.Integer(),
-      total_items: Type.Integer(),
-      has_prev: Type.Boolean(),
-      has_next: Type.Boolean(),
-    }),
+    pagination: PageInfo,
   }),
 );
 export type RegisterResponse = Static<typeof RegisterResponse>;

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { MessageResponse, success } from './envelope';
+import { MessageResponse, PageInfo, success } from './envelope';
 import { AsOfParam, IdParams, Loose, QueryText } from './request';
 
 /**
@@ -63,13 +63,7 @@ export type TransactionFilters = Static<typeof TransactionFilters>;
 export const TransactionListResponse = success(
   Type.Object({
     transactions: Type.Array(WireTransaction),
-    pagination: Type.Object({
-      current_page: Type.Integer(),
-      total_pages: Type.Integer(),
-      total_items: Type.Integer(),
-      has_prev: Type.Boolean(),
-      has_next: Type.Boolean(),
-    }),
+    pagination: PageInfo,
     filters: TransactionFilters,
   }),
 );

@@ -162,8 +162,10 @@ export const api = createApi({
     'Periods',
     'User',
     'History',
-    'Import',
     'Account',
+    'Register',
+    'Transfer',
+    'Import',
   ],
   endpoints: () => ({}),
 });

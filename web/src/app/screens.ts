@@ -59,6 +59,8 @@ export const screens: readonly Screen[] = [
     transactionBook,
   ),
   screen('/ledger', () => import('../ledger/LedgerPage'), 'LedgerPage', ledgerMonth),
+  screen('/accounts', () => import('../accounts/AccountsPage'), 'AccountsPage'),
+  screen('/accounts/:id', () => import('../accounts/AccountRegisterPage'), 'AccountRegisterPage'),
   screen('/import', () => import('../imports/ImportPage'), 'ImportPage'),
   screen('/history', () => import('../history/HistoryPage'), 'HistoryPage'),
   screen('/profile', () => import('../profile/ProfilePage'), 'ProfilePage'),

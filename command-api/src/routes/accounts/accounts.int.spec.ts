@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testClock } from '../../testing/clock';
+import { snapshotTables } from '../../testing/snapshot';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 
 const clock = testClock('2025-03-20T04:00:00.000Z', { step: 1000 });
@@ -376,16 +377,7 @@ describe('transfers and the register', () => {
       account_transfers: 'id',
       transactions: 'id',
     };
-    const snapshot = async () => {
-      const out: Record<string, unknown[]> = {};
-      for (const [table, key] of Object.entries(tables)) {
-        const { rows } = await t.platform.db.query(
-          `SELECT to_jsonb(x) AS row FROM ${table} x ORDER BY ${key}`,
-        );
-        out[table] = rows;
-      }
-      return out;
-    };
+    const snapshot = () => snapshotTables(t.platform.db, tables);
     const before = await snapshot();
     expect(before.account_transfers).toHaveLength(1);
     for (const name of ['accounts', 'transactions']) {

@@ -107,6 +107,16 @@ export function parseTransactionListQuery(
   }
   return {
     ok: true,
-    value: { page, limit, search, transactionType, dateFrom, dateTo, accountId, sortBy, sortOrder },
+    value: {
+      page,
+      limit,
+      search,
+      transactionType,
+      dateFrom,
+      dateTo,
+      sortBy,
+      sortOrder,
+      ...(accountId !== null && { accountId }),
+    },
   };
 }

@@ -267,7 +267,6 @@ describe('list', () => {
       transaction_type: null,
       date_from: null,
       date_to: null,
-      account_id: null,
       sort_by: 'transaction_date',
       sort_order: 'DESC',
     });
@@ -377,7 +376,6 @@ describe('list', () => {
       transaction_type: 'C',
       date_from: '2025-03-01',
       date_to: null,
-      account_id: null,
       sort_by: 'amount',
       sort_order: 'DESC',
     });
