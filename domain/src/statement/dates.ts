@@ -37,8 +37,8 @@ export function parseStatementDate(cell: string): string | null {
   const named = NAMED.exec(text);
   if (named) {
     const name = named[2]!.toLowerCase();
-    const month = MONTHS[name] ?? MONTHS[name.slice(0, 3)];
-    if (month === undefined || (name.length > 4 && !fullMonthName(name))) return null;
+    const month = MONTHS[name] ?? (fullMonthName(name) ? MONTHS[name.slice(0, 3)] : undefined);
+    if (month === undefined) return null;
     return calendarDate(named[3]!, month, Number(named[1]));
   }
   return null;

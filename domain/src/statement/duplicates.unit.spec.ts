@@ -7,7 +7,9 @@ import { parseFixture } from './testing/fixtures';
 /** The keys an account holds after importing every transaction of `rows`. */
 function imported(rows: readonly StatementRow[]): Set<string> {
   return new Set(
-    classifyDuplicates(rows, new Set()).flatMap((verdict) => (verdict ? fingerprintKeys(verdict.fingerprint) : [])),
+    classifyDuplicates(rows, new Set()).flatMap((verdict) =>
+      verdict ? fingerprintKeys(verdict.fingerprint) : [],
+    ),
   );
 }
 
@@ -47,7 +49,10 @@ describe('duplicates are never wrong', () => {
     const first = parseFixture('hdfc-1-15-april.csv').rows;
     const second = parseFixture('hdfc-10-30-april.csv').rows;
     const third = { ...second[1]!, index: 99, line: 99 };
-    const preview = previewStatement({ rows: [second[0]!, second[1]!, third], knownFingerprints: imported(first) });
+    const preview = previewStatement({
+      rows: [second[0]!, second[1]!, third],
+      knownFingerprints: imported(first),
+    });
     expect(preview.rows.map((row) => row.status)).toEqual(['duplicate', 'duplicate', 'new']);
   });
 
@@ -67,7 +72,10 @@ describe('duplicates are never wrong', () => {
 
   it('the same FITID twice in one file imports once', () => {
     const { rows } = parseFixture('statement.ofx');
-    const preview = previewStatement({ rows: [rows[0]!, { ...rows[0]!, index: 1 }], knownFingerprints: new Set() });
+    const preview = previewStatement({
+      rows: [rows[0]!, { ...rows[0]!, index: 1 }],
+      knownFingerprints: new Set(),
+    });
     expect(preview.rows.map((row) => [row.status, row.reason])).toEqual([
       ['new', 'Not in the account yet'],
       ['duplicate', 'FITID HDFC202404030001 appears earlier in this file'],
