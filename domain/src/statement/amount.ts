@@ -6,6 +6,8 @@ export type StatementAmount = { paise: Paise; side: 'dr' | 'cr' | null };
 const CURRENCY = /^(₹|inr|rs\.?)\s*/i;
 const SIDE = /\s*\(?(dr|cr)\.?\)?$/i;
 /** 1,23,456.78 (Indian), 123,456.78 (Western) or 123456.78; the grouping must be one or the other. */
+/** The common case, checked first: digits with optional grouping and decimals, nothing else. */
+const PLAIN = /^(\d{1,3}(,\d{3})+|\d{1,2}(,\d{2})*,\d{3}|\d+)(\.\d{1,2})?$/;
 const GROUPED = /^(\d{1,3}(,\d{3})+|\d{1,2}(,\d{2})*,\d{3}|\d+)(\.\d+)?$/;
 
 /**
@@ -17,6 +19,7 @@ const GROUPED = /^(\d{1,3}(,\d{3})+|\d{1,2}(,\d{2})*,\d{3}|\d+)(\.\d+)?$/;
 export function parseStatementAmount(cell: string): StatementAmount | null {
   let text = cell.trim();
   if (text === '' || text === '-') return null;
+  if (PLAIN.test(text)) return { paise: plainPaise(text), side: null };
   let side: 'dr' | 'cr' | null = null;
   const sideMatch = SIDE.exec(text);
   if (sideMatch && /\d/.test(text.slice(0, sideMatch.index))) {
@@ -40,4 +43,12 @@ export function parseStatementAmount(cell: string): StatementAmount | null {
   if (!GROUPED.test(text)) throw new RangeError(`"${cell.trim()}" is not an amount`);
   const paise = toPaise(text.replaceAll(',', ''));
   return { paise: negative ? -paise : paise, side };
+}
+
+/** Paise of text that PLAIN matched (at most two decimals), by integer arithmetic alone. */
+function plainPaise(text: string): Paise {
+  const point = text.indexOf('.');
+  const whole = (point === -1 ? text : text.slice(0, point)).replaceAll(',', '');
+  const fraction = point === -1 ? '00' : text.slice(point + 1).padEnd(2, '0');
+  return Number(whole) * 100 + Number(fraction);
 }

@@ -30,15 +30,16 @@ const TIME = /\s+\d{1,2}:\d{2}(:\d{2})?(\s*[ap]m)?$/i;
  * Two-digit years are 20yy.
  */
 export function parseStatementDate(cell: string): string | null {
-  const text = cell.trim().replace(TIME, '');
-  if (isIsoDate(text)) return text;
+  const trimmed = cell.trim();
+  const text = trimmed.length > 11 ? trimmed.replace(TIME, '') : trimmed;
   const numeric = NUMERIC.exec(text);
   if (numeric) return calendarDate(numeric[3]!, Number(numeric[2]), Number(numeric[1]));
+  if (isIsoDate(text)) return text;
   const named = NAMED.exec(text);
   if (named) {
     const name = named[2]!.toLowerCase();
-    const month = MONTHS[name] ?? MONTHS[name.slice(0, 3)];
-    if (month === undefined || (name.length > 4 && !fullMonthName(name))) return null;
+    const month = MONTHS[name] ?? (fullMonthName(name) ? MONTHS[name.slice(0, 3)] : undefined);
+    if (month === undefined) return null;
     return calendarDate(named[3]!, month, Number(named[1]));
   }
   return null;
@@ -60,8 +61,12 @@ function fullMonthName(name: string): boolean {
   ].includes(name);
 }
 
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
 function calendarDate(yearText: string, month: number, day: number): string | null {
   const year = yearText.length === 2 ? 2000 + Number(yearText) : Number(yearText);
-  const date = `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
-  return isIsoDate(date) ? date : null;
+  if (month < 1 || month > 12 || day < 1) return null;
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  if (day > DAYS_IN_MONTH[month - 1]! + (month === 2 && leap ? 1 : 0)) return null;
+  return `${year}-${month < 10 ? '0' : ''}${month}-${day < 10 ? '0' : ''}${day}`;
 }

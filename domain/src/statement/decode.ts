@@ -8,7 +8,7 @@ import { StatementFileError } from './errors';
  */
 export class StatementDecoder {
   private utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
-  private cp1252: TextDecoder | null = null;
+  private cp1252 = false;
   private emittedNonAscii = false;
   /** Bytes of an unfinished UTF-8 sequence at the end of the last chunk, held by the UTF-8 decoder. */
   private tail: Uint8Array = new Uint8Array(0);
@@ -31,7 +31,7 @@ export class StatementDecoder {
   private decode(chunk: Uint8Array, stream: boolean): string {
     const offset = this.bytesSeen;
     this.bytesSeen += chunk.length;
-    if (this.cp1252) return this.cp1252.decode(chunk, { stream });
+    if (this.cp1252) return decodeWindows1252(chunk);
     try {
       const text = this.utf8.decode(chunk, { stream });
       if (!this.emittedNonAscii && /[^\p{ASCII}]/u.test(text)) this.emittedNonAscii = true;
@@ -44,11 +44,11 @@ export class StatementDecoder {
           'BINARY_FILE',
         );
       }
-      this.cp1252 = new TextDecoder('windows-1252');
+      this.cp1252 = true;
       const held = new Uint8Array(this.tail.length + chunk.length);
       held.set(this.tail);
       held.set(chunk, this.tail.length);
-      return this.cp1252.decode(held, { stream });
+      return decodeWindows1252(held);
     }
   }
 }
@@ -74,4 +74,24 @@ export function decodeStatementBytes(bytes: Uint8Array): {
   const decoder = new StatementDecoder();
   const text = decoder.push(bytes) + decoder.end();
   return { text, encoding: decoder.encoding };
+}
+
+/** Windows-1252 differs from Latin-1 in 0x80–0x9F (€, ‚, ƒ, „, …, ‘, ’, “, ”, –, —, ™, …). */
+const CP1252_HIGH =
+  '\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f' +
+  '\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178';
+
+/**
+ * Windows-1252 by table: Node's TextDecoder reads the 'windows-1252' label as Latin-1 (0x80 comes
+ * out as U+0080, not €), so it cannot be trusted here. A single-byte code needs no streaming state.
+ */
+function decodeWindows1252(bytes: Uint8Array): string {
+  let text = '';
+  for (let start = 0; start < bytes.length; start += 8192) {
+    const codes = Array.from(bytes.subarray(start, start + 8192), (byte) =>
+      byte >= 0x80 && byte <= 0x9f ? CP1252_HIGH.charCodeAt(byte - 0x80) : byte,
+    );
+    text += String.fromCharCode(...codes);
+  }
+  return text;
 }

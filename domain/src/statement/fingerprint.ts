@@ -54,35 +54,39 @@ export function classifyDuplicates(
   const inFile = new Set<string>();
   return fingerprintRows(rows).map((fingerprint) => {
     if (fingerprint === null) return null;
-    const bank = fingerprint.bank;
-    const verdict = ((): DuplicateVerdict => {
-      if (bank?.startsWith('fitid|')) {
-        const fitid = bank.slice('fitid|'.length);
-        if (known.has(bank))
-          return { status: 'duplicate', fingerprint, reason: `FITID ${fitid} was imported before` };
-        if (inFile.has(bank)) {
-          return { status: 'duplicate', fingerprint, reason: `FITID ${fitid} appears earlier in this file` };
-        }
-        return { status: 'new', fingerprint };
-      }
-      if (bank !== null && known.has(bank)) {
-        return {
-          status: 'duplicate',
-          fingerprint,
-          reason: 'A row with this reference, date and amount was imported before',
-        };
-      }
-      if (known.has(fingerprint.occurrence)) {
-        return {
-          status: 'duplicate',
-          fingerprint,
-          reason:
-            'This row (same date, amount, narration and place among identical rows) was imported before',
-        };
-      }
-      return { status: 'new', fingerprint };
-    })();
-    if (bank !== null) inFile.add(bank);
+    const verdict = judge(fingerprint, known, inFile);
+    if (fingerprint.bank !== null) inFile.add(fingerprint.bank);
     return verdict;
   });
+}
+
+function judge(
+  fingerprint: RowFingerprint,
+  known: ReadonlySet<string>,
+  inFile: ReadonlySet<string>,
+): DuplicateVerdict {
+  const bank = fingerprint.bank;
+  if (bank?.startsWith('fitid|')) {
+    const fitid = bank.slice('fitid|'.length);
+    if (known.has(bank))
+      return { status: 'duplicate', fingerprint, reason: `FITID ${fitid} was imported before` };
+    if (inFile.has(bank))
+      return { status: 'duplicate', fingerprint, reason: `FITID ${fitid} appears earlier in this file` };
+    return { status: 'new', fingerprint };
+  }
+  if (bank !== null && known.has(bank)) {
+    return {
+      status: 'duplicate',
+      fingerprint,
+      reason: 'A row with this reference, date and amount was imported before',
+    };
+  }
+  if (known.has(fingerprint.occurrence)) {
+    return {
+      status: 'duplicate',
+      fingerprint,
+      reason: 'This row (same date, amount, narration and place among identical rows) was imported before',
+    };
+  }
+  return { status: 'new', fingerprint };
 }

@@ -60,37 +60,42 @@ export function previewStatement(input: PreviewInput): StatementPreview {
     'opening-balance': 0,
   };
   const rows = input.rows.map((row, i): PreviewRow => {
-    const base = { ...row, fingerprints: [], parsed: null, possibleDuplicateOf: null, emi: null };
     const verdict = verdicts[i];
-    let preview: PreviewRow;
-    if (row.kind === 'error' || !verdict) {
-      preview =
-        row.kind === 'opening-balance'
-          ? { ...base, status: 'opening-balance', reason: 'Opening balance row, not a transaction' }
-          : { ...base, status: 'error', reason: row.error?.message ?? 'The row could not be read' };
+    let status: PreviewRowStatus;
+    let reason: string;
+    let parsed: ParsedNarration | null = null;
+    let possibleDuplicateOf: HandEnteredTransaction | null = null;
+    let emi: EmiDue | null = null;
+    if (row.kind === 'opening-balance') {
+      status = 'opening-balance';
+      reason = 'Opening balance row, not a transaction';
+    } else if (row.kind === 'error' || !verdict) {
+      status = 'error';
+      reason = row.error?.message ?? 'The row could not be read';
     } else {
-      const parsed = parseNarration(row.narration);
-      const found = { ...base, parsed, fingerprints: fingerprintKeys(verdict.fingerprint) };
-      if (verdict.status === 'duplicate') preview = { ...found, status: 'duplicate', reason: verdict.reason };
-      else {
+      parsed = parseNarration(row.narration);
+      if (verdict.status === 'duplicate') {
+        status = 'duplicate';
+        reason = verdict.reason;
+      } else {
         const possible = findPossibleDuplicate(row, input.handEntered ?? [], claimedTransactions);
-        const emi = possible ? null : matchEmi(row, input.emisDue ?? [], claimedEmis);
+        const match = possible ? null : matchEmi(row, input.emisDue ?? [], claimedEmis);
         if (possible) {
           claimedTransactions.add(possible.transaction.id);
-          preview = {
-            ...found,
-            status: 'possible-duplicate',
-            reason: possible.reason,
-            possibleDuplicateOf: possible.transaction,
-          };
-        } else if (emi) {
-          claimedEmis.add(emiKey(emi.emi));
-          preview = { ...found, status: 'emi-match', reason: emi.reason, emi: emi.emi };
-        } else preview = { ...found, status: 'new', reason: 'Not in the account yet' };
+          [status, reason, possibleDuplicateOf] = [
+            'possible-duplicate',
+            possible.reason,
+            possible.transaction,
+          ];
+        } else if (match) {
+          claimedEmis.add(emiKey(match.emi));
+          [status, reason, emi] = ['emi-match', match.reason, match.emi];
+        } else [status, reason] = ['new', 'Not in the account yet'];
       }
     }
-    counts[preview.status] += 1;
-    return preview;
+    counts[status] += 1;
+    const fingerprints = verdict ? fingerprintKeys(verdict.fingerprint) : [];
+    return { ...row, status, reason, fingerprints, parsed, possibleDuplicateOf, emi };
   });
   return { rows, counts, balance: checkRunningBalance(input.rows, input.openingBalance ?? null) };
 }

@@ -25,8 +25,21 @@ export type StatementRow = {
   error: { message: string; line: number; column: number | null } | null;
 };
 
+/** A transaction row; the fields are copied one by one (a spread per row showed in the parse profile). */
 export function transactionRow(fields: Omit<StatementRow, 'kind' | 'error'>): StatementRow {
-  return { ...fields, kind: 'transaction', error: null };
+  return {
+    index: fields.index,
+    line: fields.line,
+    kind: 'transaction',
+    date: fields.date,
+    valueDate: fields.valueDate,
+    amount: fields.amount,
+    narration: fields.narration,
+    reference: fields.reference,
+    referenceKind: fields.referenceKind,
+    balance: fields.balance,
+    error: null,
+  };
 }
 
 export function errorRow(index: number, line: number, column: number | null, message: string): StatementRow {

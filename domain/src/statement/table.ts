@@ -49,6 +49,7 @@ export class TableReader {
   skippedLines = 0;
   private columns: ResolvedColumns | null = null;
   private headerKeys = '';
+  private firstHeaderKey = '';
   private inTrailer = false;
   private preambleRows = 0;
   private rowCount = 0;
@@ -72,7 +73,7 @@ export class TableReader {
       return null;
     }
     if (this.columns === null) return this.lookForHeader(row.line, cells);
-    if (cells.map(headerKey).join('|') === this.headerKeys) {
+    if (headerKey(cells[0]!) === this.firstHeaderKey && cells.map(headerKey).join('|') === this.headerKeys) {
       this.inTrailer = false;
       this.skippedLines += 1;
       return null;
@@ -95,6 +96,7 @@ export class TableReader {
       if (columns) {
         this.columns = columns;
         this.headerKeys = cells.map(headerKey).join('|');
+        this.firstHeaderKey = headerKey(cells[0]!);
         this.header = { ...candidate, line, cells };
         this.skippedLines += 1;
         return null;

@@ -9,10 +9,12 @@ import {
   parseStatement,
   StatementFileError,
   type StatementInfo,
+  sniffFileKind,
   ValidationError,
 } from '@kosh/domain';
 import type { Queryable } from '@kosh/event-store';
 import { getAccount, handEnteredTransactions, knownFingerprints, unpaidEmis } from '@kosh/projections';
+import { readXlsxStatement } from '../../imports/xlsx';
 
 /** What a preview keeps besides its rows (the `preview` column of import_previews, as JSON). */
 export type StoredPreview = {
@@ -57,7 +59,11 @@ export async function readStatementPreview(
   options: { preset?: string; mapping?: ColumnMapping },
 ): Promise<StoredPreview> {
   if (bytes.length === 0) throw new StatementFileError('The file is empty (0 bytes).', 'EMPTY_FILE');
-  const { info, rows } = parseStatement(bytes, options);
+  // An .xlsx workbook is read by its adapter into the same table parser (wt-stmt's xlsx.ts).
+  const { info, rows } =
+    sniffFileKind(bytes.subarray(0, 8)) === 'xlsx'
+      ? await readXlsxStatement(bytes, options)
+      : parseStatement(bytes, options);
   const transactions = rows.filter((row) => row.kind === 'transaction');
   const firstError = rows.find((row) => row.kind === 'error');
   if (transactions.length === 0) {
