@@ -31,6 +31,16 @@ export type ErrorResponse = Static<typeof ErrorResponse>;
 export const errorResponses = (...statuses: (400 | 401 | 403 | 404 | 409 | 413 | 422 | 429)[]) =>
   Object.fromEntries(statuses.map((status) => [status, ErrorResponse]));
 
+/** The page of a list answered inside `data` (the transaction book, an account's register). */
+export const PageInfo = Type.Object({
+  current_page: Type.Integer(),
+  total_pages: Type.Integer(),
+  total_items: Type.Integer(),
+  has_prev: Type.Boolean(),
+  has_next: Type.Boolean(),
+});
+export type PageInfo = Static<typeof PageInfo>;
+
 /** The page of a list answered with `meta.pagination` (loans, banks). */
 export const Pagination = Type.Object({
   page: Type.Integer(),

@@ -1,6 +1,6 @@
 import type { TRANSACTION_FIELDS, WireNames, WireOf } from '@kosh/domain';
 import { type Static, Type } from 'typebox';
-import { MessageResponse, success } from './envelope';
+import { MessageResponse, PageInfo, success } from './envelope';
 import { AsOfParam, IdParams, Loose, QueryText } from './request';
 
 /**
@@ -16,6 +16,7 @@ export const TransactionBody = Type.Object({
   transaction_type: Loose("'C' (credit) or 'D' (debit)"),
   transaction_date: Loose('YYYY-MM-DD'),
   amount: Loose('Rupees, more than 0, at most 2 decimals, at most 9,999,999,999.99'),
+  account_id: Loose('One of your accounts, or null for none; left out on an edit: unchanged'),
 });
 export type TransactionBody = Static<typeof TransactionBody>;
 // Every declared transaction field is taken in (TRANSACTION_FIELDS): a field missing here does not compile.
@@ -30,6 +31,7 @@ export const TransactionListQuery = Type.Object({
   date_to: QueryText('YYYY-MM-DD, inclusive'),
   sort_by: QueryText('transaction_date (default), amount, created_at or notes'),
   sort_order: QueryText('ASC or DESC (default)'),
+  account_id: QueryText("An account's id, or none: the transactions in no account"),
   as_of: AsOfParam,
 });
 export type TransactionListQuery = Static<typeof TransactionListQuery>;
@@ -42,6 +44,7 @@ export const WireTransaction = Type.Object({
   transaction_type: Type.Unsafe<'C' | 'D'>({ type: 'string', enum: ['C', 'D'] }),
   transaction_date: Type.String({ description: 'YYYY-MM-DD' }),
   amount: Type.Number({ description: 'Rupees, two decimals' }),
+  account_id: Type.Union([Type.String(), Type.Null()], { description: 'Its account, or null' }),
   created_at: Type.String({ description: 'ISO-8601 UTC' }),
   updated_at: Type.String({ description: 'ISO-8601 UTC' }),
 });
@@ -59,6 +62,7 @@ export const TransactionFilters = Type.Object({
   transaction_type: Nullable(Type.String()),
   date_from: Nullable(Type.String()),
   date_to: Nullable(Type.String()),
+  account_id: Type.Optional(Nullable(Type.String())),
   sort_by: Type.String(),
   sort_order: Type.String(),
 });
@@ -67,13 +71,7 @@ export type TransactionFilters = Static<typeof TransactionFilters>;
 export const TransactionListResponse = success(
   Type.Object({
     transactions: Type.Array(WireTransaction),
-    pagination: Type.Object({
-      current_page: Type.Integer(),
-      total_pages: Type.Integer(),
-      total_items: Type.Integer(),
-      has_prev: Type.Boolean(),
-      has_next: Type.Boolean(),
-    }),
+    pagination: PageInfo,
     filters: TransactionFilters,
   }),
 );

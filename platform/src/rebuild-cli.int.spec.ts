@@ -58,10 +58,11 @@ describe('npm run rebuild', () => {
     const resumed = rebuildCli();
     expect(resumed.code, resumed.err).toBe(0);
     expect(resumed.err).toContain(
-      'Resuming an unfinished run: audit-grants, history, ledger, loans, schedules, transactions (already swapped in: users, catalog)',
+      'Resuming an unfinished run: accounts, audit-grants, history, ledger, loans, schedules, transactions (already swapped in: users, catalog)',
     );
     const swapped = resumed.err.split('\n').filter((line) => line.endsWith('(swapped in)'));
     expect(swapped.map((line) => line.split(' ')[0]).sort()).toEqual([
+      'accounts',
       'audit-grants',
       'history',
       'ledger',

@@ -1,4 +1,17 @@
 /** @kosh/projections: what the other packages import from it. */
+export { evolveAccountRow, evolveTransferRow } from './accounts/projector';
+export {
+  type AccountRow,
+  type AccountWithBalance,
+  accountRegister,
+  getAccount,
+  getTransfer,
+  listAccounts,
+  listTransfers,
+  type RegisterEntry,
+  type RegisterEntryKind,
+  type TransferRow,
+} from './accounts/queries';
 export { type AuditGrantRow, selectAuditGrants } from './audit-grants/projector';
 export { evolveBankRow, evolveLoanTypeRow } from './catalog/projector';
 export {
@@ -23,6 +36,13 @@ export {
   scheduleVersionsWithRows,
 } from './history/schedule-versions';
 export { streamIdOfWire, type TimelineEntry } from './history/timeline';
+export {
+  handEnteredTransactions,
+  type ImportBatchRow,
+  knownFingerprints,
+  listImportBatches,
+  unpaidEmis,
+} from './imports/queries';
 export { type LedgerLine, ledgerEntries, ledgerPeriods } from './ledger/queries';
 export { foldLoanView } from './loans/answer';
 export { evolveLoanRow } from './loans/projector';

@@ -1,8 +1,10 @@
 import { fileURLToPath } from 'node:url';
 import type { MigrationSource } from '@kosh/event-store';
+import { accountsProjection } from './accounts/projector';
 import { auditGrantsProjection } from './audit-grants/projector';
 import { catalogProjection } from './catalog/projector';
 import { historyProjection } from './history/projector';
+import { importsProjection } from './imports/projector';
 import { ledgerProjection } from './ledger/projector';
 import { loansProjection } from './loans/projector';
 import type { ReadModel } from './runner/define';
@@ -14,6 +16,12 @@ import { usersProjection } from './users/projector';
 export const runnerMigrations: MigrationSource = {
   scope: 'projection-runner',
   dir: fileURLToPath(new URL('./runner/migrations', import.meta.url)),
+};
+
+/** The preview store of statement imports (issue 30): written by the API, not a read model. */
+export const importPreviewMigrations: MigrationSource = {
+  scope: 'import-previews',
+  dir: fileURLToPath(new URL('./imports/preview-migrations', import.meta.url)),
 };
 
 /**
@@ -29,10 +37,13 @@ export const allProjections: readonly ReadModel[] = [
   schedulesProjection,
   historyProjection,
   auditGrantsProjection,
+  accountsProjection,
+  importsProjection,
 ];
 
 /** Migrations of the runner and of every read model, applied after the event store's. */
 export const migrationSources: MigrationSource[] = [
   runnerMigrations,
   ...allProjections.map((p) => p.migrations),
+  importPreviewMigrations,
 ];

@@ -1,11 +1,14 @@
 import type { FastifyInstance } from 'fastify';
+import { accountRoutes } from './accounts/index';
 import { auditGrantRoutes } from './audit-grants/index';
 import { authRoutes } from './auth/index';
 import { bankRoutes } from './banks/index';
 import { historyRoutes } from './history/index';
+import { importRoutes } from './imports/index';
 import { ledgerRoutes } from './ledger/index';
 import { loanRoutes } from './loans/index';
 import { transactionRoutes } from './transactions/index';
+import { transferRoutes } from './transfers/index';
 
 /** Every `/api` resource, each an encapsulated plugin under its prefix. */
 export async function apiRoutes(app: FastifyInstance) {
@@ -16,4 +19,7 @@ export async function apiRoutes(app: FastifyInstance) {
   await app.register(bankRoutes, { prefix: '/banks' });
   await app.register(historyRoutes);
   await app.register(auditGrantRoutes, { prefix: '/audit-grants' });
+  await app.register(accountRoutes, { prefix: '/accounts' });
+  await app.register(transferRoutes, { prefix: '/transfers' });
+  await app.register(importRoutes, { prefix: '/imports' });
 }

@@ -39,6 +39,8 @@ export type FieldKind =
   /** YYYY-MM-DD. */
   | 'date'
   | 'text'
+  /** The id (uuid) of another record of the user's, such as an account. */
+  | 'ref'
   /** One of `values` (text). */
   | 'code';
 
@@ -50,6 +52,7 @@ type KindValue = {
   flag: boolean;
   date: string;
   text: string;
+  ref: string;
   code: string;
 };
 

@@ -45,7 +45,8 @@ export function decide(command: TransactionCommand, state: TransactionState): Tr
   switch (type) {
     case 'RecordTransaction': {
       if (state.status !== 'none') throw new ConflictError('Transaction already exists');
-      const fields = validated(data);
+      const { accountId, ...rest } = validated(data);
+      const fields = accountId ? { ...rest, accountId } : rest;
       return [
         {
           type: 'TransactionRecorded',
@@ -57,9 +58,12 @@ export function decide(command: TransactionCommand, state: TransactionState): Tr
       const current = owned(state, data.userId);
       const next = validated(data);
       // Every declared field is compared: an edit that changes none records nothing.
-      const changed = changedKeys(TRANSACTION_FIELDS, current.fields, next);
+      // An edit that does not name the account keeps it; null takes the transaction out of it.
+      const after =
+        next.accountId === undefined ? { ...next, accountId: current.fields.accountId ?? null } : next;
+      const changed = changedKeys(TRANSACTION_FIELDS, current.fields, after);
       if (changed.length === 0) return [];
-      const changes: Partial<TransactionFields> = Object.fromEntries(changed.map((key) => [key, next[key]]));
+      const changes: Partial<TransactionFields> = Object.fromEntries(changed.map((key) => [key, after[key]]));
       return [
         {
           type: 'TransactionUpdated',

@@ -13,6 +13,9 @@ export type TransactionRecorded = DomainEvent<
     userId: string;
     /** ISO-8601 UTC instant; the wire's `created_at`. */
     recordedAt: string;
+    /** Issue 30: a row of a statement import carries the bank's narration as written, and its import. */
+    rawNarration?: string;
+    importId?: string;
   }
 >;
 

@@ -11,6 +11,11 @@ export const TRANSACTION_FIELDS = fieldTable({
   amount: { wire: 'amount', kind: 'money', label: 'Amount' },
   /** Trimmed, at most 255 characters. */
   notes: { wire: 'notes', kind: 'text', label: 'Notes' },
+  /**
+   * The account it belongs to (issue 30); null: none, as every transaction recorded before
+   * accounts existed. An edit that leaves it out keeps it (the decider), null takes it out.
+   */
+  accountId: { wire: 'account_id', kind: 'ref', label: 'Account', nullable: true },
 });
 
 /** The validated values of a transaction (`TRANSACTION_FIELDS`), money in paise. */

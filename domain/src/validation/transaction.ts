@@ -35,6 +35,21 @@ export type TransactionInput = { [K in WireNames<typeof TRANSACTION_FIELDS>]?: u
 /** Checks of every field by its wire name (the compiler points here when a field is added). */
 type Checks = Record<keyof TransactionInput, string | null>;
 
+/** "Account not found": the same message whether the id is malformed or not the user's. */
+export const TRANSACTION_ACCOUNT_NOT_FOUND = 'Account not found';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function accountIdError(accountId: unknown): string | null {
+  if (isBlank(accountId)) return null;
+  return typeof accountId === 'string' && UUID.test(accountId.trim()) ? null : TRANSACTION_ACCOUNT_NOT_FOUND;
+}
+
+/** The account of a valid input: absent stays absent, blank is null. */
+function accountIdOf(input: TransactionInput): { accountId?: string | null } {
+  if (input.account_id === undefined) return {};
+  return { accountId: isBlank(input.account_id) ? null : (input.account_id as string).trim().toLowerCase() };
+}
+
 const DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
 const AMOUNT_PATTERN = /^\d+(\.\d+)?$/;
 
@@ -105,6 +120,7 @@ export function validateTransaction(input: TransactionInput): FieldError[] {
     transaction_type: typeError(input.transaction_type),
     transaction_date: dateError(input.transaction_date),
     amount: amountError(input.amount),
+    account_id: accountIdError(input.account_id),
   };
   return Object.entries(checks).flatMap(([field, message]) => (message ? [{ field, message }] : []));
 }
@@ -122,6 +138,7 @@ export function parseTransaction(
       transactionType: input.transaction_type as TransactionType,
       transactionDate: input.transaction_date as string,
       amount: toPaise(amountText(input.amount) as string),
+      ...accountIdOf(input),
     },
   };
 }
@@ -139,6 +156,7 @@ export function validateTransactionFields(fields: TransactionFields): FieldError
     transaction_type: typeError(fields.transactionType),
     transaction_date: dateError(fields.transactionDate),
     amount: amountMessage,
+    account_id: accountIdError(fields.accountId),
   };
   return Object.entries(checks).flatMap(([field, message]) => (message ? [{ field, message }] : []));
 }

@@ -2,6 +2,7 @@ import { transactionDecider, transactionStreamId } from '@kosh/domain';
 import { migrate } from '@kosh/event-store';
 import { createTestDatabase, type TestDatabase } from '@kosh/event-store/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { accountsProjection } from '../accounts/projector';
 import { ledgerProjection } from '../ledger/projector';
 import { loansProjection } from '../loans/projector';
 import { now, transactionId, userId } from '../runner/testing/fixtures';
@@ -15,7 +16,13 @@ let database: TestDatabase;
 beforeAll(async () => {
   database = await createTestDatabase({ max: 1 });
   // Every read model a replay copies (as-of.ts `AS_OF_PROJECTIONS`).
-  const readModels = [transactionsProjection, ledgerProjection, loansProjection, schedulesProjection];
+  const readModels = [
+    transactionsProjection,
+    ledgerProjection,
+    loansProjection,
+    schedulesProjection,
+    accountsProjection,
+  ];
   await migrate(
     database.db,
     readModels.map((p) => p.migrations),

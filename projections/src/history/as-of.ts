@@ -1,5 +1,6 @@
 import type { RecordedEvent } from '@kosh/domain';
 import type { Db, Queryable } from '@kosh/event-store';
+import { accountsProjection } from '../accounts/projector';
 import { ledgerProjection } from '../ledger/projector';
 import { loansProjection } from '../loans/projector';
 import type { Projection } from '../runner/types';
@@ -28,6 +29,7 @@ export const AS_OF_PROJECTIONS: readonly Projection[] = [
   ledgerProjection,
   loansProjection,
   schedulesProjection,
+  accountsProjection,
 ];
 
 /** `ledger_names` is the ledger's copy of the catalog: read live, like the catalog. */
@@ -36,7 +38,7 @@ const LIVE_TABLES = new Set(['ledger_names']);
 const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 /** The read models an as-of answer can be made from (names of their projections). */
-export type AsOfReadModel = 'transactions' | 'ledger' | 'loans' | 'schedules';
+export type AsOfReadModel = 'transactions' | 'ledger' | 'loans' | 'schedules' | 'accounts';
 
 /**
  * Folds `events` into fresh shadow copies of the read models named in `models`, then runs

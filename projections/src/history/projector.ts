@@ -1,10 +1,13 @@
 import {
+  ACCOUNT_EVENT_TYPES,
   AUDIT_EVENT_TYPES,
   catalogEventTypes,
+  IMPORT_EVENT_TYPES,
   loanChangeEventTypes,
   loanEventTypes,
   type RecordedEvent,
   TRANSACTION_EVENT_TYPES,
+  TRANSFER_EVENT_TYPES,
   USER_EVENT_TYPES,
 } from '@kosh/domain';
 import { defineProjection } from '../runner/define';
@@ -17,10 +20,13 @@ export const HISTORY_EVENT_TYPES: readonly string[] = [
   ...TRANSACTION_EVENT_TYPES,
   ...catalogEventTypes,
   ...AUDIT_EVENT_TYPES,
+  ...ACCOUNT_EVENT_TYPES,
+  ...TRANSFER_EVENT_TYPES,
+  ...IMPORT_EVENT_TYPES,
 ];
 
 /** Streams whose events a user sees on their timeline (not the e-mail reservation streams). */
-const USER_STREAM = /^(user|loan|txn|bank|loantype|audit)-/;
+const USER_STREAM = /^(user|loan|txn|bank|loantype|audit|account|transfer|import)-/;
 
 /** Fields that hold secrets (or what a secret can be checked against): never copied. */
 export const SECRET_FIELDS = new Set(['passwordHash', 'tokenHash', 'sealedToken']);
@@ -54,6 +60,15 @@ export type HistoryRecord = {
   recordedAt: string;
 };
 
+/** A statement import's rows are the book's; the timeline keeps how many (issue 30). */
+function importSummary(data: unknown): Record<string, unknown> {
+  const { rows, ...rest } = (data ?? {}) as { rows?: { amount: number; transactionType: string }[] };
+  const list = rows ?? [];
+  const sum = (type: string) =>
+    list.filter((r) => r.transactionType === type).reduce((t, r) => t + r.amount, 0);
+  return { ...rest, rowCount: list.length, creditAmount: sum('C'), debitAmount: sum('D') };
+}
+
 /** What the read model keeps of an event (null: nobody's, e.g. the seeded catalog). Pure. */
 export function historyRecordOf(event: RecordedEvent): HistoryRecord | null {
   const userId = ownerOf(event);
@@ -65,7 +80,7 @@ export function historyRecordOf(event: RecordedEvent): HistoryRecord | null {
     streamId: event.streamId,
     streamVersion: event.streamVersion,
     type: event.type,
-    data: withoutSecrets(event.data),
+    data: event.type === 'ImportCommitted' ? importSummary(event.data) : withoutSecrets(event.data),
     metadata: event.metadata,
     recordedAt: event.metadata.recordedAt,
   };

@@ -1,5 +1,24 @@
-import { EMAIL_FIELDS, fromPaise, PROFILE_FIELDS, TRANSACTION_FIELDS } from '@kosh/domain';
-import { diff, type FieldChange, historyFields, type Names, text, type Values } from './fields';
+import {
+  ACCOUNT_FIELDS,
+  ACCOUNT_KIND_LABELS,
+  type AccountDetails,
+  type AccountFieldShape,
+  type AccountKind,
+  EMAIL_FIELDS,
+  fromPaise,
+  PROFILE_FIELDS,
+  TRANSACTION_FIELDS,
+} from '@kosh/domain';
+import {
+  diff,
+  type Field,
+  type FieldChange,
+  historyFields,
+  money,
+  type Names,
+  text,
+  type Values,
+} from './fields';
 import { isLoanEvent, loanTimelineEntry } from './loan-timeline';
 
 export type { ChangeValue, FieldChange, Names } from './fields';
@@ -51,9 +70,17 @@ export function wireStreamOf(streamId: string): string {
 /** The inverse of `wireStreamOf` for the caller's own streams; null when it is not one. */
 export function streamIdOfWire(wire: string, userId: string): string | null {
   if (wire === 'profile') return `user-${userId}`;
-  const match = /^(loan|transaction|bank|loan_type):([0-9A-Za-z-]{1,64})$/.exec(wire);
+  const match = /^(loan|transaction|bank|loan_type|account|transfer|import):([0-9A-Za-z-]{1,64})$/.exec(wire);
   if (!match) return null;
-  const kind = { loan: 'loan', transaction: 'txn', bank: 'bank', loan_type: 'loantype' }[match[1] as string];
+  const kind = {
+    loan: 'loan',
+    transaction: 'txn',
+    bank: 'bank',
+    loan_type: 'loantype',
+    account: 'account',
+    transfer: 'transfer',
+    import: 'import',
+  }[match[1] as string];
   return `${kind}-${match[2]}`;
 }
 
@@ -61,6 +88,28 @@ export function streamIdOfWire(wire: string, userId: string): string | null {
 const TRANSACTION_HISTORY = historyFields(TRANSACTION_FIELDS, {
   transactionType: (v) => (v === 'C' ? 'Credit' : v === 'D' ? 'Debit' : null),
 });
+
+/** How each shape of account field is shown. */
+const ACCOUNT_SHOWN: Record<AccountFieldShape, Field['show']> = {
+  text,
+  date: text,
+  money,
+  kind: (v) => ACCOUNT_KIND_LABELS[v as AccountKind] ?? null,
+  bank: (v, names) => (typeof v === 'number' ? (names.banks.get(v) ?? `Bank ${v}`) : null),
+};
+
+/** Account fields, from the one table that declares them (domain/src/account/fields.ts). */
+const ACCOUNT_HISTORY_FIELDS: Record<string, Field> = Object.fromEntries(
+  Object.entries(ACCOUNT_FIELDS).map(([key, f]) => [key, { label: f.label, show: ACCOUNT_SHOWN[f.shape] }]),
+) as Record<keyof AccountDetails, Field>;
+
+const TRANSFER_FIELDS: Record<string, Field> = {
+  transferDate: { label: 'Date', show: text },
+  amount: { label: 'Amount', show: money },
+  fromAccountId: { label: 'From Account', show: text },
+  toAccountId: { label: 'To Account', show: text },
+  notes: { label: 'Notes', show: text },
+};
 
 /** The profile's names (`PROFILE_FIELDS`) and its address (`EMAIL_FIELDS`). */
 const PROFILE_HISTORY = historyFields(PROFILE_FIELDS);
@@ -128,6 +177,31 @@ export function timelineEntry(event: HistoryEvent, previous: Values, names: Name
         `${p.transactionType === 'C' ? 'Credit' : 'Debit'} of ${amount(p.amount)} deleted`,
         diff(TRANSACTION_HISTORY, p, null, names),
       );
+    }
+    case 'AccountOpened':
+      return entry(`Account ${String(d.name)} opened`, diff(ACCOUNT_HISTORY_FIELDS, null, d, names));
+    case 'AccountUpdated': {
+      const after = { ...(d.previous as object), ...(d.changes as object) };
+      const changes = diff(ACCOUNT_HISTORY_FIELDS, d.previous as Values, after, names);
+      return entry(`Account edited (${changes.map((c) => c.field).join(', ') || 'no change'})`, changes);
+    }
+    case 'AccountDeleted': {
+      const p = (d.previous ?? {}) as Record<string, unknown>;
+      return entry(`Account ${String(p.name)} deleted`, diff(ACCOUNT_HISTORY_FIELDS, p, null, names));
+    }
+    case 'TransferRecorded':
+      return entry(`Transfer of ${amount(d.amount)} recorded`, diff(TRANSFER_FIELDS, null, d, names));
+    case 'TransferDeleted': {
+      const p = (d.previous ?? {}) as Record<string, unknown>;
+      return entry(`Transfer of ${amount(p.amount)} deleted`, diff(TRANSFER_FIELDS, p, null, names));
+    }
+    case 'ImportCommitted':
+      return entry(
+        `Statement ${String(d.fileName)} imported: ${String(d.rowCount ?? 0)} transactions (credits ${amount(d.creditAmount)}, debits ${amount(d.debitAmount)})`,
+      );
+    case 'ImportUndone': {
+      const ids = Array.isArray(d.transactionIds) ? d.transactionIds.length : 0;
+      return entry(`Statement import undone: ${ids} transactions removed`);
     }
     case 'UserRegistered':
       return entry('Account registered', diff({ ...PROFILE_HISTORY, ...EMAIL_HISTORY }, null, d, names));

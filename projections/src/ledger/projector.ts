@@ -1,6 +1,7 @@
-import { legacyMarkId, toDecimalString, toPaise } from '@kosh/domain';
+import { IMPORT_EVENT_TYPES, legacyMarkId, type RecordedEvent, toDecimalString, toPaise } from '@kosh/domain';
 import type { Queryable } from '@kosh/event-store';
 import { defineProjection } from '../runner/define';
+import { withImportedTransactions } from '../transactions/imported';
 import {
   type CatalogNames,
   type EmiInstalment,
@@ -11,6 +12,7 @@ import {
   type LedgerBatchState,
   type LedgerEntry,
   type LedgerEntryKind,
+  type LedgerEvent,
   type LedgerLoan,
   type LedgerPaidEmi,
   type PeriodDelta,
@@ -244,10 +246,12 @@ async function saveEntriesAndPeriods(
  */
 export const ledgerProjection = defineProjection({
   name: 'ledger',
-  handles: LEDGER_EVENT_TYPES,
+  handles: [...LEDGER_EVENT_TYPES, ...IMPORT_EVENT_TYPES],
   tables: ['ledger_entries', 'ledger_loans', 'ledger_names', 'ledger_periods'],
   migrations: new URL('./migrations', import.meta.url),
-  async apply(tx, events) {
+  async apply(tx, batch) {
+    // A statement import's rows are folded as the transactions they record (issue 30).
+    const events = withImportedTransactions(batch) as RecordedEvent[] as LedgerEvent[];
     const { entryIds, loanIds, deletedLoanIds } = touchedBy(events);
     const before = await loadState(tx, entryIds, loanIds, deletedLoanIds);
     const result = foldLedgerBatch(before, events);

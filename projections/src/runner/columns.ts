@@ -24,6 +24,7 @@ const SQL_TYPES: Record<FieldKind, string> = {
   flag: 'boolean',
   date: 'date',
   text: 'text',
+  ref: 'uuid',
   code: 'text',
 };
 
@@ -35,6 +36,7 @@ function selectOf(kind: FieldKind, column: string, alias: string): string {
   switch (kind) {
     case 'money':
     case 'number':
+    case 'ref':
       return `${ref}::text AS ${column}`;
     case 'date':
       return `to_char(${ref}, 'YYYY-MM-DD') AS ${column}`;

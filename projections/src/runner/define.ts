@@ -1,11 +1,14 @@
 import { fileURLToPath } from 'node:url';
 import type {
+  AccountEvent,
   AuditEvent,
   CatalogEvent,
   EmailReservationEvent,
+  ImportEvent,
   LoanStreamEvent,
   RecordedEvent,
   TransactionEvent,
+  TransferEvent,
   UserEvent,
 } from '@kosh/domain';
 import type { MigrationSource, Queryable } from '@kosh/event-store';
@@ -18,7 +21,10 @@ export type LogEvent =
   | LoanStreamEvent
   | TransactionEvent
   | CatalogEvent
-  | AuditEvent;
+  | AuditEvent
+  | AccountEvent
+  | TransferEvent
+  | ImportEvent;
 
 /** The recorded events of the given types. */
 export type EventOfType<T extends string> = RecordedEvent<Extract<LogEvent, { type: T }>>;

@@ -1,5 +1,6 @@
 import {
   assertNever,
+  IMPORT_EVENT_TYPES,
   type Paise,
   pickFields,
   type RecordedEvent,
@@ -12,13 +13,18 @@ import {
 } from '@kosh/domain';
 import type { Queryable } from '@kosh/event-store';
 import { columnsOf } from '../runner/columns';
-import { foldRows, type RowChange, rowProjection, splitChanges } from '../runner/row-projection';
+import { defineProjection } from '../runner/define';
+import { foldRows, type RowChange, splitChanges } from '../runner/row-projection';
+import { withImportedTransactions } from './imported';
 
 /** One row of `transactions`. Money in paise; instants ISO-8601 UTC. */
 export type TransactionRow = TransactionFields &
   Readonly<{
     id: string;
     userId: string;
+    /** A statement row's narration as the bank wrote it (searchable), and its import; null when typed. */
+    rawNarration: string | null;
+    importId: string | null;
     createdAt: string;
     updatedAt: string;
     /** Stream version of the last event folded in. */
@@ -43,6 +49,8 @@ export function evolveTransactionRow(
         ...pickFields(TRANSACTION_FIELDS, withAbsent(TRANSACTION_FIELDS, d)),
         id: d.transactionId,
         userId: d.userId,
+        rawNarration: d.rawNarration ?? null,
+        importId: d.importId ?? null,
         createdAt: d.recordedAt,
         updatedAt: d.recordedAt,
         version,
@@ -133,6 +141,7 @@ export function foldBatch(
 const FIELD_COLUMNS = columnsOf(TRANSACTION_FIELDS);
 
 export const TRANSACTION_COLUMNS = `id::text AS id, user_id, ${FIELD_COLUMNS.select()},
+  raw_narration, import_id::text AS import_id,
   to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at,
   to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS updated_at, version`;
 
@@ -140,6 +149,8 @@ export const TRANSACTION_COLUMNS = `id::text AS id, user_id, ${FIELD_COLUMNS.sel
 export type DbTransactionRow = Readonly<Record<string, unknown>> & {
   id: string;
   user_id: string;
+  raw_narration: string | null;
+  import_id: string | null;
   created_at: string;
   updated_at: string;
   version: number;
@@ -150,6 +161,8 @@ export function fromDb(r: DbTransactionRow): TransactionRow {
     ...FIELD_COLUMNS.fromSql(r),
     id: r.id,
     userId: r.user_id,
+    rawNarration: r.raw_narration,
+    importId: r.import_id,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
     version: Number(r.version),
@@ -167,10 +180,11 @@ async function loadRows(tx: Queryable, ids: readonly string[]): Promise<Map<stri
 
 /** Upserts the rows in `$param` (records of `rowRecords`). */
 const SAVE_ROWS = (param: string) => `INSERT INTO transactions
-       (id, user_id, ${FIELD_COLUMNS.insert}, created_at, updated_at, version)
-     SELECT r."id", r."userId", ${FIELD_COLUMNS.values}, r."createdAt", r."updatedAt", r."version"
+       (id, user_id, ${FIELD_COLUMNS.insert}, raw_narration, import_id, created_at, updated_at, version)
+     SELECT r."id", r."userId", ${FIELD_COLUMNS.values}, r."rawNarration", r."importId", r."createdAt",
+            r."updatedAt", r."version"
        FROM jsonb_to_recordset(${param}::jsonb) AS r("id" uuid, "userId" text, ${FIELD_COLUMNS.recordset},
-            "createdAt" timestamptz, "updatedAt" timestamptz, "version" integer)
+            "rawNarration" text, "importId" uuid, "createdAt" timestamptz, "updatedAt" timestamptz, "version" integer)
      ON CONFLICT (id) DO UPDATE SET ${FIELD_COLUMNS.update},
        updated_at = EXCLUDED.updated_at, version = EXCLUDED.version`;
 
@@ -208,11 +222,20 @@ const statsRecords = (deltas: ReadonlyMap<string, TransactionStats>) =>
 export function notesDeltaOf(changes: readonly RowChange<TransactionRow>[]): NotesDelta[] {
   const delta: NotesDelta[] = [];
   for (const { before, after } of changes) {
-    if (before && after && before.notes === after.notes && before.userId === after.userId) continue;
-    if (before) delta.push({ userId: before.userId, id: before.id, notes: before.notes, sign: -1 });
-    if (after) delta.push({ userId: after.userId, id: after.id, notes: after.notes, sign: 1 });
+    if (before && after && searchText(before) === searchText(after) && before.userId === after.userId)
+      continue;
+    if (before) delta.push({ userId: before.userId, id: before.id, notes: searchText(before), sign: -1 });
+    if (after) delta.push({ userId: after.userId, id: after.id, notes: searchText(after), sign: 1 });
   }
   return delta;
+}
+
+/**
+ * What a search reads of a row: its notes, and an imported row's raw narration after a line
+ * break (no search term holds one, so no gram or word spans the two; queries.ts SEARCHED).
+ */
+export function searchText(row: TransactionRow): string {
+  return row.rawNarration === null ? row.notes : `${row.notes}\n${row.rawNarration}`;
 }
 
 export type NotesDelta = { userId: string; id: string; notes: string; sign: 1 | -1 };
@@ -327,9 +350,9 @@ async function saveBatch(
  * The transaction list, each user's totals, note grams and note words: one read and one write
  * per batch (a removal, or a count gone to 0, adds one).
  */
-export const transactionsProjection = rowProjection({
+export const transactionsProjection = defineProjection({
   name: 'transactions',
-  handles: TRANSACTION_EVENT_TYPES,
+  handles: [...TRANSACTION_EVENT_TYPES, ...IMPORT_EVENT_TYPES],
   tables: [
     'transactions',
     'transaction_stats',
@@ -338,10 +361,12 @@ export const transactionsProjection = rowProjection({
     'transaction_note_word_rows',
   ],
   migrations: new URL('./migrations', import.meta.url),
-  keyOf: transactionIdOf,
-  evolve: evolveTransactionRow,
-  load: loadRows,
-  async write(tx, changes) {
+  async apply(tx, batch) {
+    // A statement import's rows are folded as the transactions they record (issue 30).
+    const events = withImportedTransactions(batch) as VersionedTransactionEvent[];
+    const before = await loadRows(tx, [...new Set(events.map(transactionIdOf))]);
+    const changes = foldRows(before, events, transactionIdOf, evolveTransactionRow);
+    if (changes.length === 0) return;
     const { removed, saved } = splitChanges(changes);
     if (removed.length > 0) await tx.query('DELETE FROM transactions WHERE id = ANY($1::uuid[])', [removed]);
     await saveBatch(tx, changes, saved);

@@ -22,6 +22,8 @@ export type TransactionListQuery = {
   transactionType: TransactionType | null;
   dateFrom: string | null;
   dateTo: string | null;
+  /** An account's id, 'none' (the transactions in no account) or null (all). */
+  accountId?: string | null;
   sortBy: TransactionSortKey;
   sortOrder: SortOrder;
 };
@@ -59,7 +61,15 @@ export async function listTransactions(
   }
   if (query.search) {
     params.push(likePattern(query.search));
-    where.push(`notes ILIKE $${params.length} ESCAPE '\\'`);
+    // Notes, and an imported row's raw narration (issue 30): the note grams and words hold both.
+    where.push(
+      `(notes ILIKE $${params.length} ESCAPE '\\' OR raw_narration ILIKE $${params.length} ESCAPE '\\')`,
+    );
+  }
+  if (query.accountId === 'none') where.push('account_id IS NULL');
+  else if (query.accountId) {
+    params.push(query.accountId);
+    where.push(`account_id = $${params.length}::uuid`);
   }
   const column = {
     transaction_date: 'transaction_date',
@@ -84,7 +94,7 @@ export async function listTransactions(
         params,
       )
     ).rows.map(fromDb);
-  if (query.search && !query.transactionType && !query.dateFrom && !query.dateTo) {
+  if (query.search && !query.transactionType && !query.dateFrom && !query.dateTo && !query.accountId) {
     const total = await shortSearchCount(db, userId, query.search);
     if (total === 0) return { rows: [], totalItems: 0 };
     if (total !== null) {
@@ -113,7 +123,7 @@ export async function listTransactions(
     const total = rows[0]?.total ?? (offset > 0 ? await countRows(db, filter, params) : 0);
     return { rows: rows.map(fromDb), totalItems: total };
   }
-  if (!query.dateFrom && !query.dateTo) {
+  if (!query.dateFrom && !query.dateTo && !query.accountId) {
     // The count is the stats row's: read in the same statement (one round trip, one snapshot).
     const counter =
       query.transactionType === 'C'
@@ -232,7 +242,7 @@ async function countTransactions(
   filter: string,
   params: unknown[],
 ): Promise<number> {
-  if (!query.search && !query.dateFrom && !query.dateTo) {
+  if (!query.search && !query.dateFrom && !query.dateTo && !query.accountId) {
     const stats = await getTransactionStats(db, userId);
     if (query.transactionType === 'C') return stats.creditCount;
     if (query.transactionType === 'D') return stats.debitCount;

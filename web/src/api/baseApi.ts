@@ -162,6 +162,10 @@ export const api = createApi({
     'Periods',
     'User',
     'History',
+    'Account',
+    'Register',
+    'Transfer',
+    'Import',
   ],
   endpoints: () => ({}),
 });

@@ -10,6 +10,6 @@ export { PasswordField } from './PasswordField';
 export { RadioGroupField } from './RadioGroupField';
 export { SubmitButton } from './SubmitButton';
 export { SwitchField } from './SwitchField';
-export { toSubmissionErrors } from './submissionErrors';
+export { toSubmissionErrors, toWireSubmissionErrors } from './submissionErrors';
 export { TextAreaField } from './TextAreaField';
 export { formValidator, toFormErrors } from './validation';

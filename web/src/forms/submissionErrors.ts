@@ -24,3 +24,19 @@ export function toSubmissionErrors(
   }
   return errors;
 }
+
+/**
+ * `toSubmissionErrors` for a form whose fields carry the wire names themselves (the transaction
+ * and account dialogs): 422 items on their fields, anything else on the form.
+ */
+export function toWireSubmissionErrors(
+  error: unknown,
+  fields: readonly string[],
+  fallback: string,
+): SubmissionErrors {
+  if (!isApiError(error)) return { [FORM_ERROR]: fallback };
+  const errors: Record<string, string> = {};
+  for (const { field, message } of error.errors) if (fields.includes(field)) errors[field] ??= message;
+  if (Object.keys(errors).length === 0) errors[FORM_ERROR] = error.message || fallback;
+  return errors;
+}

@@ -1,6 +1,7 @@
 import { Button, Callout, Card, FormGroup, H2, HTMLSelect, HTMLTable, Spinner } from '@blueprintjs/core';
 import { useState } from 'react';
 import { useLocation, useParams, useSearch } from 'wouter';
+import { downloadWithToken } from '../api/download';
 import { PageHeader } from '../app/layout/PageHeader';
 import { useAppSelector } from '../app/store';
 import { formatDate, formatMoney, todayIso } from '../format';
@@ -14,26 +15,6 @@ import '../ui/money-screens.css';
 import './loan-changes.css';
 
 type Format = 'html' | 'pdf';
-
-/**
- * The printable page and the PDF need the session's token, which a plain link cannot carry: they
- * are fetched with it and handed to the browser as a file.
- */
-async function download(token: string | null, url: string, fileName: string): Promise<boolean> {
-  const answer = await fetch(url, { headers: token ? { Authorization: `Bearer ${token}` } : {} }).catch(
-    () => null,
-  );
-  if (!answer?.ok) return false;
-  const file = URL.createObjectURL(await answer.blob());
-  const link = document.createElement('a');
-  link.href = file;
-  link.download = fileName;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(file), 60_000);
-  return true;
-}
 
 /**
  * The printable page opened as a page in a new tab. A plain link cannot carry the token, so the
@@ -100,7 +81,7 @@ export function CertificatePage() {
       if (!opened) toast.error('Failed to open the printable page');
       return;
     }
-    const ok = await download(
+    const ok = await downloadWithToken(
       token,
       `/api/loans/${id}/certificate?fy=${fy}&format=${format}`,
       `interest-certificate-${fy}-${accountNumber}.${format}`,

@@ -1,8 +1,8 @@
 import { Button, Dialog, DialogBody, DialogFooter } from '@blueprintjs/core';
 import { validateTransaction } from '@kosh/domain';
-import { FORM_ERROR, type SubmissionErrors } from 'final-form';
+import type { SubmissionErrors } from 'final-form';
 import { Form } from 'react-final-form';
-import { isApiError } from '../api/apiError';
+import { useGetAccountsQuery } from '../accounts/accountsApi';
 import { useReturnFocus } from '../app/useReturnFocus';
 import { todayIso } from '../format';
 import {
@@ -13,6 +13,7 @@ import {
   InputGroupField,
   NumberField,
   TextAreaField,
+  toWireSubmissionErrors,
 } from '../forms';
 import { useSubmissionKey } from '../forms/useSubmissionKey';
 import { toast } from '../toaster';
@@ -24,41 +25,55 @@ import {
 } from './transactionsApi';
 
 /** The form holds the wire names, which are also the domain validator's field names. */
-type Values = { notes: string; transaction_type: string; transaction_date: string; amount: string };
+type Values = {
+  notes: string;
+  transaction_type: string;
+  transaction_date: string;
+  amount: string;
+  /** An account's id, or '' for none. */
+  account_id?: string;
+};
 
-const FIELDS: readonly string[] = ['notes', 'transaction_type', 'transaction_date', 'amount'];
+const FIELDS: readonly string[] = ['notes', 'transaction_type', 'transaction_date', 'amount', 'account_id'];
 
 const validateTyped = formValidator<Values>(validateTransaction);
 /** The amount as typed or pasted ("₹ 5,000") is judged as the number it says. */
 const validate = (values: Values) => validateTyped({ ...values, amount: amountText(values.amount) });
 
-function initialValues(editing: Transaction | null): Values {
-  if (!editing) return { notes: '', transaction_type: '', transaction_date: todayIso(), amount: '' };
+function initialValues(editing: Transaction | null, accountId: string): Values {
+  if (!editing) {
+    return {
+      notes: '',
+      transaction_type: '',
+      transaction_date: todayIso(),
+      amount: '',
+      account_id: accountId,
+    };
+  }
   return {
     notes: editing.notes,
     transaction_type: editing.transaction_type,
     transaction_date: editing.transaction_date.slice(0, 10),
     amount: editing.amount.toFixed(2),
+    account_id: editing.account_id ?? '',
   };
 }
 
-/** A failed save back onto the form: 422 items on their fields, anything else on the form. */
-function submissionErrors(error: unknown, fallback: string): SubmissionErrors {
-  if (!isApiError(error)) return { [FORM_ERROR]: fallback };
-  const errors: Record<string, string> = {};
-  for (const { field, message } of error.errors) if (FIELDS.includes(field)) errors[field] ??= message;
-  if (Object.keys(errors).length === 0) errors[FORM_ERROR] = error.message || fallback;
-  return errors;
-}
-
-type Props = { open: boolean; editing: Transaction | null; onClose: () => void };
+type Props = {
+  open: boolean;
+  editing: Transaction | null;
+  onClose: () => void;
+  /** The account a new transaction starts in (the book's account filter), '' for none. */
+  accountId?: string;
+};
 
 /** 'Add New Transaction' / 'Edit Transaction' (spec section 2). */
-export function TransactionDialog({ open, editing, onClose }: Props) {
+export function TransactionDialog({ open, editing, onClose, accountId = '' }: Props) {
   useReturnFocus();
   const [create] = useCreateTransactionMutation();
   const [update] = useUpdateTransactionMutation();
   const submission = useSubmissionKey();
+  const accounts = useGetAccountsQuery(undefined, { skip: !open });
 
   const save = async (values: Values): Promise<SubmissionErrors | undefined> => {
     const body: TransactionBody = {
@@ -66,13 +81,15 @@ export function TransactionDialog({ open, editing, onClose }: Props) {
       transaction_type: values.transaction_type as TransactionBody['transaction_type'],
       transaction_date: values.transaction_date,
       amount: Number(amountText(values.amount)),
+      account_id: values.account_id ? values.account_id : null,
     };
     const result = editing
       ? await update({ id: editing.id, body })
       : await create({ body, idempotencyKey: submission.keyFor(body) });
     if ('error' in result) {
-      return submissionErrors(
+      return toWireSubmissionErrors(
         result.error,
+        FIELDS,
         editing ? 'Failed to update transaction' : 'Failed to create transaction',
       );
     }
@@ -92,7 +109,7 @@ export function TransactionDialog({ open, editing, onClose }: Props) {
       <Form<Values>
         onSubmit={save}
         validate={validate}
-        initialValues={initialValues(editing)}
+        initialValues={initialValues(editing, accountId)}
         render={({ handleSubmit, submitting }) => (
           <form onSubmit={handleSubmit} noValidate>
             <DialogBody>
@@ -109,6 +126,14 @@ export function TransactionDialog({ open, editing, onClose }: Props) {
               />
               <InputGroupField name="transaction_date" label="Transaction Date" type="date" />
               <NumberField name="amount" label="Amount (₹)" placeholder="0.00" />
+              <HTMLSelectField
+                name="account_id"
+                label="Account"
+                options={[
+                  { value: '', label: 'No account' },
+                  ...(accounts.data ?? []).map((a) => ({ value: a.id, label: a.name })),
+                ]}
+              />
             </DialogBody>
             <DialogFooter
               actions={

@@ -4,6 +4,8 @@ import { formatDate } from '../format';
 import type { TransactionFilters } from './transactionsApi';
 
 type Props = {
+  /** The user's accounts, for the account filter (id and name). */
+  accounts: readonly { id: string; name: string }[];
   typed: TransactionFilters;
   applied: TransactionFilters;
   onType: (filters: TransactionFilters) => void;
@@ -14,8 +16,12 @@ type Props = {
 export const isFiltered = (filters: TransactionFilters): boolean =>
   Object.values(filters).some((value) => value.trim() !== '');
 
-function badgesOf(filters: TransactionFilters): string[] {
+function badgesOf(filters: TransactionFilters, accounts: Props['accounts']): string[] {
   const badges: string[] = [];
+  if (filters.account_id === 'none') badges.push('Account: No account');
+  else if (filters.account_id) {
+    badges.push(`Account: ${accounts.find((a) => a.id === filters.account_id)?.name ?? 'Unknown'}`);
+  }
   if (filters.search.trim()) badges.push(`Search: ${filters.search.trim()}`);
   if (filters.transaction_type) badges.push(`Type: ${filters.transaction_type === 'C' ? 'Credit' : 'Debit'}`);
   if (filters.date_from) badges.push(`From: ${formatDate(filters.date_from)}`);
@@ -30,7 +36,7 @@ export const REVERSED_RANGE = "'Date To' is before 'Date From': choose a range t
  * Typed values apply only on Search or Enter (spec section 2). A reversed date range is not
  * applied (it would show an empty book as if nothing matched): the field says why instead.
  */
-export function TransactionFilterPanel({ typed, applied, onType, onApply, onClear }: Props) {
+export function TransactionFilterPanel({ accounts, typed, applied, onType, onApply, onClear }: Props) {
   const set = (patch: Partial<TransactionFilters>) => onType({ ...typed, ...patch });
   const reversed = typed.date_from !== '' && typed.date_to !== '' && typed.date_to < typed.date_from;
   const submit = (event: FormEvent) => {
@@ -96,6 +102,19 @@ export function TransactionFilterPanel({ typed, applied, onType, onApply, onClea
               onChange={(e) => set({ date_to: e.target.value })}
             />
           </FormGroup>
+          <FormGroup label="Account" labelFor="filter-account">
+            <HTMLSelect
+              id="filter-account"
+              fill
+              value={typed.account_id}
+              onChange={(e) => set({ account_id: e.target.value })}
+              options={[
+                { value: '', label: 'All' },
+                { value: 'none', label: 'No account' },
+                ...accounts.map((a) => ({ value: a.id, label: a.name })),
+              ]}
+            />
+          </FormGroup>
           <div className="kosh-actions">
             <Button type="submit" intent="primary" icon="search" text="Search" />
             {active ? <Button icon="cross" text="Clear" onClick={onClear} /> : null}
@@ -103,7 +122,7 @@ export function TransactionFilterPanel({ typed, applied, onType, onApply, onClea
         </div>
         {isFiltered(applied) ? (
           <ul className="kosh-badges" aria-label="Active filters">
-            {badgesOf(applied).map((badge) => (
+            {badgesOf(applied, accounts).map((badge) => (
               <li key={badge}>
                 <Tag minimal intent="primary" round>
                   {badge}

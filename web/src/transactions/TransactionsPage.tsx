@@ -1,5 +1,6 @@
 import { Button, Callout, Card, Intent } from '@blueprintjs/core';
 import { useState } from 'react';
+import { useGetAccountsQuery } from '../accounts/accountsApi';
 import { PageHeader } from '../app/layout/PageHeader';
 import { formatMoney } from '../format';
 import { asOfArg, useAsOfMode } from '../history/asOf';
@@ -34,6 +35,7 @@ export function TransactionsPage() {
   const { asOf, readOnly } = asOfMode;
 
   const list = useGetTransactionsQuery({ page, filters: applied, ...asOfArg(asOf) });
+  const accounts = useGetAccountsQuery(asOf ? { asOf } : undefined);
   const stats = useGetTransactionStatsQuery(asOf ?? undefined);
 
   const apply = () => {
@@ -94,6 +96,7 @@ export function TransactionsPage() {
         />
       </StatGrid>
       <TransactionFilterPanel
+        accounts={accounts.data ?? []}
         typed={typed}
         applied={applied}
         onType={setTyped}
@@ -126,7 +129,12 @@ export function TransactionsPage() {
       </Card>
       {/* Mounted only while open, so each opening starts from fresh values. */}
       {editing.open ? (
-        <TransactionDialog open editing={editing.transaction} onClose={() => setEditing({ open: false })} />
+        <TransactionDialog
+          open
+          editing={editing.transaction}
+          accountId={applied.account_id === 'none' ? '' : applied.account_id}
+          onClose={() => setEditing({ open: false })}
+        />
       ) : null}
       {deleting ? <DeleteTransactionDialog transaction={deleting} onClose={() => setDeleting(null)} /> : null}
       {history ? (

@@ -13,7 +13,14 @@ export type Transaction = wire.WireTransaction;
 /** The list's filters as the screen holds them: empty text is no filter. */
 export type TransactionFilters = Narrowed<
   wire.TransactionListQuery,
-  { search: string; transaction_type: '' | TransactionType; date_from: string; date_to: string }
+  {
+    search: string;
+    transaction_type: '' | TransactionType;
+    date_from: string;
+    date_to: string;
+    /** An account's id, 'none', or '' for every transaction. */
+    account_id: string;
+  }
 >;
 
 export const NO_FILTERS: TransactionFilters = {
@@ -21,6 +28,7 @@ export const NO_FILTERS: TransactionFilters = {
   transaction_type: '',
   date_from: '',
   date_to: '',
+  account_id: '',
 };
 
 export type TransactionList = wire.TransactionListResponse['data'];
@@ -31,7 +39,13 @@ export type TransactionStats = wire.TransactionStatsResponse['data']['stats'];
 
 export type TransactionBody = Narrowed<
   wire.TransactionBody,
-  { notes: string; transaction_type: TransactionType; transaction_date: string; amount: number }
+  {
+    notes: string;
+    transaction_type: TransactionType;
+    transaction_date: string;
+    amount: number;
+    account_id: string | null;
+  }
 >;
 
 /** The screen's list request: 10 a page, newest first (spec section 7). */
@@ -52,7 +66,15 @@ function listParams({ page, filters, asOf }: ListArgs): Record<string, string | 
   return params;
 }
 
-const changes = [{ type: 'Transaction', id: 'LIST' }, 'TransactionStats', 'Ledger', 'Periods'] as const;
+/** A transaction in an account moves that account's balance and register too. */
+const changes = [
+  { type: 'Transaction', id: 'LIST' },
+  'TransactionStats',
+  'Ledger',
+  'Periods',
+  { type: 'Account', id: 'LIST' },
+  'Register',
+] as const;
 
 export const transactionsApi = api.injectEndpoints({
   endpoints: (build) => ({

@@ -72,6 +72,22 @@ export function auditGrantRateLimit(app: FastifyInstance): Hook {
   };
 }
 
+/** Issue 30: statement uploads are read whole (up to 10 MB), so one signed-in user may upload only so often. */
+export const IMPORT_UPLOAD_LIMIT: Limit = { max: 30, windowMs: 10 * MINUTE };
+
+/** A `preHandler` counting POST /api/imports per signed-in user (after `authenticate`); 429 past the limit. */
+export function importUploadRateLimit(app: FastifyInstance): Hook {
+  const byUser = app.createRateLimit({
+    max: IMPORT_UPLOAD_LIMIT.max,
+    timeWindow: IMPORT_UPLOAD_LIMIT.windowMs,
+    keyGenerator: (request) => `imports:user:${request.userId}`,
+  });
+  return async (request, reply) => {
+    if (!app.platform.config.RATE_LIMIT_ENABLED) return;
+    refuseWhenExceeded(await byUser(request), reply);
+  };
+}
+
 type CheckResult = Awaited<ReturnType<ReturnType<FastifyInstance['createRateLimit']>>>;
 
 function refuseWhenExceeded(result: CheckResult, reply: FastifyReply): void {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { LOAN_CHANGE_MESSAGES as M } from '@kosh/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testClock } from '../../testing/clock';
+import { snapshotTables } from '../../testing/snapshot';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 import { CHANGE_INPUT_MESSAGES } from './change-input';
 
@@ -397,16 +398,7 @@ describe.each(['postgres', 'embedded'] as const)('loan changes (%s)', (mode) => 
       ledger_loans: 'loan_id',
       ledger_periods: 'user_id, year, month',
     };
-    const snapshot = async () => {
-      const out: Record<string, unknown[]> = {};
-      for (const [table, key] of Object.entries(tables)) {
-        const { rows } = await t.platform.db.query(
-          `SELECT to_jsonb(x) AS row FROM ${table} x ORDER BY ${key}`,
-        );
-        out[table] = rows;
-      }
-      return out;
-    };
+    const snapshot = () => snapshotTables(t.platform.db, tables);
     const before = await snapshot();
     expect(before.loan_emi_marks).toHaveLength(2);
     for (const name of ['loans', 'schedules', 'ledger']) {

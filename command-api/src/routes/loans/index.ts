@@ -55,7 +55,7 @@ import {
 } from '@kosh/projections';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { etagOf, loadAggregate } from '../../commands/handle';
-import { commandRoutes, wireFieldErrors } from '../../commands/route';
+import { commandRoutes } from '../../commands/route';
 import { cachedReadAt, createAnswerCache } from '../../reads/answer-cache';
 import { readAt } from '../../reads/read-at';
 import { registerLoanTypeList } from '../banks/loan-type-list';

@@ -10,12 +10,14 @@ import { createTestApp, type TestApp } from '../../testing/test-app';
  * out of GET, survives an edit, a rebuild of every read model and an as-of replay, and shows in
  * History with its label. A new field is covered by iterating the table.
  */
-const bodies = roundTripBodies(TRANSACTION_FIELDS, {
-  transactionType: ['D', 'C'],
-  transactionDate: ['2025-12-01', '2025-12-24'],
-  amount: [1500.25, 99999.5],
-  notes: ['Round trip one', 'Round trip two'],
-});
+const bodiesWith = (accounts: readonly [string, string]) =>
+  roundTripBodies(TRANSACTION_FIELDS, {
+    transactionType: ['D', 'C'],
+    transactionDate: ['2025-12-01', '2025-12-24'],
+    amount: [1500.25, 99999.5],
+    notes: ['Round trip one', 'Round trip two'],
+    accountId: accounts,
+  });
 
 const clock = testClock('2026-01-10T04:00:00.000Z');
 let t: TestApp;
@@ -31,6 +33,18 @@ afterAll(async () => {
 
 describe('every transaction field, end to end', () => {
   it('goes in, comes out, survives an edit, a rebuild and an as-of replay, and shows in History', async () => {
+    const account = async (name: string) => {
+      const opened = await t.as(alice).post('/api/accounts', {
+        name,
+        kind: 'savings',
+        bank_name: 'Round Trip Bank',
+        opening_balance: 0,
+        opening_date: '2025-01-01',
+      });
+      expect(opened.status).toBe(201);
+      return opened.body.data.account.id as string;
+    };
+    const bodies = bodiesWith([await account('Salary account'), await account('Household account')]);
     await checkRoundTrip(t, clock, t.as(alice), TRANSACTION_FIELDS, bodies, {
       create: async (api, body) => {
         const created = await api.post('/api/transactions', body);

@@ -1,4 +1,10 @@
-import { type FieldError, isCalendarDate, TRANSACTION_TYPES, type TransactionType } from '@kosh/domain';
+import {
+  type FieldError,
+  isCalendarDate,
+  isUuid,
+  TRANSACTION_TYPES,
+  type TransactionType,
+} from '@kosh/domain';
 import {
   type SortOrder,
   TRANSACTION_SORT_KEYS,
@@ -14,6 +20,7 @@ export const LIST_QUERY_MESSAGES = {
   date: 'Date must be a valid date (YYYY-MM-DD)',
   sortBy: `Sort by must be one of ${TRANSACTION_SORT_KEYS.join(', ')}`,
   sortOrder: 'Sort order must be ASC or DESC',
+  accountId: "Account must be an account's id or none",
 } as const;
 
 export const DEFAULT_LIMIT = 10;
@@ -89,8 +96,27 @@ export function parseTransactionListQuery(
       ? (orderText as SortOrder)
       : fail('sort_order', LIST_QUERY_MESSAGES.sortOrder);
 
+  const accountText = present(raw.account_id)?.toLowerCase() ?? null;
+  const accountId =
+    accountText === null || accountText === 'none' || isUuid(accountText)
+      ? accountText
+      : fail('account_id', LIST_QUERY_MESSAGES.accountId);
+
   if (errors.length > 0 || page === null || limit === null || sortBy === null || sortOrder === null) {
     return { ok: false, errors };
   }
-  return { ok: true, value: { page, limit, search, transactionType, dateFrom, dateTo, sortBy, sortOrder } };
+  return {
+    ok: true,
+    value: {
+      page,
+      limit,
+      search,
+      transactionType,
+      dateFrom,
+      dateTo,
+      sortBy,
+      sortOrder,
+      ...(accountId !== null && { accountId }),
+    },
+  };
 }

@@ -88,4 +88,20 @@ describe('transaction list query', () => {
       expect(parseTransactionListQuery({ page })).toMatchObject({ ok: false, errors: [{ field: 'page' }] });
     }
   });
+
+  it('filters by an account id (lower-cased) or none, and names anything else', () => {
+    const id = '3F1C2B8E-1D2A-4C1B-9A51-7A0C6D1E2F30';
+    expect(parseTransactionListQuery({ account_id: id })).toMatchObject({
+      ok: true,
+      value: { accountId: id.toLowerCase() },
+    });
+    expect(parseTransactionListQuery({ account_id: 'NONE' })).toMatchObject({
+      ok: true,
+      value: { accountId: 'none' },
+    });
+    expect(parseTransactionListQuery({ account_id: 'savings' })).toEqual({
+      ok: false,
+      errors: [{ field: 'account_id', message: M.accountId }],
+    });
+  });
 });

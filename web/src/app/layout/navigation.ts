@@ -4,6 +4,8 @@ export const navigationEntries = [
   { href: '/loans', label: 'All Loans', icon: 'bank-account', alsoActiveOn: [] },
   { href: '/transactions', label: 'Transaction Book', icon: 'book', alsoActiveOn: [] },
   { href: '/ledger', label: 'Ledger View', icon: 'th-list', alsoActiveOn: [] },
+  { href: '/accounts', label: 'Accounts', icon: 'credit-card', alsoActiveOn: [] },
+  { href: '/import', label: 'Import', icon: 'import', alsoActiveOn: [] },
   { href: '/history', label: 'History', icon: 'history', alsoActiveOn: [] },
 ] as const;
 

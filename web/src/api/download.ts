@@ -1,0 +1,23 @@
+/**
+ * A file the API answers (a PDF, a CSV) needs the session's token, which a plain link cannot
+ * carry: it is fetched with it and handed to the browser as a download. False when it failed.
+ */
+export async function downloadWithToken(
+  token: string | null,
+  url: string,
+  fileName: string,
+): Promise<boolean> {
+  const answer = await fetch(url, { headers: token ? { Authorization: `Bearer ${token}` } : {} }).catch(
+    () => null,
+  );
+  if (!answer?.ok) return false;
+  const file = URL.createObjectURL(await answer.blob());
+  const link = document.createElement('a');
+  link.href = file;
+  link.download = fileName;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(file), 60_000);
+  return true;
+}
