@@ -57,19 +57,14 @@ describe('npm run rebuild', () => {
 
     const resumed = rebuildCli();
     expect(resumed.code, resumed.err).toBe(0);
+    // Every other read model of the registry, by name (a new one is resumed too).
+    const rest = names.filter((name) => name !== 'users' && name !== 'catalog').sort();
+    expect(rest).toEqual(expect.arrayContaining(['accounts', 'history', 'imports', 'ledger', 'transactions']));
     expect(resumed.err).toContain(
-      'Resuming an unfinished run: accounts, audit-grants, history, ledger, loans, schedules, transactions (already swapped in: users, catalog)',
+      `Resuming an unfinished run: ${rest.join(', ')} (already swapped in: users, catalog)`,
     );
     const swapped = resumed.err.split('\n').filter((line) => line.endsWith('(swapped in)'));
-    expect(swapped.map((line) => line.split(' ')[0]).sort()).toEqual([
-      'accounts',
-      'audit-grants',
-      'history',
-      'ledger',
-      'loans',
-      'schedules',
-      'transactions',
-    ]);
+    expect(swapped.map((line) => line.split(' ')[0]).sort()).toEqual(rest);
     const lines = resumed.err.split('\n').filter(Boolean);
     expect(new Set(lines).size).toBe(lines.length);
     expect(resumed.err).not.toContain('\r');
