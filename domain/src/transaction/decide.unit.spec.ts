@@ -15,6 +15,8 @@ const fields: TransactionFields = {
   transactionDate: '2025-03-31',
   amount: 8_500_000,
 };
+/** A transaction recorded before accounts existed, as the decider reads it back: in no account. */
+const asStored: TransactionFields = { ...fields, accountId: null };
 const recorded: TransactionEvent = {
   type: 'TransactionRecorded',
   data: { transactionId, userId, ...fields, recordedAt: '2025-03-31T10:00:00.000Z' },
@@ -80,7 +82,7 @@ describe('UpdateTransaction', () => {
             transactionId,
             userId,
             changes: { transactionType: 'D', amount: 100 },
-            previous: fields,
+            previous: asStored,
             updatedAt: '2025-04-02T08:00:00.000Z',
           },
         },
@@ -111,7 +113,7 @@ describe('UpdateTransaction', () => {
             transactionId,
             userId,
             changes: { notes: 'Bonus' },
-            previous: { ...fields, amount: 5 },
+            previous: { ...asStored, amount: 5 },
             updatedAt: '2025-04-02T08:00:00.000Z',
           },
         },
@@ -149,7 +151,7 @@ describe('DeleteTransaction', () => {
       .then([
         {
           type: 'TransactionDeleted',
-          data: { transactionId, userId, previous: fields, deletedAt: '2025-04-03T00:00:00.000Z' },
+          data: { transactionId, userId, previous: asStored, deletedAt: '2025-04-03T00:00:00.000Z' },
         },
       ]);
   });
