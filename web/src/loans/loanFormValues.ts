@@ -1,5 +1,7 @@
+import { toCamelKey } from '@kosh/contract';
 import {
   durationInMonths,
+  type FieldKind,
   fieldKeys,
   LOAN_FIELDS,
   LOAN_LIMITS,
@@ -11,74 +13,69 @@ import {
 import { amountText, toFormErrors } from '../forms';
 import type { Loan, LoanBody } from './loansApi';
 
-/** The loan form as typed: numbers stay text so partial input survives (spec section 3 names). */
+/** The fields the form holds: every declared one but the end date (worked out from the start and the duration). */
+type FormKey = Exclude<keyof LoanDetails, 'endDate'>;
+type Spec<K extends keyof LoanDetails> = (typeof LOAN_FIELDS)[K];
+
+/** The flags the form asks as a choice of two (radio buttons, '1' or '0'); the other flags are switches. */
+const CHOICE_FLAGS = ['isInterestRateYearly', 'isDurationYearly'] as const;
+type ChoiceFlag = (typeof CHOICE_FLAGS)[number];
+const isChoice = (key: string): boolean => (CHOICE_FLAGS as readonly string[]).includes(key);
+
+/**
+ * The loan form as typed, one value per declared field (`LOAN_FIELDS`), by kind: numbers stay
+ * text so partial input survives, a flag is a switch (boolean) or a choice ('1' | '0').
+ */
 export type LoanFormValues = {
-  bankId: string;
-  loanTypeId: string;
-  accountNumber: string;
-  shortDetail: string;
-  principalAmount: string;
-  interestRate: string;
-  isInterestRateYearly: '1' | '0';
-  duration: string;
-  isDurationYearly: '1' | '0';
-  startDate: string;
-  processingFee: string;
-  hasGst: boolean;
-  gstPercentage: string;
-  /** Past EMIs count as paid on their due dates unless marked otherwise. */
-  emisAutoDebited: boolean;
-  /** The APR counts 18% GST on the fee. */
-  processingFeeGst: boolean;
+  [K in FormKey]: K extends ChoiceFlag ? '1' | '0' : Spec<K>['kind'] extends 'flag' ? boolean : string;
 };
+
+const FORM_KEYS = fieldKeys(LOAN_FIELDS).filter((key): key is FormKey => key !== 'endDate');
+
+/** The kinds typed as numbers: the validators and the API read them through `amountText`. */
+const NUMBER_KINDS: readonly FieldKind[] = ['int', 'number', 'money'];
 
 /** The names a 422 may name, one per declared field (`LOAN_FIELDS`). */
 export const LOAN_FIELD_NAMES: readonly string[] = fieldKeys(LOAN_FIELDS);
 
+/** A field's blank value: empty text, a switch off, a choice of '1'. */
+function blank(key: FormKey): LoanFormValues[FormKey] {
+  if (isChoice(key)) return '1';
+  return LOAN_FIELDS[key].kind === 'flag' ? false : '';
+}
+
 /**
  * Spec section 9 defaults: rate and duration yearly, no processing fee, GST off (18% when on);
- * EMIs auto-debited and the fee charged with GST, as most lenders do.
+ * EMIs auto-debited and the fee charged with GST, as most lenders do. Any other field starts blank.
  */
 export const NEW_LOAN: LoanFormValues = {
-  bankId: '',
-  loanTypeId: '',
-  accountNumber: '',
-  shortDetail: '',
-  principalAmount: '',
-  interestRate: '',
-  isInterestRateYearly: '1',
-  duration: '',
-  isDurationYearly: '1',
-  startDate: '',
+  ...(Object.fromEntries(FORM_KEYS.map((key) => [key, blank(key)])) as LoanFormValues),
   processingFee: '0',
-  hasGst: false,
   gstPercentage: String(LOAN_LIMITS.defaultGstPercentage),
   emisAutoDebited: true,
   processingFeeGst: true,
 };
-// Every declared loan field but the end date (worked out from the start and the duration) is on
-// the form: a field added to LOAN_FIELDS does not compile until it has a value here.
-NEW_LOAN satisfies Record<Exclude<keyof LoanDetails, 'endDate'>, unknown>;
+
+/** A field of the loan as the screens read it (camelCase of its wire name). */
+const loanValue = (loan: Loan, key: FormKey): unknown =>
+  (loan as unknown as Readonly<Record<string, unknown>>)[toCamelKey(LOAN_FIELDS[key].wire)];
+
+/** A stored value as the form types it, by the field's kind. */
+function typedValue(key: FormKey, value: unknown): LoanFormValues[FormKey] {
+  const kind = LOAN_FIELDS[key].kind;
+  if (kind === 'flag') return isChoice(key) ? (Number(value) ? '1' : '0') : Boolean(Number(value));
+  if (value === null || value === undefined) return '';
+  if (kind === 'date') return String(value).slice(0, 10);
+  return kind === 'id' || NUMBER_KINDS.includes(kind) ? String(Number(value)) : String(value);
+}
 
 export function valuesOf(loan: Loan): LoanFormValues {
-  const hasGst = Boolean(Number(loan.hasGst));
-  return {
-    bankId: String(loan.bankId),
-    loanTypeId: String(loan.loanTypeId),
-    accountNumber: loan.accountNumber,
-    shortDetail: loan.shortDetail ?? '',
-    principalAmount: String(Number(loan.principalAmount)),
-    interestRate: String(Number(loan.interestRate)),
-    isInterestRateYearly: Number(loan.isInterestRateYearly) ? '1' : '0',
-    duration: String(Number(loan.duration)),
-    isDurationYearly: Number(loan.isDurationYearly) ? '1' : '0',
-    startDate: loan.startDate.slice(0, 10),
-    processingFee: String(Number(loan.processingFee ?? 0)),
-    hasGst,
-    gstPercentage: hasGst ? String(Number(loan.gstPercentage)) : String(LOAN_LIMITS.defaultGstPercentage),
-    emisAutoDebited: loan.emisAutoDebited,
-    processingFeeGst: loan.processingFeeHasGst,
-  };
+  const values = Object.fromEntries(
+    FORM_KEYS.map((key) => [key, typedValue(key, loanValue(loan, key))]),
+  ) as LoanFormValues;
+  // GST's percentage, when GST is off, shows the default the switch would turn on with.
+  if (!values.hasGst) values.gstPercentage = String(LOAN_LIMITS.defaultGstPercentage);
+  return values;
 }
 
 /**
@@ -86,14 +83,11 @@ export function valuesOf(loan: Loan): LoanFormValues {
  * field is "" (see amountText).
  */
 export function readNumbers(values: LoanFormValues): LoanFormValues {
-  return {
-    ...values,
-    principalAmount: amountText(values.principalAmount),
-    interestRate: amountText(values.interestRate),
-    duration: amountText(values.duration),
-    processingFee: amountText(values.processingFee),
-    gstPercentage: amountText(values.gstPercentage),
-  };
+  const read = { ...values } as Record<FormKey, unknown>;
+  for (const key of FORM_KEYS) {
+    if (NUMBER_KINDS.includes(LOAN_FIELDS[key].kind)) read[key] = amountText(values[key] as string);
+  }
+  return read as LoanFormValues;
 }
 
 export function loanFormValidator(mode: LoanValidationMode, today: () => string) {
@@ -118,25 +112,23 @@ export function endDateOf(
   return loanEndDate(values.startDate, months, false);
 }
 
+/** A typed value as the API takes it, by the field's kind: numbers as numbers, flags as 1/0, text trimmed. */
+function bodyValue(key: FormKey, value: LoanFormValues[FormKey]): unknown {
+  const kind = LOAN_FIELDS[key].kind;
+  if (kind === 'flag') return value === true || value === '1' ? 1 : 0;
+  if (kind === 'id' || NUMBER_KINDS.includes(kind)) return Number(value);
+  return kind === 'text' ? String(value).trim() : value;
+}
+
 /** The loan request payload; call only with values that passed validation. */
 export function toLoanBody(typed: LoanFormValues): LoanBody {
   const values = readNumbers(typed);
+  const body = Object.fromEntries(
+    FORM_KEYS.map((key) => [toCamelKey(LOAN_FIELDS[key].wire), bodyValue(key, values[key])]),
+  ) as LoanBody;
   return {
-    bankId: Number(values.bankId),
-    loanTypeId: Number(values.loanTypeId),
-    accountNumber: values.accountNumber.trim(),
-    shortDetail: values.shortDetail.trim(),
-    principalAmount: Number(values.principalAmount),
-    interestRate: Number(values.interestRate),
-    isInterestRateYearly: values.isInterestRateYearly === '1' ? 1 : 0,
-    duration: Number(values.duration),
-    isDurationYearly: values.isDurationYearly === '1' ? 1 : 0,
-    startDate: values.startDate,
+    ...body,
     endDate: endDateOf(values) ?? values.startDate,
-    processingFee: values.processingFee.trim() === '' ? 0 : Number(values.processingFee),
-    hasGst: values.hasGst ? 1 : 0,
     gstPercentage: values.hasGst ? Number(values.gstPercentage) : 0,
-    emisAutoDebited: values.emisAutoDebited ? 1 : 0,
-    processingFeeHasGst: values.processingFeeGst ? 1 : 0,
   };
 }

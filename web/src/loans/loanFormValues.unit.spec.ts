@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { endDateOf, loanFormValidator, NEW_LOAN, toLoanBody } from './loanFormValues';
+import { endDateOf, loanFormValidator, NEW_LOAN, toLoanBody, valuesOf } from './loanFormValues';
+import type { Loan } from './loansApi';
 
 const filled = {
   ...NEW_LOAN,
@@ -12,7 +13,56 @@ const filled = {
   startDate: '2024-01-31',
 };
 
+const stored = {
+  id: 'l1',
+  bankId: 2,
+  loanTypeId: 4,
+  accountNumber: 'AC12345',
+  shortDetail: null,
+  principalAmount: 250000.5,
+  interestRate: 9.25,
+  isInterestRateYearly: false,
+  duration: 18,
+  isDurationYearly: false,
+  startDate: '2024-03-10T00:00:00.000Z',
+  endDate: '2025-09-10',
+  processingFee: 1500,
+  hasGst: false,
+  gstPercentage: 0,
+  emisAutoDebited: false,
+  processingFeeHasGst: true,
+  scheduleVersion: 1,
+  createdAt: '2024-03-10T00:00:00Z',
+  updatedAt: '2024-03-10T00:00:00Z',
+} as unknown as Loan;
+
 describe('loan form', () => {
+  it('types a stored loan as the edit form shows it: numbers as text, choices as 1/0, switches as booleans', () => {
+    expect(valuesOf(stored)).toEqual({
+      bankId: '2',
+      loanTypeId: '4',
+      accountNumber: 'AC12345',
+      shortDetail: '',
+      principalAmount: '250000.5',
+      interestRate: '9.25',
+      isInterestRateYearly: '0',
+      duration: '18',
+      isDurationYearly: '0',
+      startDate: '2024-03-10',
+      processingFee: '1500',
+      hasGst: false,
+      gstPercentage: '18',
+      emisAutoDebited: false,
+      processingFeeGst: true,
+    });
+    expect(valuesOf({ ...stored, hasGst: true, gstPercentage: 12 }).gstPercentage).toBe('12');
+    expect(toLoanBody(valuesOf(stored))).toMatchObject({
+      endDate: '2025-09-10',
+      processingFee: 1500,
+      hasGst: 0,
+    });
+  });
+
   it('computes the end date from the start date and the duration in years or months', () => {
     expect(endDateOf(filled)).toBe('2029-01-31');
     expect(endDateOf({ ...filled, duration: '13', isDurationYearly: '0' })).toBe('2025-02-28');

@@ -1,5 +1,6 @@
 import type * as wire from '@kosh/contract';
-import type { Camel, CamelBody } from '@kosh/contract';
+import type { Camel, CamelBody, CamelKey } from '@kosh/contract';
+import type { FieldSpec, LOAN_FIELDS } from '@kosh/domain';
 import { api, type ToastOptions } from '../api/baseApi';
 import { idempotencyHeaders } from '../api/idempotency';
 import type { AppDispatch } from '../app/store';
@@ -76,27 +77,21 @@ const refUrl = (ref: LoanRef, path = '') =>
 /** A call about one loan; the toast options say how long its failure toast stays. */
 export type LoanCall = { id: string } & ToastOptions;
 
-/** The loan request payload in camelCase; the base query sends it as snake_case (spec section 3). */
+type Fields = typeof LOAN_FIELDS;
+/** A field's value in the request, by kind: numbers as numbers, flags as 1/0, the rest as text. */
+type BodyValue<F extends FieldSpec> = F['kind'] extends 'flag'
+  ? 1 | 0
+  : F['kind'] extends 'id' | 'int' | 'number' | 'money'
+    ? number
+    : string;
+
+/**
+ * The loan request payload in camelCase, one value per declared field (`LOAN_FIELDS`); the base
+ * query sends it as snake_case (spec section 3).
+ */
 export type LoanBody = CamelBody<
   wire.LoanBody,
-  {
-    bankId: number;
-    loanTypeId: number;
-    accountNumber: string;
-    shortDetail: string;
-    principalAmount: number;
-    interestRate: number;
-    isInterestRateYearly: 1 | 0;
-    duration: number;
-    isDurationYearly: 1 | 0;
-    startDate: string;
-    endDate: string;
-    processingFee: number;
-    hasGst: 1 | 0;
-    gstPercentage: number;
-    emisAutoDebited: 1 | 0;
-    processingFeeHasGst: 1 | 0;
-  }
+  { [K in keyof Fields as CamelKey<Fields[K]['wire']>]: BodyValue<Fields[K]> }
 >;
 
 type Never<T extends never> = T;

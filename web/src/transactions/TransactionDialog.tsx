@@ -1,8 +1,9 @@
 import { Button, Dialog, DialogBody, DialogFooter } from '@blueprintjs/core';
-import { validateTransaction } from '@kosh/domain';
+import { fieldKeys, TRANSACTION_FIELDS, validateTransaction, type WireNames } from '@kosh/domain';
 import type { SubmissionErrors } from 'final-form';
+import { Fragment, type ReactNode } from 'react';
 import { Form } from 'react-final-form';
-import { useGetAccountsQuery } from '../accounts/accountsApi';
+import { type Account, useGetAccountsQuery } from '../accounts/accountsApi';
 import { useReturnFocus } from '../app/useReturnFocus';
 import { todayIso } from '../format';
 import {
@@ -24,17 +25,42 @@ import {
   useUpdateTransactionMutation,
 } from './transactionsApi';
 
-/** The form holds the wire names, which are also the domain validator's field names. */
-type Values = {
-  notes: string;
-  transaction_type: string;
-  transaction_date: string;
-  amount: string;
-  /** An account's id, or '' for none. */
-  account_id?: string;
-};
+/**
+ * The form holds every declared field (TRANSACTION_FIELDS) as typed, under its wire name, which is
+ * also the domain validator's field name. A field added to the table does not compile until the
+ * initial values, the body and `INPUTS` have it.
+ */
+type Values = Record<WireNames<typeof TRANSACTION_FIELDS>, string>;
 
-const FIELDS: readonly string[] = ['notes', 'transaction_type', 'transaction_date', 'amount', 'account_id'];
+/** The names a 422 may name. */
+const FIELDS: readonly string[] = fieldKeys(TRANSACTION_FIELDS).map((key) => TRANSACTION_FIELDS[key].wire);
+
+/** Each field's input, in the order the dialog shows them. */
+const INPUTS: Record<keyof Values, (accounts: readonly Account[]) => ReactNode> = {
+  notes: () => (
+    <TextAreaField name="notes" label="Notes" rows={3} placeholder="What was this for?" autoFocus />
+  ),
+  transaction_type: () => (
+    <HTMLSelectField
+      name="transaction_type"
+      label="Transaction Type"
+      options={[
+        { value: '', label: 'Select type' },
+        { value: 'C', label: 'Credit (Income)' },
+        { value: 'D', label: 'Debit (Expense)' },
+      ]}
+    />
+  ),
+  transaction_date: () => <InputGroupField name="transaction_date" label="Transaction Date" type="date" />,
+  amount: () => <NumberField name="amount" label="Amount (₹)" placeholder="0.00" />,
+  account_id: (accounts) => (
+    <HTMLSelectField
+      name="account_id"
+      label="Account"
+      options={[{ value: '', label: 'No account' }, ...accounts.map((a) => ({ value: a.id, label: a.name }))]}
+    />
+  ),
+};
 
 const validateTyped = formValidator<Values>(validateTransaction);
 /** The amount as typed or pasted ("₹ 5,000") is judged as the number it says. */
@@ -114,26 +140,9 @@ export function TransactionDialog({ open, editing, onClose, accountId = '' }: Pr
           <form onSubmit={handleSubmit} noValidate>
             <DialogBody>
               <FormErrorCallout />
-              <TextAreaField name="notes" label="Notes" rows={3} placeholder="What was this for?" autoFocus />
-              <HTMLSelectField
-                name="transaction_type"
-                label="Transaction Type"
-                options={[
-                  { value: '', label: 'Select type' },
-                  { value: 'C', label: 'Credit (Income)' },
-                  { value: 'D', label: 'Debit (Expense)' },
-                ]}
-              />
-              <InputGroupField name="transaction_date" label="Transaction Date" type="date" />
-              <NumberField name="amount" label="Amount (₹)" placeholder="0.00" />
-              <HTMLSelectField
-                name="account_id"
-                label="Account"
-                options={[
-                  { value: '', label: 'No account' },
-                  ...(accounts.data ?? []).map((a) => ({ value: a.id, label: a.name })),
-                ]}
-              />
+              {Object.entries(INPUTS).map(([name, input]) => (
+                <Fragment key={name}>{input(accounts.data ?? [])}</Fragment>
+              ))}
             </DialogBody>
             <DialogFooter
               actions={

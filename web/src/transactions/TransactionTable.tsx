@@ -1,4 +1,6 @@
 import { Button, HTMLTable, Spinner, Tag } from '@blueprintjs/core';
+import type { TRANSACTION_FIELDS, WireNames } from '@kosh/domain';
+import { Fragment, type ReactNode } from 'react';
 import { formatDate, formatDateTime, formatMoney } from '../format';
 import { TableScroll } from '../ui/TableScroll';
 import type { Transaction } from './transactionsApi';
@@ -16,7 +18,56 @@ type Props = {
   onClearFilters: () => void;
 };
 
-const COLUMNS = 6;
+type Column = { th: ReactNode; td: (t: Transaction) => ReactNode };
+
+/**
+ * The column of each declared field (TRANSACTION_FIELDS), in the table's order, or `'hidden'` for
+ * a field the table does not show: a field added to the table does not compile until it is here.
+ */
+const FIELD_COLUMNS: Record<WireNames<typeof TRANSACTION_FIELDS>, Column | 'hidden'> = {
+  transaction_date: {
+    th: <th>Date</th>,
+    td: (t) => <td data-label="Date">{formatDate(t.transaction_date)}</td>,
+  },
+  notes: {
+    th: <th>Notes</th>,
+    td: (t) => (
+      <td data-label="Notes" className="kosh-notes" title={t.notes}>
+        {t.notes}
+      </td>
+    ),
+  },
+  transaction_type: {
+    th: <th>Type</th>,
+    td: (t) => (
+      <td data-label="Type">
+        <Tag intent={isCredit(t) ? 'success' : 'danger'} minimal>
+          {isCredit(t) ? 'Credit' : 'Debit'}
+        </Tag>
+      </td>
+    ),
+  },
+  amount: {
+    th: <th className="kosh-num">Amount</th>,
+    td: (t) => (
+      <td data-label="Amount" className={`kosh-num ${isCredit(t) ? 'kosh-credit' : 'kosh-debit'}`}>
+        {isCredit(t) ? '+' : '-'}
+        {formatMoney(t.amount)}
+      </td>
+    ),
+  },
+  /** The book filters by account; the row does not repeat it. */
+  account_id: 'hidden',
+};
+
+const isCredit = (t: Transaction) => t.transaction_type === 'C';
+
+const FIELDS_SHOWN = Object.entries(FIELD_COLUMNS).flatMap(([name, column]) =>
+  column === 'hidden' ? [] : [{ name, ...column }],
+);
+
+/** The fields shown, then Created and Actions. */
+const COLUMNS = FIELDS_SHOWN.length + 2;
 
 export function TransactionTable({
   transactions,
@@ -33,10 +84,9 @@ export function TransactionTable({
       <HTMLTable striped interactive className="kosh-stack" aria-label="Transactions" aria-busy={loading}>
         <thead>
           <tr>
-            <th>Date</th>
-            <th>Notes</th>
-            <th>Type</th>
-            <th className="kosh-num">Amount</th>
+            {FIELDS_SHOWN.map((column) => (
+              <Fragment key={column.name}>{column.th}</Fragment>
+            ))}
             <th>Created</th>
             <th>Actions</th>
           </tr>
@@ -90,22 +140,11 @@ function TransactionRow({
   onDelete?: (t: Transaction) => void;
   onHistory: (t: Transaction) => void;
 }) {
-  const credit = t.transaction_type === 'C';
   return (
     <tr>
-      <td data-label="Date">{formatDate(t.transaction_date)}</td>
-      <td data-label="Notes" className="kosh-notes" title={t.notes}>
-        {t.notes}
-      </td>
-      <td data-label="Type">
-        <Tag intent={credit ? 'success' : 'danger'} minimal>
-          {credit ? 'Credit' : 'Debit'}
-        </Tag>
-      </td>
-      <td data-label="Amount" className={`kosh-num ${credit ? 'kosh-credit' : 'kosh-debit'}`}>
-        {credit ? '+' : '-'}
-        {formatMoney(t.amount)}
-      </td>
+      {FIELDS_SHOWN.map((column) => (
+        <Fragment key={column.name}>{column.td(t)}</Fragment>
+      ))}
       <td data-label="Created">{formatDateTime(t.created_at)}</td>
       <td data-label="Actions">
         <div className="kosh-actions">

@@ -1,5 +1,6 @@
 import type * as wire from '@kosh/contract';
 import type { Narrowed } from '@kosh/contract';
+import type { TRANSACTION_FIELDS, WireOf } from '@kosh/domain';
 import { api } from '../api/baseApi';
 import { idempotencyHeaders } from '../api/idempotency';
 import type { AppDispatch } from '../app/store';
@@ -37,16 +38,12 @@ export type TransactionPagination = TransactionList['pagination'];
 
 export type TransactionStats = wire.TransactionStatsResponse['data']['stats'];
 
-export type TransactionBody = Narrowed<
-  wire.TransactionBody,
-  {
-    notes: string;
-    transaction_type: TransactionType;
-    transaction_date: string;
-    amount: number;
-    account_id: string | null;
-  }
->;
+/**
+ * The request body: every declared field (TRANSACTION_FIELDS) under its wire name, as the answer
+ * holds it (money in rupees). A field added to the table is added here, and the dialog's body
+ * does not compile until it sends it.
+ */
+export type TransactionBody = Narrowed<wire.TransactionBody, WireOf<typeof TRANSACTION_FIELDS>>;
 
 /** The screen's list request: 10 a page, newest first (spec section 7). */
 export const TRANSACTION_PAGE_SIZE = 10;
