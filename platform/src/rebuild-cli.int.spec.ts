@@ -59,7 +59,9 @@ describe('npm run rebuild', () => {
     expect(resumed.code, resumed.err).toBe(0);
     // Every other read model of the registry, by name (a new one is resumed too).
     const rest = names.filter((name) => name !== 'users' && name !== 'catalog').sort();
-    expect(rest).toEqual(expect.arrayContaining(['accounts', 'history', 'imports', 'ledger', 'transactions']));
+    expect(rest).toEqual(
+      expect.arrayContaining(['accounts', 'history', 'imports', 'ledger', 'transactions']),
+    );
     expect(resumed.err).toContain(
       `Resuming an unfinished run: ${rest.join(', ')} (already swapped in: users, catalog)`,
     );
