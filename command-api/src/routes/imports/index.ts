@@ -32,7 +32,7 @@ import {
 } from '@kosh/domain';
 import { knownFingerprints, listImportBatches } from '@kosh/projections';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { handleCommand, loadAggregate } from '../../commands/handle';
+import { handleCommand } from '../../commands/handle';
 import { commandContext } from '../../commands/route';
 import { ownsOpenAccount } from '../accounts/own-account';
 import { importUploadRateLimit } from '../auth/limits';
@@ -700,21 +700,23 @@ export async function importRoutes(fastify: FastifyInstance) {
       const userId = request.userId;
       const id = request.params.id;
       if (!isUuid(id)) throw new NotFoundError(IMPORT_NOT_FOUND);
-      const { state } = await loadAggregate(platform, importStreamId(id), importDecider);
-      if (state.status === 'none' || state.userId !== userId) throw new NotFoundError(IMPORT_NOT_FOUND);
-      if (state.status === 'undone')
-        throw new ConflictError('This import was undone already', 'IMPORT_UNDONE');
-      // A debit's EMI matches are released before it is removed (as a deleted debit's are).
-      const { rows: matchedRows } = await platform.db.query<{ transaction_id: string }>(
-        `SELECT DISTINCT transaction_id FROM loan_emi_marks WHERE user_id = $1 AND transaction_id = ANY($2::text[])`,
-        [userId, state.transactionIds],
-      );
-      for (const { transaction_id } of matchedRows)
-        await releaseMatchesOfDeletedDebit(request, transaction_id);
       const result = await handleCommand(commandContext(request, { reply }), {
         streamId: importStreamId(id),
         decider: importDecider,
         command: { type: 'UndoImport', data: { importId: id, userId, now: platform.clock().toISOString() } },
+        // Whether the import is the caller's and not undone yet is the decider's (404, 409), from the
+        // command's one read; a debit's EMI matches are released once the undo is decided (as a
+        // deleted debit's are), so a refused undo releases nothing.
+        beforeAppend: async (events) => {
+          const undone = events.find((event) => event.type === 'ImportUndone');
+          if (!undone) return;
+          const { rows: matchedRows } = await platform.db.query<{ transaction_id: string }>(
+            `SELECT DISTINCT transaction_id FROM loan_emi_marks WHERE user_id = $1 AND transaction_id = ANY($2::text[])`,
+            [userId, undone.data.transactionIds],
+          );
+          for (const { transaction_id } of matchedRows)
+            await releaseMatchesOfDeletedDebit(request, transaction_id);
+        },
         waitFor: ['transactions', 'accounts', 'ledger', 'imports'],
       });
       const removed =
