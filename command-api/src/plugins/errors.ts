@@ -8,7 +8,12 @@ import {
   UnauthorizedError,
   ValidationError,
 } from '@kosh/domain';
-import { AppendOutcomeUnknownError, ConcurrencyError } from '@kosh/event-store';
+import {
+  AppendOutcomeUnknownError,
+  ConcurrencyError,
+  isConnectionError,
+  wasNeverSent,
+} from '@kosh/event-store';
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 
@@ -26,6 +31,12 @@ export type ErrorEnvelope = {
  */
 export const OUTCOME_UNKNOWN_MESSAGE =
   'We could not confirm that your change was saved. Reload to check it before trying again.';
+
+/**
+ * The answer while the database cannot be reached (a read, or a command refused before anything
+ * was appended): the service is down for a moment, not broken, and retrying is right.
+ */
+export const UNAVAILABLE_MESSAGE = 'Kosh cannot reach its database just now. Please try again in a moment.';
 
 const STATUS_BY_ERROR_CODE: Record<string, number> = {
   VALIDATION_ERROR: 422,
@@ -114,6 +125,11 @@ export const errorsPlugin = fp(
       }
       if (error.validation) {
         return sendError(reply, 422, 'Validation failed', 'VALIDATION_ERROR', schemaFieldErrors(error));
+      }
+      if (isConnectionError(error) || wasNeverSent(error)) {
+        request.log.warn({ err: error }, 'database unreachable');
+        reply.header('retry-after', '5');
+        return sendError(reply, 503, UNAVAILABLE_MESSAGE, 'SERVICE_UNAVAILABLE');
       }
       const status = error.statusCode ?? 500;
       if (status === 429) {
