@@ -16,7 +16,7 @@ import { type DragEvent, useState } from 'react';
 import { isApiError } from '../api/apiError';
 import { PageHeader } from '../app/layout/PageHeader';
 import { useAppSelector } from '../app/store';
-import { formatMoney } from '../format';
+import { formatDate, formatMoney } from '../format';
 import {
   type ImportMapping,
   type ImportPreview,
@@ -320,7 +320,7 @@ function PreviewStep({ id, onDone }: { id: string; onDone: () => void }) {
             {data.rows.map((row) => (
               <tr key={row.index}>
                 <td>{row.line}</td>
-                <td>{row.date ?? '—'}</td>
+                <td>{row.date ? formatDate(row.date) : '—'}</td>
                 <td>
                   <div>{row.notes}</div>
                   {row.reason ? <div className="kosh-import-reason">{row.reason}</div> : null}
