@@ -10,6 +10,7 @@ import {
   TRANSACTION_FIELDS,
 } from '@kosh/domain';
 import {
+  account,
   diff,
   type Field,
   type FieldChange,
@@ -87,6 +88,7 @@ export function streamIdOfWire(wire: string, userId: string): string | null {
 /** Transaction fields (`TRANSACTION_FIELDS`); the type in words. */
 const TRANSACTION_HISTORY = historyFields(TRANSACTION_FIELDS, {
   transactionType: (v) => (v === 'C' ? 'Credit' : v === 'D' ? 'Debit' : null),
+  accountId: account,
 });
 
 /** How each shape of account field is shown. */
@@ -106,8 +108,8 @@ const ACCOUNT_HISTORY_FIELDS: Record<string, Field> = Object.fromEntries(
 const TRANSFER_FIELDS: Record<string, Field> = {
   transferDate: { label: 'Date', show: text },
   amount: { label: 'Amount', show: money },
-  fromAccountId: { label: 'From Account', show: text },
-  toAccountId: { label: 'To Account', show: text },
+  fromAccountId: { label: 'From Account', show: account },
+  toAccountId: { label: 'To Account', show: account },
   notes: { label: 'Notes', show: text },
 };
 
@@ -190,18 +192,28 @@ export function timelineEntry(event: HistoryEvent, previous: Values, names: Name
       return entry(`Account ${String(p.name)} deleted`, diff(ACCOUNT_HISTORY_FIELDS, p, null, names));
     }
     case 'TransferRecorded':
-      return entry(`Transfer of ${amount(d.amount)} recorded`, diff(TRANSFER_FIELDS, null, d, names));
+      return entry(
+        `Transfer of ${amount(d.amount)} from ${account(d.fromAccountId, names)} to ${account(d.toAccountId, names)} recorded`,
+        diff(TRANSFER_FIELDS, null, d, names),
+      );
     case 'TransferDeleted': {
       const p = (d.previous ?? {}) as Record<string, unknown>;
-      return entry(`Transfer of ${amount(p.amount)} deleted`, diff(TRANSFER_FIELDS, p, null, names));
+      return entry(
+        `Transfer of ${amount(p.amount)} from ${account(p.fromAccountId, names)} to ${account(p.toAccountId, names)} deleted`,
+        diff(TRANSFER_FIELDS, p, null, names),
+      );
     }
     case 'ImportCommitted':
       return entry(
-        `Statement ${String(d.fileName)} imported: ${String(d.rowCount ?? 0)} transactions (credits ${amount(d.creditAmount)}, debits ${amount(d.debitAmount)})`,
+        `Statement ${String(d.fileName)} imported into ${account(d.accountId, names)}: ${String(d.rowCount ?? 0)} transactions (credits ${amount(d.creditAmount)}, debits ${amount(d.debitAmount)})`,
+        [{ field: 'Account', from: null, to: account(d.accountId, names) }],
       );
     case 'ImportUndone': {
       const ids = Array.isArray(d.transactionIds) ? d.transactionIds.length : 0;
-      return entry(`Statement import undone: ${ids} transactions removed`);
+      return entry(
+        `Statement import undone: ${ids} transactions removed from ${account(d.accountId, names)}`,
+        [{ field: 'Account', from: account(d.accountId, names), to: null }],
+      );
     }
     case 'UserRegistered':
       return entry('Account registered', diff({ ...PROFILE_HISTORY, ...EMAIL_HISTORY }, null, d, names));
