@@ -113,6 +113,20 @@ const TRANSFER_FIELDS: Record<string, Field> = {
   notes: { label: 'Notes', show: text },
 };
 
+/** A statement's column mapping (domain/src/statement/mapping.ts), each column by its header. */
+const MAPPING_FIELDS: Record<string, Field> = {
+  date: { label: 'Date Column', show: text },
+  valueDate: { label: 'Value Date Column', show: text },
+  narration: { label: 'Narration Column', show: text },
+  reference: { label: 'Reference Column', show: text },
+  debit: { label: 'Debit Column', show: text },
+  credit: { label: 'Credit Column', show: text },
+  amount: { label: 'Amount Column', show: text },
+  drCr: { label: 'Dr/Cr Column', show: text },
+  balance: { label: 'Balance Column', show: text },
+  balanceDrCr: { label: 'Balance Dr/Cr Column', show: text },
+};
+
 /** The profile's names (`PROFILE_FIELDS`) and its address (`EMAIL_FIELDS`). */
 const PROFILE_HISTORY = historyFields(PROFILE_FIELDS);
 const EMAIL_HISTORY = historyFields(EMAIL_FIELDS);
@@ -190,6 +204,13 @@ export function timelineEntry(event: HistoryEvent, previous: Values, names: Name
     case 'AccountDeleted': {
       const p = (d.previous ?? {}) as Record<string, unknown>;
       return entry(`Account ${String(p.name)} deleted`, diff(ACCOUNT_HISTORY_FIELDS, p, null, names));
+    }
+    case 'AccountImportMappingSaved': {
+      const mapping = (d.mapping ?? {}) as Record<string, unknown>;
+      return entry(
+        `Statement columns remembered for ${account(d.accountId, names)}`,
+        diff(MAPPING_FIELDS, null, mapping, names),
+      );
     }
     case 'TransferRecorded':
       return entry(

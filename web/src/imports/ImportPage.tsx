@@ -191,7 +191,11 @@ function MappingCard({ preview }: { preview: ImportPreview }) {
     <Card className="kosh-import-mapping">
       <p>
         <strong>Detected:</strong> {preview.format.toUpperCase()}
-        {preview.preset ? `, ${preview.preset.bank} layout` : ', your own mapping'}
+        {preview.preset
+          ? `, ${preview.preset.bank} layout`
+          : preview.mapping_source === 'saved'
+            ? ', the columns you chose for this account before'
+            : ', your own mapping'}
         {preview.header_line ? ` (header on line ${preview.header_line})` : ''} · {preview.total_rows} rows
       </p>
       {preview.status === 'preview' && (preview.format === 'csv' || preview.format === 'tsv') ? (
