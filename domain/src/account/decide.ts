@@ -1,10 +1,11 @@
 import type { Decider } from '../shared/decider';
 import { ConflictError, NotFoundError, ValidationError } from '../shared/errors';
+import { changedKeys } from '../shared/field-table';
 import { assertNever, type Command } from '../shared/messages';
 import { type ColumnMapping, sameColumnMapping, validateColumnMapping } from '../statement/mapping';
 import { ACCOUNT_MESSAGES, validateAccountDetails } from '../validation/account';
 import type { AccountEvent } from './events';
-import { ACCOUNT_FIELD_NAMES, type AccountDetails } from './fields';
+import { ACCOUNT_FIELDS, type AccountDetails } from './fields';
 import { type AccountState, accountDetailsOf, evolveAccount, initialAccountState } from './state';
 
 type Ids = { accountId: string; userId: string; now: string };
@@ -49,10 +50,9 @@ export function decideAccount(command: AccountCommand, state: AccountState): Acc
     case 'UpdateAccount': {
       const current = owned(state, data.userId);
       const next = validated(data);
-      const changes: Partial<AccountDetails> = {};
-      for (const name of ACCOUNT_FIELD_NAMES) {
-        if (next[name] !== current.details[name]) Object.assign(changes, { [name]: next[name] });
-      }
+      const changes: Partial<AccountDetails> = Object.fromEntries(
+        changedKeys(ACCOUNT_FIELDS, current.details, next).map((key) => [key, next[key]]),
+      );
       if (Object.keys(changes).length === 0) return [];
       return [
         { type: 'AccountUpdated', data: { ...ids, changes, previous: current.details, updatedAt: data.now } },

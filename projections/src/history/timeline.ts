@@ -1,8 +1,6 @@
 import {
   ACCOUNT_FIELDS,
   ACCOUNT_KIND_LABELS,
-  type AccountDetails,
-  type AccountFieldShape,
   type AccountKind,
   EMAIL_FIELDS,
   fromPaise,
@@ -91,19 +89,11 @@ const TRANSACTION_HISTORY = historyFields(TRANSACTION_FIELDS, {
   accountId: account,
 });
 
-/** How each shape of account field is shown. */
-const ACCOUNT_SHOWN: Record<AccountFieldShape, Field['show']> = {
-  text,
-  date: text,
-  money,
+/** Account fields (`ACCOUNT_FIELDS`); the type in words, a catalog bank by its name. */
+const ACCOUNT_HISTORY_FIELDS = historyFields(ACCOUNT_FIELDS, {
   kind: (v) => ACCOUNT_KIND_LABELS[v as AccountKind] ?? null,
-  bank: (v, names) => (typeof v === 'number' ? (names.banks.get(v) ?? `Bank ${v}`) : null),
-};
-
-/** Account fields, from the one table that declares them (domain/src/account/fields.ts). */
-const ACCOUNT_HISTORY_FIELDS: Record<string, Field> = Object.fromEntries(
-  Object.entries(ACCOUNT_FIELDS).map(([key, f]) => [key, { label: f.label, show: ACCOUNT_SHOWN[f.shape] }]),
-) as Record<keyof AccountDetails, Field>;
+  bankId: (v, names) => (typeof v === 'number' ? (names.banks.get(v) ?? `Bank ${v}`) : null),
+});
 
 const TRANSFER_FIELDS: Record<string, Field> = {
   transferDate: { label: 'Date', show: text },
