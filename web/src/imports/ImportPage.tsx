@@ -16,6 +16,8 @@ import { type DragEvent, useState } from 'react';
 import { isApiError } from '../api/apiError';
 import { PageHeader } from '../app/layout/PageHeader';
 import { useAppSelector } from '../app/store';
+import { useReadOnly } from '../audit/auditMode';
+import { ReadOnlyNotice } from '../audit/ReadOnlyNotice';
 import { formatDate, formatMoney } from '../format';
 import {
   type ImportMapping,
@@ -436,6 +438,8 @@ function PreviewStep({ id, onDone }: { id: string; onDone: () => void }) {
 /** /import: a statement file → its preview → commit → summary with "Undo import" (issue 30). */
 export function ImportPage() {
   const [id, setId] = useState<string | null>(null);
+  // An auditor reads the imports through the accounts and the book; an upload is a write.
+  if (useReadOnly()) return <ReadOnlyNotice title="Import statement" back="/accounts" />;
   return (
     <div className="kosh-page kosh-import">
       <PageHeader title="Import statement" />
