@@ -131,6 +131,27 @@ describe.each(['postgres', 'embedded'] as const)('saved column mappings (%s)', (
     expect((await upload(accountId, LATER, { preset: 'hdfc' })).status).toBe(422);
   });
 
+  it('remembers the mapping as edited in the preview', async () => {
+    const third = await open('Joint account');
+    const { balance: _, ...withoutBalance } = MAPPING;
+    const res = await upload(third, MARCH, { mapping: JSON.stringify(withoutBalance) });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const edited = await t.as(owner).put(`/api/imports/${res.body.data.id}`, { mapping: MAPPING });
+    expect(edited.status, JSON.stringify(edited.body)).toBe(200);
+    expect(edited.body.data.import).toMatchObject({
+      mapping_source: 'custom',
+      balance_check: { status: 'ok' },
+    });
+    expect((await t.as(owner).post(`/api/imports/${res.body.data.id}/commit`, {})).status).toBe(200);
+    const { rows } = await t.platform.db.query<{ data: { mapping: Record<string, string> } }>(
+      "SELECT data FROM events WHERE type = 'AccountImportMappingSaved' AND stream_id = $1",
+      [`account-${third}`],
+    );
+    expect(rows.map((r) => r.data.mapping.balance)).toEqual(['Running Bal']);
+    const next = await upload(third, LATER);
+    expect(next.body.data.import).toMatchObject({ mapping_source: 'saved', balance_check: { status: 'ok' } });
+  });
+
   it('keeps the account editable with the ETag the read model answers after the save', async () => {
     const got = await t.as(owner).get(`/api/accounts/${accountId}`);
     const etag = String(got.headers.etag);
