@@ -1,9 +1,15 @@
+import type { FastifyReply } from 'fastify';
+
 /**
  * CSV that opens cleanly in Excel and LibreOffice: UTF-8 with a byte-order mark (without it
  * Excel reads UTF-8 as the ANSI code page and ₹ turns into mojibake), CRLF line ends, fields
  * quoted when they hold a comma, quote or line break. Text that a spreadsheet would run as a
- * formula (=, +, -, @ first) gets a leading apostrophe; numbers (rupees) are written with two
- * decimals and no grouping, so a spreadsheet reads them as numbers.
+ * formula (=, +, -, @, tab or CR first) gets a leading apostrophe; numbers (rupees) are written
+ * with two decimals and no grouping or ₹, so a spreadsheet reads them as numbers.
+ *
+ * Dates are written ISO (YYYY-MM-DD): Excel in any regional setting and LibreOffice read it as a
+ * date, where DD/MM/YYYY is read month-first by a US-locale Excel (03/06/2025 becomes 6 March)
+ * without a warning. The exports write business dates as they are stored.
  */
 export type CsvCell = string | number | null;
 
@@ -21,6 +27,27 @@ export function toCsv(header: readonly string[], rows: readonly (readonly CsvCel
   return `${BOM}${lines.join('\r\n')}\r\n`;
 }
 
-/** YYYY-MM-DD → DD/MM/YYYY, the order Indian statements and an en-IN spreadsheet read. */
-export const indianDate = (iso: string): string =>
-  `${iso.slice(8, 10)}/${iso.slice(5, 7)}/${iso.slice(0, 4)}`;
+/** A name as a file name: ASCII letters, digits, dot and dash (the rest become dashes). */
+export function fileNamePart(text: string): string {
+  return (
+    text
+      .normalize('NFKD')
+      .replace(/[^A-Za-z0-9.-]+/g, '-')
+      .replace(/^[-.]+|-+$/g, '')
+      .slice(0, 80) || 'export'
+  );
+}
+
+/** Sends a CSV as a download named `fileName` (already a safe file name). */
+export function sendCsv(
+  reply: FastifyReply,
+  fileName: string,
+  header: readonly string[],
+  rows: readonly (readonly CsvCell[])[],
+) {
+  return reply
+    .type('text/csv; charset=utf-8')
+    .header('Content-Disposition', `attachment; filename="${fileName}"`)
+    .header('Cache-Control', 'no-store')
+    .send(toCsv(header, rows));
+}

@@ -1,3 +1,4 @@
+import type { ACCOUNT_FIELDS, WireNames, WireOf } from '@kosh/domain';
 import { type Static, Type } from 'typebox';
 import { MessageResponse, PageInfo, success } from './envelope';
 import { AsOfParam, IdParams, Loose, QueryText } from './request';
@@ -16,6 +17,8 @@ export const AccountBody = Type.Object({
   opening_date: Loose('YYYY-MM-DD: the date of the opening balance'),
 });
 export type AccountBody = Static<typeof AccountBody>;
+// Every declared account field is taken in (ACCOUNT_FIELDS): a field missing here does not compile.
+AccountBody.properties satisfies Record<WireNames<typeof ACCOUNT_FIELDS>, unknown>;
 
 const AccountKindWire = Type.Unsafe<'savings' | 'current' | 'credit-card' | 'cash' | 'wallet'>({
   type: 'string',
@@ -38,6 +41,8 @@ export const WireAccount = Type.Object({
   updated_at: Type.String(),
 });
 export type WireAccount = Static<typeof WireAccount>;
+// Every declared account field is answered, with the type the domain holds (ACCOUNT_FIELDS).
+({}) as WireOf<typeof ACCOUNT_FIELDS> satisfies Pick<WireAccount, WireNames<typeof ACCOUNT_FIELDS>>;
 
 export const AccountQuery = Type.Object({
   date: QueryText('YYYY-MM-DD: balances on that date (default: every entry)'),

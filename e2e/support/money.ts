@@ -114,12 +114,29 @@ export class MoneyApi {
     return (await answer.json()).data as T;
   }
 
-  async createTransaction(notes: string, type: 'C' | 'D', date: string, amount: number): Promise<string> {
+  async createAccount(name: string, openingBalance: number, openingDate: string): Promise<string> {
+    const answer = await this.post('/accounts', {
+      name,
+      kind: 'savings',
+      opening_balance: openingBalance,
+      opening_date: openingDate,
+    });
+    return (answer.data.account as unknown as { id: string }).id;
+  }
+
+  async createTransaction(
+    notes: string,
+    type: 'C' | 'D',
+    date: string,
+    amount: number,
+    accountId: string | null = null,
+  ): Promise<string> {
     const answer = await this.post('/transactions', {
       notes,
       transaction_type: type,
       transaction_date: date,
       amount,
+      ...(accountId ? { account_id: accountId } : {}),
     });
     return (answer.data.transaction as unknown as { id: string }).id;
   }

@@ -41,6 +41,14 @@ const AS_OF_ROUTES = new Set([
   '/api/loans/:id/amortization',
   '/api/transactions',
   '/api/transactions/stats',
+  '/api/transactions.csv',
+  '/api/ledger.csv',
+  '/api/loans/:id/amortization.csv',
+  '/api/accounts',
+  '/api/accounts/:id',
+  '/api/accounts/:id/register',
+  '/api/accounts/:id/register.csv',
+  '/api/transfers',
 ]);
 /** Timelines: an as-of limit hides what was recorded after it. */
 const TIMELINE_ROUTES = new Set(['/api/history', '/api/loans/:id/history', '/api/transactions/:id/history']);
@@ -53,6 +61,9 @@ const LIVE_ROUTES = new Set([
   '/api/export/history',
   '/api/banks',
   '/api/banks/loan-types',
+  '/api/transfers/:id',
+  '/api/imports',
+  '/api/imports/:id',
 ]);
 
 /** The route's path without a trailing slash (`/api/loans/` is `/api/loans`). */

@@ -1,9 +1,11 @@
 import type { Decider } from '../shared/decider';
 import { ConflictError, NotFoundError, ValidationError } from '../shared/errors';
+import { changedKeys } from '../shared/field-table';
 import { assertNever, type Command } from '../shared/messages';
+import { type ColumnMapping, sameColumnMapping, validateColumnMapping } from '../statement/mapping';
 import { ACCOUNT_MESSAGES, validateAccountDetails } from '../validation/account';
 import type { AccountEvent } from './events';
-import { ACCOUNT_FIELD_NAMES, type AccountDetails } from './fields';
+import { ACCOUNT_FIELDS, type AccountDetails } from './fields';
 import { type AccountState, accountDetailsOf, evolveAccount, initialAccountState } from './state';
 
 type Ids = { accountId: string; userId: string; now: string };
@@ -16,7 +18,12 @@ export type UpdateAccount = Command<'UpdateAccount', AccountDetails & Ids>;
  * refused (409).
  */
 export type DeleteAccount = Command<'DeleteAccount', Ids & { entryCount: number }>;
-export type AccountCommand = OpenAccount | UpdateAccount | DeleteAccount;
+/** Remember the mapping of a committed import for the next statement of its header shape. */
+export type SaveImportMapping = Command<
+  'SaveImportMapping',
+  Ids & { headerKey: string; header: string[]; mapping: ColumnMapping }
+>;
+export type AccountCommand = OpenAccount | UpdateAccount | DeleteAccount | SaveImportMapping;
 
 function validated(data: AccountDetails): AccountDetails {
   const details = accountDetailsOf(data);
@@ -43,10 +50,9 @@ export function decideAccount(command: AccountCommand, state: AccountState): Acc
     case 'UpdateAccount': {
       const current = owned(state, data.userId);
       const next = validated(data);
-      const changes: Partial<AccountDetails> = {};
-      for (const name of ACCOUNT_FIELD_NAMES) {
-        if (next[name] !== current.details[name]) Object.assign(changes, { [name]: next[name] });
-      }
+      const changes: Partial<AccountDetails> = Object.fromEntries(
+        changedKeys(ACCOUNT_FIELDS, current.details, next).map((key) => [key, next[key]]),
+      );
       if (Object.keys(changes).length === 0) return [];
       return [
         { type: 'AccountUpdated', data: { ...ids, changes, previous: current.details, updatedAt: data.now } },
@@ -57,6 +63,25 @@ export function decideAccount(command: AccountCommand, state: AccountState): Acc
       if (data.entryCount > 0)
         throw new ConflictError(ACCOUNT_MESSAGES.accountHasEntries, 'ACCOUNT_NOT_EMPTY');
       return [{ type: 'AccountDeleted', data: { ...ids, previous: current.details, deletedAt: data.now } }];
+    }
+    case 'SaveImportMapping': {
+      const current = owned(state, data.userId);
+      const errors = validateColumnMapping(data.mapping);
+      if (errors.length > 0 || data.headerKey === '') throw new ValidationError(errors);
+      const saved = current.importMappings[data.headerKey];
+      if (saved && sameColumnMapping(saved, data.mapping)) return [];
+      return [
+        {
+          type: 'AccountImportMappingSaved',
+          data: {
+            ...ids,
+            headerKey: data.headerKey,
+            header: data.header,
+            mapping: data.mapping,
+            savedAt: data.now,
+          },
+        },
+      ];
     }
     default:
       return assertNever(type);

@@ -88,6 +88,53 @@ describe('DeleteAccount', () => {
   });
 });
 
+describe('SaveImportMapping', () => {
+  const mapping = { date: 'Txn Dt', narration: 'Particulars', amount: 'Amount', drCr: 'Type' };
+  const save = {
+    type: 'SaveImportMapping' as const,
+    data: {
+      ...ids,
+      headerKey: 'txndt|particulars|amount|type',
+      header: ['Txn Dt', 'Particulars', 'Amount', 'Type'],
+      mapping,
+    },
+  };
+  const saved: AccountEvent = {
+    type: 'AccountImportMappingSaved',
+    data: {
+      accountId,
+      userId,
+      headerKey: save.data.headerKey,
+      header: save.data.header,
+      mapping,
+      savedAt: now,
+    },
+  };
+  it('remembers a mapping for its header shape, once', () => {
+    given([opened]).when(save).then([saved]);
+    given([opened, saved]).when(save).then([]);
+    // The same columns written otherwise are the same mapping.
+    given([opened, saved])
+      .when({ ...save, data: { ...save.data, mapping: { ...mapping, amount: 'AMOUNT ' } } })
+      .then([]);
+  });
+  it('replaces the mapping of that shape when another is chosen', () => {
+    const other = { ...mapping, narration: 'Remarks' };
+    given([opened, saved])
+      .when({ ...save, data: { ...save.data, mapping: other } })
+      .then([{ ...saved, data: { ...saved.data, mapping: other } }]);
+  });
+  it("refuses another user's, a deleted or a missing account, and an unusable mapping", () => {
+    given([opened])
+      .when({ ...save, data: { ...save.data, userId: 'someone' } })
+      .thenThrows(NotFoundError);
+    given([]).when(save).thenThrows(NotFoundError);
+    given([opened])
+      .when({ ...save, data: { ...save.data, mapping: { date: 'Txn Dt', narration: 'Particulars' } } })
+      .thenThrows(ValidationError);
+  });
+});
+
 describe('account and transfer input', () => {
   it('reads Indian text into paise and names each bad field', () => {
     expect(

@@ -1,9 +1,4 @@
-/**
- * An account's fields, declared once: the wire name (the form's and the API's), the label the
- * screens and the history show, and the read model's column. The table `satisfies` a record over
- * every key of `AccountDetails`, so a field added to one and not the other does not compile.
- */
-import type { Paise } from '../money/paise';
+import { fieldKeys, fieldTable, type RecordOf } from '../shared/field-table';
 
 export const ACCOUNT_KINDS = ['savings', 'current', 'credit-card', 'cash', 'wallet'] as const;
 export type AccountKind = (typeof ACCOUNT_KINDS)[number];
@@ -16,42 +11,26 @@ export const ACCOUNT_KIND_LABELS: Readonly<Record<AccountKind, string>> = {
   wallet: 'Wallet',
 };
 
-/** What the user tells about an account; money in paise. */
-export type AccountDetails = {
-  name: string;
-  kind: AccountKind;
-  /** A bank of the catalog, or null (then `bankName` may hold a typed name). */
-  bankId: number | null;
-  bankName: string | null;
-  /** Exactly four digits, or null. */
-  lastFour: string | null;
-  /** May be negative (a credit card's dues). */
-  openingBalance: Paise;
-  openingDate: string;
-};
+/**
+ * What the user tells about an account, declared once (see `fieldTable`), in the order the form
+ * and History list them. Money in paise. A catalog bank (`bankId`) or a typed name
+ * (`bankName`), not both; `lastFour` is exactly four digits; the opening balance may be
+ * negative only for a credit card (validation/account.ts).
+ */
+export const ACCOUNT_FIELDS = fieldTable({
+  name: { wire: 'name', kind: 'text', label: 'Name' },
+  kind: { wire: 'kind', kind: 'code', values: ACCOUNT_KINDS, label: 'Type' },
+  bankId: { wire: 'bank_id', kind: 'id', label: 'Bank', nullable: true },
+  bankName: { wire: 'bank_name', kind: 'text', label: 'Bank Name', nullable: true },
+  lastFour: { wire: 'last_four', kind: 'text', label: 'Last Four Digits', nullable: true },
+  openingBalance: { wire: 'opening_balance', kind: 'money', label: 'Opening Balance' },
+  openingDate: { wire: 'opening_date', kind: 'date', label: 'Opening Balance Date' },
+});
 
-export type AccountFieldShape = 'text' | 'kind' | 'bank' | 'money' | 'date';
+/**
+ * The validated details of an account (`ACCOUNT_FIELDS`). Every account event has carried every
+ * field since accounts began, so none is ever absent: the optional fields are null, not missing.
+ */
+export type AccountDetails = Required<RecordOf<typeof ACCOUNT_FIELDS>>;
 
-export type AccountFieldSpec = Readonly<{
-  wire: string;
-  label: string;
-  column: string;
-  shape: AccountFieldShape;
-}>;
-
-export const ACCOUNT_FIELDS = {
-  name: { wire: 'name', label: 'Name', column: 'name', shape: 'text' },
-  kind: { wire: 'kind', label: 'Type', column: 'kind', shape: 'kind' },
-  bankId: { wire: 'bank_id', label: 'Bank', column: 'bank_id', shape: 'bank' },
-  bankName: { wire: 'bank_name', label: 'Bank Name', column: 'bank_name', shape: 'text' },
-  lastFour: { wire: 'last_four', label: 'Last Four Digits', column: 'last_four', shape: 'text' },
-  openingBalance: {
-    wire: 'opening_balance',
-    label: 'Opening Balance',
-    column: 'opening_balance',
-    shape: 'money',
-  },
-  openingDate: { wire: 'opening_date', label: 'Opening Balance Date', column: 'opening_date', shape: 'date' },
-} as const satisfies Record<keyof AccountDetails, AccountFieldSpec>;
-
-export const ACCOUNT_FIELD_NAMES = Object.keys(ACCOUNT_FIELDS) as (keyof AccountDetails)[];
+export const ACCOUNT_FIELD_NAMES = fieldKeys(ACCOUNT_FIELDS);

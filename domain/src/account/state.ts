@@ -1,10 +1,18 @@
 import { assertNever } from '../shared/messages';
+import type { ColumnMapping } from '../statement/mapping';
 import type { AccountEvent } from './events';
 import { ACCOUNT_FIELD_NAMES, type AccountDetails } from './fields';
 
 export type AccountState =
   | { status: 'none' }
-  | { status: 'open'; accountId: string; userId: string; details: AccountDetails }
+  | {
+      status: 'open';
+      accountId: string;
+      userId: string;
+      details: AccountDetails;
+      /** The statement column mappings remembered for this account, by header shape. */
+      importMappings: Readonly<Record<string, ColumnMapping>>;
+    }
   | { status: 'deleted'; accountId: string; userId: string };
 
 export const initialAccountState = (): AccountState => ({ status: 'none' });
@@ -23,11 +31,16 @@ export function evolveAccount(state: AccountState, event: AccountEvent): Account
         accountId: data.accountId,
         userId: data.userId,
         details: accountDetailsOf(data),
+        importMappings: {},
       };
     case 'AccountUpdated':
       return state.status === 'open' ? { ...state, details: { ...state.details, ...data.changes } } : state;
     case 'AccountDeleted':
       return { status: 'deleted', accountId: data.accountId, userId: data.userId };
+    case 'AccountImportMappingSaved':
+      return state.status === 'open'
+        ? { ...state, importMappings: { ...state.importMappings, [data.headerKey]: data.mapping } }
+        : state;
     default:
       return assertNever(type);
   }

@@ -59,19 +59,19 @@ describe('EMIs found in the statement', () => {
     expect(matchEmi(ach, [bajaj], new Set())).toEqual({
       emi: bajaj,
       reason:
-        'EMI 7 due 2024-04-05 (₹12,345.00): same amount, on the due date, the narration names loan account BFL4020012345, the narration names Bajaj Finance Limited, the narration says ACH',
+        'EMI 7 due 05 Apr 2024 (₹12,345.00): same amount, on the due date, the narration names loan account BFL4020012345, the narration names Bajaj Finance Limited, the narration says ACH',
     });
   });
 
   it('the same amount 20 days off matches only when the narration names the loan, lender, ACH/NACH or EMI', () => {
     const late = { ...ach, date: '2024-04-25', narration: 'ACH D- SOMEONE-1' };
     expect(matchEmi(late, [bajaj], new Set())?.reason).toBe(
-      'EMI 7 due 2024-04-05 (₹12,345.00): same amount, the narration says ACH',
+      'EMI 7 due 05 Apr 2024 (₹12,345.00): same amount, the narration says ACH',
     );
     expect(matchEmi({ ...late, narration: 'POS 4123 GROCER' }, [bajaj], new Set())).toBeNull();
     expect(
       matchEmi({ ...late, narration: 'POS 4123 GROCER', date: '2024-04-09' }, [bajaj], new Set())?.reason,
-    ).toBe('EMI 7 due 2024-04-05 (₹12,345.00): same amount, 4 days from the due date');
+    ).toBe('EMI 7 due 05 Apr 2024 (₹12,345.00): same amount, 4 days from the due date');
   });
 
   it('a different amount, a credit, or an EMI already matched does not match', () => {

@@ -111,7 +111,7 @@ describe('a hand-entered transaction an imported row probably repeats', () => {
     const swiggy = preview.rows.find((row) => row.date === '2024-04-03')!;
     expect(swiggy).toMatchObject({ status: 'possible-duplicate', possibleDuplicateOf: handEntered[0] });
     expect(swiggy.reason).toBe(
-      'May repeat "Swiggy dinner" of 2024-04-04 entered by hand: same amount ₹450.00, 1 day apart, similar text',
+      'May repeat "Swiggy dinner" of 04 Apr 2024 entered by hand: same amount ₹450.00, 1 day apart, similar text',
     );
     const atm = preview.rows.find((row) => row.date === '2024-04-14')!;
     expect(atm.status).toBe('new');

@@ -1,4 +1,5 @@
 import { daysBetween } from '../loan/dates';
+import { dateWords } from '../loan/words';
 import { formatInr, type Paise } from '../money';
 import type { StatementRow } from './row';
 import { textTokens } from './similar';
@@ -64,7 +65,7 @@ export function matchEmi(
   if (best === null) return null;
   return {
     emi: best.emi,
-    reason: `EMI ${best.emi.emiNumber} due ${best.emi.dueDate} (${formatInr(best.emi.amount)}): same amount, ${best.reasons.join(', ')}`,
+    reason: `EMI ${best.emi.emiNumber} due ${dateWords(best.emi.dueDate)} (${formatInr(best.emi.amount)}): same amount, ${best.reasons.join(', ')}`,
   };
 }
 

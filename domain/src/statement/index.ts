@@ -15,4 +15,4 @@ export * from './qif';
 export * from './row';
 export * from './similar';
 export * from './sniff';
-export type { TableHeader, TableOptions } from './table';
+export type { MappingSource, SavedMapping, TableHeader, TableOptions } from './table';

@@ -148,6 +148,21 @@ export function headerKey(text: string): string {
   return text.toLowerCase().replace(/[^a-z0-9]/g, '');
 }
 
+/**
+ * A header row's shape, as saved mappings are keyed: each cell as compared (`headerKey`), trailing
+ * empty cells dropped (a spreadsheet's export may add a few).
+ */
+export function headerShapeKey(cells: readonly string[]): string {
+  const keys = cells.map(headerKey);
+  while (keys.length > 0 && keys[keys.length - 1] === '') keys.pop();
+  return keys.join('|');
+}
+
+/** Whether two mappings name the same columns for every field (as headers are compared). */
+export function sameColumnMapping(a: ColumnMapping, b: ColumnMapping): boolean {
+  return FIELDS.every((field) => headerKey(a[field] ?? '') === headerKey(b[field] ?? ''));
+}
+
 /** The 0-based cell index of each mapped field in a header row. */
 export type ResolvedColumns = Partial<Record<MappedField, number>> & { date: number; narration: number };
 

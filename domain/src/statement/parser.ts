@@ -2,12 +2,12 @@ import type { Paise } from '../money';
 import { StatementDecoder } from './decode';
 import { type CellRow, DelimitedReader } from './delimited';
 import { StatementFileError } from './errors';
-import type { ColumnMapping, StatementPreset } from './mapping';
+import { type ColumnMapping, headerShapeKey, type StatementPreset } from './mapping';
 import { parseOfx } from './ofx';
 import { parseQif } from './qif';
 import type { StatementRow } from './row';
 import { SAVE_AS_XLSX_OR_CSV, sniffFileKind, sniffTextFormat, type TextFormat } from './sniff';
-import { type TableOptions, TableReader } from './table';
+import { type MappingSource, type TableOptions, TableReader } from './table';
 
 export type StatementFormat = Exclude<TextFormat, 'html'> | 'xlsx';
 
@@ -18,6 +18,10 @@ export type StatementInfo = {
   /** The layout that matched (CSV, TSV, xlsx), or null for the user's mapping, OFX and QIF. */
   preset: StatementPreset | null;
   mapping: ColumnMapping | null;
+  /** Where `mapping` came from (null: OFX and QIF, which have none). */
+  mappingSource: MappingSource | null;
+  /** The header row's cells and their shape (`headerShapeKey`), as a saved mapping is keyed. */
+  header: { cells: string[]; key: string } | null;
   headerLine: number | null;
   /** Preamble, blank, repeated-header and trailer lines that are not rows. */
   skippedLines: number;
@@ -41,6 +45,8 @@ export class StatementParser {
     encoding: null,
     preset: null,
     mapping: null,
+    mappingSource: null,
+    header: null,
     headerLine: null,
     skippedLines: 0,
     ledgerBalance: null,
@@ -142,6 +148,8 @@ export class StatementTableParser {
       encoding: null,
       preset: null,
       mapping: null,
+      mappingSource: null,
+      header: null,
       headerLine: null,
       skippedLines: 0,
       ledgerBalance: null,
@@ -160,6 +168,8 @@ export class StatementTableParser {
     if (header && this.info.headerLine === null) {
       this.info.preset = header.preset;
       this.info.mapping = header.mapping;
+      this.info.mappingSource = header.source;
+      this.info.header = { cells: header.cells, key: headerShapeKey(header.cells) };
       this.info.headerLine = header.line;
     }
     this.info.skippedLines = this.reader.skippedLines;

@@ -1,4 +1,5 @@
 import { daysBetween } from '../loan/dates';
+import { dateWords } from '../loan/words';
 import { formatInr, type Paise } from '../money';
 import type { StatementRow } from './row';
 
@@ -78,6 +79,6 @@ export function findPossibleDuplicate(
   const apart = best.days === 0 ? 'the same day' : `${best.days} day${best.days === 1 ? '' : 's'} apart`;
   return {
     transaction: best.transaction,
-    reason: `May repeat "${best.transaction.text}" of ${best.transaction.date} entered by hand: same amount ${formatInr(Math.abs(row.amount))}, ${apart}, similar text`,
+    reason: `May repeat "${best.transaction.text}" of ${dateWords(best.transaction.date)} entered by hand: same amount ${formatInr(Math.abs(row.amount))}, ${apart}, similar text`,
   };
 }

@@ -6,6 +6,7 @@ import { At, StatementFileError } from './errors';
 import {
   type ColumnMapping,
   headerKey,
+  headerShapeKey,
   type MappedField,
   type ResolvedColumns,
   resolveColumns,
@@ -27,14 +28,33 @@ export type TableOptions = {
   preset?: string;
   /** The user's own mapping; wins over the presets. */
   mapping?: ColumnMapping;
+  /**
+   * Mappings the user chose before for this account, each for one header shape
+   * (`headerShapeKey`): tried before the presets, on a header row of exactly that shape.
+   */
+  saved?: readonly SavedMapping[];
 };
+
+export type SavedMapping = { headerKey: string; mapping: ColumnMapping };
+
+/** Where the mapping in use came from: a preset, the user's own for this file, or one saved for the account. */
+export type MappingSource = 'preset' | 'custom' | 'saved';
 
 export type TableHeader = {
   /** The preset that matched, or null for the user's own mapping. */
   preset: StatementPreset | null;
   mapping: ColumnMapping;
+  source: MappingSource;
   line: number;
   cells: string[];
+};
+
+type Candidate = {
+  preset: StatementPreset | null;
+  mapping: ColumnMapping;
+  source: MappingSource;
+  /** Only a header row of this shape (a saved mapping's). */
+  shape?: string;
 };
 
 /**
@@ -54,15 +74,29 @@ export class TableReader {
   private preambleRows = 0;
   private rowCount = 0;
   private transactions = 0;
-  private readonly candidates: { preset: StatementPreset | null; mapping: ColumnMapping }[];
+  private readonly candidates: Candidate[];
 
   constructor(options: TableOptions = {}) {
-    if (options.mapping) this.candidates = [{ preset: null, mapping: options.mapping }];
+    if (options.mapping) this.candidates = [{ preset: null, mapping: options.mapping, source: 'custom' }];
     else if (options.preset !== undefined) {
       const preset = STATEMENT_PRESETS.find((candidate) => candidate.id === options.preset);
       if (!preset) throw new StatementFileError(`Unknown preset "${options.preset}".`, 'BAD_MAPPING');
-      this.candidates = [{ preset, mapping: preset.mapping }];
-    } else this.candidates = STATEMENT_PRESETS.map((preset) => ({ preset, mapping: preset.mapping }));
+      this.candidates = [{ preset, mapping: preset.mapping, source: 'preset' }];
+    } else {
+      this.candidates = [
+        ...(options.saved ?? []).map(
+          (saved): Candidate => ({
+            preset: null,
+            mapping: saved.mapping,
+            source: 'saved',
+            shape: saved.headerKey,
+          }),
+        ),
+        ...STATEMENT_PRESETS.map(
+          (preset): Candidate => ({ preset, mapping: preset.mapping, source: 'preset' }),
+        ),
+      ];
+    }
   }
 
   /** The statement rows this table row yields (none for a preamble, header, blank or trailer row). */
@@ -91,7 +125,8 @@ export class TableReader {
   }
 
   private lookForHeader(line: number, cells: string[]): null {
-    for (const candidate of this.candidates) {
+    for (const { shape, ...candidate } of this.candidates) {
+      if (shape !== undefined && shape !== headerShapeKey(cells)) continue;
       const columns = resolveColumns(candidate.mapping, cells);
       if (columns) {
         this.columns = columns;
@@ -110,7 +145,7 @@ export class TableReader {
 
   private noHeader(): StatementFileError {
     const wanted =
-      this.candidates.length === 1
+      this.candidates.length === 1 && this.candidates[0]!.source !== 'saved'
         ? `the columns ${Object.values(this.candidates[0]!.mapping).join(', ')}`
         : `the layout of ${STATEMENT_PRESETS.map((preset) => preset.bank).join(', ')}`;
     return new StatementFileError(

@@ -81,6 +81,9 @@ export function evolveAccountRow(row: AccountRow | null, event: AccountEvent & V
       return row ? { ...row, ...event.data.changes, updatedAt: event.data.updatedAt, version } : null;
     case 'AccountDeleted':
       return row ? { ...row, deleted: true, updatedAt: event.data.deletedAt, version } : null;
+    case 'AccountImportMappingSaved':
+      // Not a field of the account the list shows; its version moves (the ETag of the next edit).
+      return row ? { ...row, version } : null;
     default:
       return assertNever(event);
   }

@@ -55,18 +55,23 @@ const list = (items: readonly string[]) =>
 export function visitWords(reads: readonly { request: string; readAt: string }[]): string {
   const months: string[] = [];
   const loans = new Set<string>();
+  const registers = new Set<string>();
   const seen = new Set<string>();
   for (const { request, readAt } of reads) {
     const target = request.replace(/^[A-Z]+ /, '');
     const url = new URL(target, 'http://kosh.invalid');
     const path = url.pathname.replace(/\/+$/, '');
     const loan = /^\/api\/loans\/([^/]+)/.exec(path)?.[1];
-    if (path === '/api/ledger') {
+    if (path === '/api/ledger' || path === '/api/ledger.csv') {
       const month = ledgerMonth(url.searchParams, readAt);
       if (month && !months.includes(month)) months.push(month);
     } else if (loan && loan !== 'stats') loans.add(loan);
     else if (path === '/api/loans' || path === '/api/loans/stats') seen.add('loans');
     else if (path.startsWith('/api/transactions')) seen.add('transactions');
+    else if (path === '/api/accounts') seen.add('accounts');
+    else if (/^\/api\/accounts\/[^/]+/.test(path)) registers.add(path.split('/')[3] as string);
+    else if (path.startsWith('/api/transfers')) seen.add('transfers');
+    else if (path.startsWith('/api/imports')) seen.add('imports');
     else if (path.startsWith('/api/history')) seen.add('history');
     else if (path === '/api/export/history') seen.add('export');
   }
@@ -75,6 +80,11 @@ export function visitWords(reads: readonly { request: string; readAt: string }[]
   if (loans.size > 0) parts.push(loans.size === 1 ? '1 loan' : `${loans.size} loans`);
   else if (seen.has('loans')) parts.push('the loan list');
   if (seen.has('transactions')) parts.push('the transaction book');
+  if (registers.size > 0)
+    parts.push(registers.size === 1 ? '1 account register' : `${registers.size} account registers`);
+  else if (seen.has('accounts')) parts.push('the accounts');
+  if (seen.has('transfers')) parts.push('the transfers');
+  if (seen.has('imports')) parts.push('the statement imports');
   if (seen.has('history')) parts.push('the history');
   if (seen.has('export')) parts.push('the history export');
   return parts.length > 0 ? list(parts) : 'the account';

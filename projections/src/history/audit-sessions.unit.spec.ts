@@ -50,6 +50,24 @@ describe('auditor visits on the owner timeline', () => {
     expect(visitWords([{ request: 'GET /api/banks', readAt: at(0) }])).toBe('the account');
   });
 
+  it('names the exports, the accounts, their registers, the transfers and the imports', () => {
+    const words = (...requests: string[]) =>
+      visitWords(requests.map((request) => ({ request, readAt: at(0) })));
+    expect(
+      words(
+        'GET /api/ledger.csv?month=3&year=2026',
+        'GET /api/transactions.csv?account_id=none',
+        'GET /api/loans/11111111-1111-4111-8111-111111111111/amortization.csv',
+      ),
+    ).toBe('the ledger for Mar 2026, 1 loan and the transaction book');
+    expect(words('GET /api/accounts', 'GET /api/transfers?page=1', 'GET /api/imports')).toBe(
+      'the accounts, the transfers and the statement imports',
+    );
+    expect(
+      words('GET /api/accounts', 'GET /api/accounts/a1/register', 'GET /api/accounts/a2/register.csv'),
+    ).toBe('2 account registers');
+  });
+
   it('makes one entry of a visit, naming the auditor, and starts another after a pause or another event', () => {
     const first = visit.map((request, i) => read(request, i));
     const later = read('GET /api/history?limit=20', 14 + 31);

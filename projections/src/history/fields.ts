@@ -10,12 +10,17 @@ export type Names = {
   loanTypes: ReadonlyMap<number, string>;
   /** The loan a loan event is about, as the screens name it, by the event's position. */
   loans?: ReadonlyMap<string, string>;
+  /** The accounts the event names, by id, as they were named when it was recorded. */
+  accounts?: ReadonlyMap<string, string>;
 };
 
 export type Field = { label: string; show: (value: unknown, names: Names) => ChangeValue };
 
 export const text: Field['show'] = (v) => (v === undefined || v === null ? null : String(v));
 export const money: Field['show'] = (v) => (typeof v === 'number' ? fromPaise(v as Paise) : null);
+/** An account by its name (an account the user cannot see: its id's first characters). */
+export const account: Field['show'] = (v, names) =>
+  typeof v === 'string' ? (names.accounts?.get(v) ?? `Account ${v.slice(0, 8)}…`) : null;
 export const number: Field['show'] = (v) => (typeof v === 'number' ? v : null);
 export const yesNo: Field['show'] = (v) => (typeof v === 'boolean' ? v : null);
 export const period =

@@ -12,6 +12,8 @@ import {
   wireStreamOf,
 } from './timeline';
 
+const NO_ACCOUNTS: ReadonlyMap<string, string> = new Map();
+
 const ISO = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 type DbHistoryRow = {
@@ -161,18 +163,80 @@ async function loanNamesOf(
   return found;
 }
 
+const ACCOUNT_REFS = ['accountId', 'fromAccountId', 'toAccountId'] as const;
+
+/** The account ids an event names: a transaction's (before and after an edit), a transfer's legs, an import's. */
+function accountIdsOf(event: HistoryEvent): string[] {
+  const ids: string[] = [];
+  const d = event.data;
+  for (const values of [d, d.changes, d.previous] as (Record<string, unknown> | undefined)[]) {
+    for (const key of ACCOUNT_REFS) {
+      const id = values?.[key];
+      if (typeof id === 'string' && !ids.includes(id)) ids.push(id);
+    }
+  }
+  return ids;
+}
+
+/**
+ * The names of the accounts each event names, by the event's position, as each account was named
+ * when the event was recorded (from its stream's opening and renames), so a History entry says
+ * "HDFC Savings" where the event holds the account's id.
+ */
+async function accountNamesOf(
+  db: Queryable,
+  userId: string,
+  events: readonly HistoryEvent[],
+): Promise<Map<string, Map<string, string>>> {
+  const wanted = new Map(events.map((e) => [e.position, accountIdsOf(e)]));
+  const streams = [...new Set([...wanted.values()].flat())].map((id) => `account-${id}`);
+  const found = new Map<string, Map<string, string>>();
+  if (streams.length === 0) return found;
+  const { rows } = await db.query<{ stream_id: string; position: string; data: Record<string, unknown> }>(
+    `SELECT stream_id, position, data FROM history_events
+      WHERE user_id = $1 AND stream_id = ANY($2::text[]) AND type IN ('AccountOpened', 'AccountUpdated')
+      ORDER BY position`,
+    [userId, streams],
+  );
+  /** Each account's name after its opening and each rename, oldest first. */
+  const named = new Map<string, { position: string; name: string }[]>();
+  for (const r of rows) {
+    const name = (r.data.changes as { name?: unknown } | undefined)?.name ?? r.data.name;
+    if (typeof name !== 'string') continue;
+    const id = r.stream_id.slice('account-'.length);
+    named.set(id, [...(named.get(id) ?? []), { position: r.position, name }]);
+  }
+  for (const [position, ids] of wanted) {
+    const names = new Map<string, string>();
+    for (const id of ids) {
+      const steps = named.get(id);
+      const step = steps?.findLast((s) => s.position <= position) ?? steps?.[0];
+      if (step) names.set(id, step.name);
+    }
+    if (names.size > 0) found.set(position, names);
+  }
+  return found;
+}
+
 /** Timeline entries of stored events (names and earlier values looked up in a few queries). */
 export async function timelineOf(
   db: Queryable,
   userId: string,
   events: readonly HistoryEvent[],
 ): Promise<TimelineEntry[]> {
-  const [names, previous, loans] = await Promise.all([
+  const [names, previous, loans, accounts] = await Promise.all([
     namesOf(db, userId, events),
     previousOf(db, userId, events),
     loanNamesOf(db, userId, events),
+    accountNamesOf(db, userId, events),
   ]);
-  return events.map((e) => timelineEntry(e, previous.get(e.position) ?? null, { ...names, loans }));
+  return events.map((e) =>
+    timelineEntry(e, previous.get(e.position) ?? null, {
+      ...names,
+      loans,
+      accounts: accounts.get(e.position) ?? NO_ACCOUNTS,
+    }),
+  );
 }
 
 /** One page of the user's timeline, newest first, and the cursor of the next page (null: last). */

@@ -1,8 +1,6 @@
 import {
   ACCOUNT_FIELDS,
   ACCOUNT_KIND_LABELS,
-  type AccountDetails,
-  type AccountFieldShape,
   type AccountKind,
   EMAIL_FIELDS,
   fromPaise,
@@ -10,6 +8,7 @@ import {
   TRANSACTION_FIELDS,
 } from '@kosh/domain';
 import {
+  account,
   diff,
   type Field,
   type FieldChange,
@@ -87,28 +86,35 @@ export function streamIdOfWire(wire: string, userId: string): string | null {
 /** Transaction fields (`TRANSACTION_FIELDS`); the type in words. */
 const TRANSACTION_HISTORY = historyFields(TRANSACTION_FIELDS, {
   transactionType: (v) => (v === 'C' ? 'Credit' : v === 'D' ? 'Debit' : null),
+  accountId: account,
 });
 
-/** How each shape of account field is shown. */
-const ACCOUNT_SHOWN: Record<AccountFieldShape, Field['show']> = {
-  text,
-  date: text,
-  money,
+/** Account fields (`ACCOUNT_FIELDS`); the type in words, a catalog bank by its name. */
+const ACCOUNT_HISTORY_FIELDS = historyFields(ACCOUNT_FIELDS, {
   kind: (v) => ACCOUNT_KIND_LABELS[v as AccountKind] ?? null,
-  bank: (v, names) => (typeof v === 'number' ? (names.banks.get(v) ?? `Bank ${v}`) : null),
-};
-
-/** Account fields, from the one table that declares them (domain/src/account/fields.ts). */
-const ACCOUNT_HISTORY_FIELDS: Record<string, Field> = Object.fromEntries(
-  Object.entries(ACCOUNT_FIELDS).map(([key, f]) => [key, { label: f.label, show: ACCOUNT_SHOWN[f.shape] }]),
-) as Record<keyof AccountDetails, Field>;
+  bankId: (v, names) => (typeof v === 'number' ? (names.banks.get(v) ?? `Bank ${v}`) : null),
+});
 
 const TRANSFER_FIELDS: Record<string, Field> = {
   transferDate: { label: 'Date', show: text },
   amount: { label: 'Amount', show: money },
-  fromAccountId: { label: 'From Account', show: text },
-  toAccountId: { label: 'To Account', show: text },
+  fromAccountId: { label: 'From Account', show: account },
+  toAccountId: { label: 'To Account', show: account },
   notes: { label: 'Notes', show: text },
+};
+
+/** A statement's column mapping (domain/src/statement/mapping.ts), each column by its header. */
+const MAPPING_FIELDS: Record<string, Field> = {
+  date: { label: 'Date Column', show: text },
+  valueDate: { label: 'Value Date Column', show: text },
+  narration: { label: 'Narration Column', show: text },
+  reference: { label: 'Reference Column', show: text },
+  debit: { label: 'Debit Column', show: text },
+  credit: { label: 'Credit Column', show: text },
+  amount: { label: 'Amount Column', show: text },
+  drCr: { label: 'Dr/Cr Column', show: text },
+  balance: { label: 'Balance Column', show: text },
+  balanceDrCr: { label: 'Balance Dr/Cr Column', show: text },
 };
 
 /** The profile's names (`PROFILE_FIELDS`) and its address (`EMAIL_FIELDS`). */
@@ -189,19 +195,36 @@ export function timelineEntry(event: HistoryEvent, previous: Values, names: Name
       const p = (d.previous ?? {}) as Record<string, unknown>;
       return entry(`Account ${String(p.name)} deleted`, diff(ACCOUNT_HISTORY_FIELDS, p, null, names));
     }
+    case 'AccountImportMappingSaved': {
+      const mapping = (d.mapping ?? {}) as Record<string, unknown>;
+      return entry(
+        `Statement columns remembered for ${account(d.accountId, names)}`,
+        diff(MAPPING_FIELDS, null, mapping, names),
+      );
+    }
     case 'TransferRecorded':
-      return entry(`Transfer of ${amount(d.amount)} recorded`, diff(TRANSFER_FIELDS, null, d, names));
+      return entry(
+        `Transfer of ${amount(d.amount)} from ${account(d.fromAccountId, names)} to ${account(d.toAccountId, names)} recorded`,
+        diff(TRANSFER_FIELDS, null, d, names),
+      );
     case 'TransferDeleted': {
       const p = (d.previous ?? {}) as Record<string, unknown>;
-      return entry(`Transfer of ${amount(p.amount)} deleted`, diff(TRANSFER_FIELDS, p, null, names));
+      return entry(
+        `Transfer of ${amount(p.amount)} from ${account(p.fromAccountId, names)} to ${account(p.toAccountId, names)} deleted`,
+        diff(TRANSFER_FIELDS, p, null, names),
+      );
     }
     case 'ImportCommitted':
       return entry(
-        `Statement ${String(d.fileName)} imported: ${String(d.rowCount ?? 0)} transactions (credits ${amount(d.creditAmount)}, debits ${amount(d.debitAmount)})`,
+        `Statement ${String(d.fileName)} imported into ${account(d.accountId, names)}: ${String(d.rowCount ?? 0)} transactions (credits ${amount(d.creditAmount)}, debits ${amount(d.debitAmount)})`,
+        [{ field: 'Account', from: null, to: account(d.accountId, names) }],
       );
     case 'ImportUndone': {
       const ids = Array.isArray(d.transactionIds) ? d.transactionIds.length : 0;
-      return entry(`Statement import undone: ${ids} transactions removed`);
+      return entry(
+        `Statement import undone: ${ids} transactions removed from ${account(d.accountId, names)}`,
+        [{ field: 'Account', from: account(d.accountId, names), to: null }],
+      );
     }
     case 'UserRegistered':
       return entry('Account registered', diff({ ...PROFILE_HISTORY, ...EMAIL_HISTORY }, null, d, names));

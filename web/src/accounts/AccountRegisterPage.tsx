@@ -2,13 +2,12 @@ import { Button, Callout, Card, HTMLTable, Spinner } from '@blueprintjs/core';
 import { ACCOUNT_KIND_LABELS } from '@kosh/domain';
 import { useState } from 'react';
 import { Link, useParams } from 'wouter';
-import { downloadWithToken } from '../api/download';
 import { PageHeader } from '../app/layout/PageHeader';
-import { useAppSelector } from '../app/store';
 import { formatDate, formatMoney } from '../format';
 import { asOfParams, useAsOfMode, withAsOf } from '../history/asOf';
 import { toast } from '../toaster';
 import { TransactionPagination } from '../transactions/TransactionPagination';
+import { ExportCsvButton } from '../ui/ExportCsvButton';
 import { TableScroll } from '../ui/TableScroll';
 import {
   REGISTER_PAGE_SIZE,
@@ -39,19 +38,12 @@ export function AccountRegisterPage() {
   const { asOf, readOnly } = asOfMode;
   const [page, setPage] = useState(1);
   const [transferring, setTransferring] = useState(false);
-  const token = useAppSelector((state) => state.session.token);
   const register = useGetRegisterQuery({ id, page, ...(asOf ? { asOf } : {}) });
   const accounts = useGetAccountsQuery(undefined, { skip: readOnly });
   const [removeTransfer] = useDeleteTransferMutation();
   const account = register.data?.account;
 
-  const exportCsv = async () => {
-    const query = new URLSearchParams(asOfParams(asOf)).toString();
-    const url = `/api/accounts/${encodeURIComponent(id)}/register.csv${query ? `?${query}` : ''}`;
-    const ok = await downloadWithToken(token, url, `${account?.name ?? 'account'}-register.csv`);
-    if (!ok) toast.error('Failed to export the register');
-  };
-
+  const csvQuery = new URLSearchParams(asOfParams(asOf)).toString();
   const deleteTransfer = async (entry: RegisterEntry) => {
     if (!entry.id) return;
     const result = await removeTransfer(entry.id);
@@ -78,7 +70,12 @@ export function AccountRegisterPage() {
             <Link href={withAsOf('/accounts', asOf)} className="bp6-button">
               All accounts
             </Link>
-            <Button icon="export" text="Export CSV" onClick={exportCsv} disabled={!account} />
+            <ExportCsvButton
+              url={`/api/accounts/${encodeURIComponent(id)}/register.csv${csvQuery ? `?${csvQuery}` : ''}`}
+              fileName={`${account?.name ?? 'account'}-register.csv`}
+              what="the register"
+              disabled={!account}
+            />
             {readOnly ? null : (
               <Button
                 icon="swap-horizontal"

@@ -1,3 +1,5 @@
+import { auditAccount, readsAuditedAccount } from '../audit/auditMode';
+
 /**
  * A file the API answers (a PDF, a CSV) needs the session's token, which a plain link cannot
  * carry: it is fetched with it and handed to the browser as a download. False when it failed.
@@ -7,9 +9,12 @@ export async function downloadWithToken(
   url: string,
   fileName: string,
 ): Promise<boolean> {
-  const answer = await fetch(url, { headers: token ? { Authorization: `Bearer ${token}` } : {} }).catch(
-    () => null,
-  );
+  const headers: Record<string, string> = token ? { Authorization: `Bearer ${token}` } : {};
+  // In audit mode the file is the audited account's, as every read is (baseApi's prepareHeaders).
+  const audited = auditAccount();
+  if (audited && readsAuditedAccount(url.replace(/^\/api\//, '')))
+    headers['X-Kosh-Account'] = audited.ownerUserId;
+  const answer = await fetch(url, { headers }).catch(() => null);
   if (!answer?.ok) return false;
   const file = URL.createObjectURL(await answer.blob());
   const link = document.createElement('a');

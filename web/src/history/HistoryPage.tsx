@@ -2,6 +2,7 @@ import { Button, Card, FormGroup, HTMLSelect, InputGroup } from '@blueprintjs/co
 import { type FormEvent, useState } from 'react';
 import { PageHeader } from '../app/layout/PageHeader';
 import '../ui/money-screens.css';
+import { useGetAccountsQuery } from '../accounts/accountsApi';
 import { useGetLoansQuery } from '../loans/loansApi';
 import './history.css';
 import { NO_TIMELINE_FILTERS, type TimelineFilters, useGetTimelineQuery } from './historyApi';
@@ -12,11 +13,16 @@ import { Timeline } from './Timeline';
 const ALL_LOANS = { page: 1, limit: 50, search: '', bankId: '' };
 
 /** The Stream choices: everything, the profile, each loan, and an item picked from an entry. */
-function streamOptions(loans: readonly { id: string; accountNumber: string }[], current: string) {
+function streamOptions(
+  loans: readonly { id: string; accountNumber: string }[],
+  accounts: readonly { id: string; name: string }[],
+  current: string,
+) {
   const options = [
     { value: '', label: 'Everything' },
     { value: 'profile', label: 'Profile' },
     ...loans.map((loan) => ({ value: `loan:${loan.id}`, label: `Loan ${loan.accountNumber}` })),
+    ...accounts.map((account) => ({ value: `account:${account.id}`, label: `Account ${account.name}` })),
   ];
   if (current && !options.some((o) => o.value === current)) {
     const [kind = '', id = ''] = current.split(':');
@@ -31,6 +37,7 @@ export function HistoryPage() {
   const [applied, setApplied] = useState<TimelineFilters>(NO_TIMELINE_FILTERS);
   const [cursor, setCursor] = useState<string | null>(null);
   const loans = useGetLoansQuery(ALL_LOANS);
+  const accounts = useGetAccountsQuery(undefined);
   const timeline = useGetTimelineQuery({ filters: applied, cursor }, { refetchOnMountOrArgChange: true });
   const badRange = typed.from !== '' && typed.to !== '' && typed.to < typed.from;
 
@@ -57,7 +64,7 @@ export function HistoryPage() {
               fill
               value={typed.stream}
               onChange={(e) => set({ stream: e.target.value })}
-              options={streamOptions(loans.data?.loans ?? [], typed.stream)}
+              options={streamOptions(loans.data?.loans ?? [], accounts.data ?? [], typed.stream)}
             />
           </FormGroup>
           <FormGroup label="Type" labelFor="history-type">

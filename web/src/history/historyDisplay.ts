@@ -16,8 +16,16 @@ const MONEY_FIELDS = new Set([
   'Settlement',
   'EMI (before GST)',
   'New EMI (before GST)',
+  'Opening Balance',
 ]);
-const DATE_FIELDS = new Set(['Date', 'Start Date', 'End Date', 'Effective Date', 'Paid On']);
+const DATE_FIELDS = new Set([
+  'Date',
+  'Start Date',
+  'End Date',
+  'Effective Date',
+  'Paid On',
+  'Opening Balance Date',
+]);
 
 /** A changed value as the screens show it: money in ₹, dates in en-IN, nothing as '—'. */
 export function changeValue(field: string, value: FieldChange['from']): string {
@@ -46,6 +54,18 @@ export const TYPE_GROUPS: readonly { label: string; types: readonly string[] }[]
   // Every loan event has its name in the domain's table, so a new one is offered here too.
   { label: 'Loans', types: Object.keys(LOAN_EVENT_LABELS) },
   { label: 'Transactions', types: ['TransactionRecorded', 'TransactionUpdated', 'TransactionDeleted'] },
+  {
+    label: 'Accounts',
+    types: [
+      'AccountOpened',
+      'AccountUpdated',
+      'AccountDeleted',
+      'TransferRecorded',
+      'TransferDeleted',
+      'ImportCommitted',
+      'ImportUndone',
+    ],
+  },
   {
     label: 'Profile',
     types: [

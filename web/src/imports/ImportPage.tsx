@@ -16,7 +16,9 @@ import { type DragEvent, useState } from 'react';
 import { isApiError } from '../api/apiError';
 import { PageHeader } from '../app/layout/PageHeader';
 import { useAppSelector } from '../app/store';
-import { formatMoney } from '../format';
+import { useReadOnly } from '../audit/auditMode';
+import { ReadOnlyNotice } from '../audit/ReadOnlyNotice';
+import { formatDate, formatMoney } from '../format';
 import {
   type ImportMapping,
   type ImportPreview,
@@ -191,7 +193,11 @@ function MappingCard({ preview }: { preview: ImportPreview }) {
     <Card className="kosh-import-mapping">
       <p>
         <strong>Detected:</strong> {preview.format.toUpperCase()}
-        {preview.preset ? `, ${preview.preset.bank} layout` : ', your own mapping'}
+        {preview.preset
+          ? `, ${preview.preset.bank} layout`
+          : preview.mapping_source === 'saved'
+            ? ', the columns you chose for this account before'
+            : ', your own mapping'}
         {preview.header_line ? ` (header on line ${preview.header_line})` : ''} · {preview.total_rows} rows
       </p>
       {preview.status === 'preview' && (preview.format === 'csv' || preview.format === 'tsv') ? (
@@ -320,7 +326,7 @@ function PreviewStep({ id, onDone }: { id: string; onDone: () => void }) {
             {data.rows.map((row) => (
               <tr key={row.index}>
                 <td>{row.line}</td>
-                <td>{row.date ?? '—'}</td>
+                <td>{row.date ? formatDate(row.date) : '—'}</td>
                 <td>
                   <div>{row.notes}</div>
                   {row.reason ? <div className="kosh-import-reason">{row.reason}</div> : null}
@@ -432,6 +438,8 @@ function PreviewStep({ id, onDone }: { id: string; onDone: () => void }) {
 /** /import: a statement file → its preview → commit → summary with "Undo import" (issue 30). */
 export function ImportPage() {
   const [id, setId] = useState<string | null>(null);
+  // An auditor reads the imports through the accounts and the book; an upload is a write.
+  if (useReadOnly()) return <ReadOnlyNotice title="Import statement" back="/accounts" />;
   return (
     <div className="kosh-page kosh-import">
       <PageHeader title="Import statement" />

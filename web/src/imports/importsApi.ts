@@ -52,6 +52,8 @@ export type ImportPreview = {
   encoding: string | null;
   preset: { id: string; bank: string } | null;
   mapping: ImportMapping | null;
+  /** Where the mapping came from: a preset, this file's own, or one saved for the account. */
+  mapping_source: 'preset' | 'custom' | 'saved' | null;
   header_line: number | null;
   total_rows: number;
   counts: { new: number; duplicate: number; possible_duplicate: number; emi_match: number; error: number };

@@ -3,7 +3,8 @@ import { useState } from 'react';
 import { isApiError } from '../api/apiError';
 import { PageHeader } from '../app/layout/PageHeader';
 import { formatDate, formatMoney, MONTH_NAMES } from '../format';
-import { asOfArg, useAsOfMode } from '../history/asOf';
+import { asOfArg, asOfParams, useAsOfMode } from '../history/asOf';
+import { ExportCsvButton } from '../ui/ExportCsvButton';
 import { StatCard, StatGrid } from '../ui/StatCard';
 import '../history/history.css';
 import { LedgerTable } from './LedgerTable';
@@ -84,7 +85,20 @@ export function LedgerPage() {
       <PageHeader
         title="Ledger View"
         subtitle="Your month of credits, debits and EMIs"
-        actions={asOfMode.control}
+        actions={
+          <div className="kosh-header-buttons">
+            {asOfMode.control}
+            <ExportCsvButton
+              url={`/api/ledger.csv?${new URLSearchParams({
+                month: String(selected.month),
+                year: String(selected.year),
+                ...asOfParams(asOf),
+              })}`}
+              fileName={`ledger-${selected.year}-${String(selected.month).padStart(2, '0')}.csv`}
+              what="the ledger"
+            />
+          </div>
+        }
       />
       {asOfMode.banner}
       <Card className="kosh-panel">

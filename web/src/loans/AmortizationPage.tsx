@@ -3,9 +3,10 @@ import { type MouseEvent, memo, useCallback, useMemo, useState } from 'react';
 import { useLocation, useParams } from 'wouter';
 import { PageHeader } from '../app/layout/PageHeader';
 import { formatDate, formatMoney } from '../format';
-import { useAsOfMode, withAsOf } from '../history/asOf';
+import { asOfParams, useAsOfMode, withAsOf } from '../history/asOf';
 import { ScheduleVersions } from '../history/ScheduleVersions';
 import { toast } from '../toaster';
+import { ExportCsvButton } from '../ui/ExportCsvButton';
 import { StatCard, StatGrid } from '../ui/StatCard';
 import { TableScroll } from '../ui/TableScroll';
 import { MarkPaidDialog } from './changes/MarkPaidDialog';
@@ -110,6 +111,13 @@ export function AmortizationPage() {
             {readOnly ? null : (
               <Button icon="edit" text="Edit Loan" onClick={() => navigate(`/loans/${id}/edit`)} />
             )}
+            {rows.length > 0 ? (
+              <ExportCsvButton
+                url={`/api/loans/${encodeURIComponent(id)}/amortization.csv${asOf ? `?${new URLSearchParams(asOfParams(asOf))}` : ''}`}
+                fileName={`loan-${loan.data?.loan.accountNumber ?? id}-schedule.csv`}
+                what="the schedule"
+              />
+            ) : null}
             {rows.length > 0 && !readOnly ? (
               <Button icon="tick-circle" text="Mark Paid Up To…" onClick={() => setPayingUpTo(true)} />
             ) : null}

@@ -4,6 +4,7 @@ import { useGetAccountsQuery } from '../accounts/accountsApi';
 import { PageHeader } from '../app/layout/PageHeader';
 import { formatMoney } from '../format';
 import { asOfArg, useAsOfMode } from '../history/asOf';
+import { ExportCsvButton } from '../ui/ExportCsvButton';
 import { StatCard, StatGrid } from '../ui/StatCard';
 import '../history/history.css';
 import { HistoryDrawer } from '../history/HistoryDrawer';
@@ -17,6 +18,7 @@ import {
   TRANSACTION_PAGE_SIZE,
   type Transaction,
   type TransactionFilters,
+  transactionsCsvUrl,
   useGetTransactionStatsQuery,
   useGetTransactionsQuery,
 } from './transactionsApi';
@@ -57,6 +59,11 @@ export function TransactionsPage() {
         actions={
           <div className="kosh-header-buttons">
             {asOfMode.control}
+            <ExportCsvButton
+              url={transactionsCsvUrl(applied, asOf)}
+              fileName="transactions.csv"
+              what="the transactions"
+            />
             {readOnly ? null : (
               <Button
                 intent="primary"

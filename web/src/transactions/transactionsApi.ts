@@ -63,6 +63,12 @@ function listParams({ page, filters, asOf }: ListArgs): Record<string, string | 
   return params;
 }
 
+/** GET /api/transactions.csv with the book's filters (every page; the server ignores paging). */
+export function transactionsCsvUrl(filters: TransactionFilters, asOf?: string | null): string {
+  const { page: _, limit: __, ...params } = listParams({ page: 1, filters, ...(asOf ? { asOf } : {}) });
+  return `/api/transactions.csv?${new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]))}`;
+}
+
 /** A transaction in an account moves that account's balance and register too. */
 const changes = [
   { type: 'Transaction', id: 'LIST' },

@@ -321,16 +321,16 @@ describe('transfers and the register', () => {
     expect(bad.body.errors).toEqual([{ field: 'date', message: 'Date must be a valid date (YYYY-MM-DD)' }]);
   });
 
-  it('exports the register as CSV with a BOM and Indian dates', async () => {
+  it('exports the register as CSV with a BOM and ISO dates', async () => {
     const res = await t.as(alice).get(`/api/accounts/${savings.id}/register.csv`);
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toContain('text/csv');
     expect(res.text.startsWith('\uFEFFDate,Details,Kind,Withdrawal,Deposit,Balance\r\n')).toBe(true);
     const lines = res.text.trim().split('\r\n');
     expect(lines.slice(1)).toEqual([
-      '01/03/2025,Opening balance,Opening balance,,,5000.00',
-      '03/03/2025,Rent,Transaction,1200.00,,3800.00',
-      '04/03/2025,Top up · to Transfer wallet,Transfer out,300.25,,3499.75',
+      '2025-03-01,Opening balance,Opening balance,,,5000.00',
+      '2025-03-03,Rent,Transaction,1200.00,,3800.00',
+      '2025-03-04,Top up · to Transfer wallet,Transfer out,300.25,,3499.75',
     ]);
   });
 

@@ -19,6 +19,7 @@ import {
   type AccountState,
   accountDecider,
   accountStreamId,
+  fromPaise,
   isUuid,
   NotFoundError,
   parseAccount,
@@ -35,13 +36,20 @@ import {
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { etagOf } from '../../commands/handle';
 import { type CommandOutcome, commandRoutes, readOrFold } from '../../commands/route';
-import { indianDate, toCsv } from '../../csv';
+import { fileNamePart, sendCsv } from '../../csv';
 import { cachedReadAt, createAnswerCache } from '../../reads/answer-cache';
 import { readAt } from '../../reads/read-at';
 import { ownsOpenAccount } from './own-account';
 import { accountToWire, entryToWire, parseBalanceDate, parsePaging } from './wire';
 
 const tags = ['Accounts'];
+
+const REGISTER_KINDS = {
+  opening: 'Opening balance',
+  transaction: 'Transaction',
+  transfer_in: 'Transfer in',
+  transfer_out: 'Transfer out',
+} as const;
 const security = [{ bearerAuth: [] }];
 
 const ok = <T>(
@@ -206,7 +214,7 @@ export async function accountRoutes(fastify: FastifyInstance) {
       schema: {
         tags,
         security,
-        summary: 'The whole register as CSV (UTF-8 with BOM, dates DD/MM/YYYY, amounts in rupees)',
+        summary: 'The whole register as CSV (UTF-8 with BOM, dates YYYY-MM-DD, amounts in rupees)',
         params: AccountParams,
         querystring: AccountQuery,
         produces: ['text/csv'],
@@ -221,30 +229,21 @@ export async function accountRoutes(fastify: FastifyInstance) {
         if (!row || !register) throw notFound();
         return { account: row, entries: register.entries };
       });
-      const rupees = (paise: number) => paise / 100;
-      const csv = toCsv(
+      return sendCsv(
+        reply,
+        `${fileNamePart(account.name)}-register.csv`,
         ['Date', 'Details', 'Kind', 'Withdrawal', 'Deposit', 'Balance'],
         entries.map((e) => [
-          indianDate(e.date),
+          e.date,
           e.counterpartAccountName
             ? `${e.notes ? `${e.notes} · ` : ''}${e.kind === 'transfer_in' ? 'from' : 'to'} ${e.counterpartAccountName}`
             : e.notes,
-          {
-            opening: 'Opening balance',
-            transaction: 'Transaction',
-            transfer_in: 'Transfer in',
-            transfer_out: 'Transfer out',
-          }[e.kind],
-          e.kind !== 'opening' && e.amount < 0 ? rupees(-e.amount) : null,
-          e.kind === 'opening' || e.amount < 0 ? null : rupees(e.amount),
-          rupees(e.balance),
+          REGISTER_KINDS[e.kind],
+          e.kind !== 'opening' && e.amount < 0 ? fromPaise(-e.amount) : null,
+          e.kind === 'opening' || e.amount < 0 ? null : fromPaise(e.amount),
+          fromPaise(e.balance),
         ]),
       );
-      const file = `${account.name.replace(/[^\w.-]+/g, '-')}-register.csv`;
-      return reply
-        .type('text/csv; charset=utf-8')
-        .header('Content-Disposition', `attachment; filename="${file}"`)
-        .send(csv);
     },
   );
 

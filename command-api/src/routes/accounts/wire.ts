@@ -1,17 +1,13 @@
 import type { WireAccount, WireRegisterEntry, WireTransfer } from '@kosh/contract';
-import { type FieldError, fromPaise, isCalendarDate } from '@kosh/domain';
+import { ACCOUNT_FIELDS, type FieldError, fromPaise, isCalendarDate, wireOf } from '@kosh/domain';
 import type { AccountWithBalance, RegisterEntry, TransferRow } from '@kosh/projections';
 
 export function accountToWire(row: AccountWithBalance): WireAccount {
   return {
     id: row.id,
-    name: row.name,
-    kind: row.kind,
-    bank_id: row.bankId,
+    ...wireOf(ACCOUNT_FIELDS, row),
+    // A catalog bank is answered with its name, as the screens show it.
     bank_name: row.shownBankName,
-    last_four: row.lastFour,
-    opening_balance: fromPaise(row.openingBalance),
-    opening_date: row.openingDate,
     balance: fromPaise(row.balance),
     entry_count: row.entryCount,
     created_at: row.createdAt,

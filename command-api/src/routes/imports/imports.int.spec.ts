@@ -392,8 +392,8 @@ VERSION:102
     const summaries = (history.body.data.entries as { summary: string }[]).map((e) => e.summary);
     expect(summaries).toEqual(
       expect.arrayContaining([
-        expect.stringContaining('Statement march.csv imported: 4 transactions'),
-        'Statement import undone: 4 transactions removed',
+        expect.stringMatching(/^Statement march\.csv imported into Savings [0-9a-f]{6}: 4 transactions/),
+        expect.stringMatching(/^Statement import undone: 4 transactions removed from Savings [0-9a-f]{6}$/),
       ]),
     );
     // Undone rows are not "already imported": the file imports again.

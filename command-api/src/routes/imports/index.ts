@@ -9,6 +9,8 @@ import {
   ImportUpdateBody,
 } from '@kosh/contract';
 import {
+  accountDecider,
+  accountStreamId,
   applyDecisions,
   type ColumnMapping,
   ConflictError,
@@ -25,6 +27,7 @@ import {
   loanStreamId,
   NotFoundError,
   type RowDecisionInput,
+  type SavedMapping,
   STATEMENT_PRESETS,
   undecidedRows,
   ValidationError,
@@ -32,9 +35,8 @@ import {
 } from '@kosh/domain';
 import { knownFingerprints, listImportBatches } from '@kosh/projections';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { handleCommand } from '../../commands/handle';
+import { handleCommand, loadAggregate } from '../../commands/handle';
 import { commandContext } from '../../commands/route';
-import { ownsOpenAccount } from '../accounts/own-account';
 import { importUploadRateLimit } from '../auth/limits';
 import { releaseMatchesOfDeletedDebit } from '../loans/release-matches';
 import { IMPORT_MAX_BYTES, readStatementPreview, type StoredPreview } from './preview';
@@ -171,6 +173,7 @@ function summaryToWire(record: PreviewRecord) {
     encoding: p.encoding,
     preset: p.preset,
     mapping: mappingToWire(p.mapping),
+    mapping_source: p.mappingSource ?? null,
     header_line: p.headerLine,
     skipped_lines: p.skippedLines,
     total_rows: p.rows.length,
@@ -214,6 +217,17 @@ export async function importRoutes(fastify: FastifyInstance) {
   const { platform } = app;
   app.addHook('onRequest', app.authenticate);
   const uploadLimit = importUploadRateLimit(app);
+
+  /**
+   * The column mappings saved for the caller's open account (issue 30 item 3), from its stream;
+   * null when the account is not the caller's open one.
+   */
+  async function savedMappingsOf(userId: string, accountId: string): Promise<SavedMapping[] | null> {
+    if (!isUuid(accountId)) return null;
+    const { state } = await loadAggregate(platform, accountStreamId(accountId.toLowerCase()), accountDecider);
+    if (state.status !== 'open' || state.userId !== userId) return null;
+    return Object.entries(state.importMappings).map(([headerKey, mapping]) => ({ headerKey, mapping }));
+  }
 
   async function load(userId: string, id: string): Promise<PreviewRecord> {
     if (!isUuid(id)) throw new NotFoundError(IMPORT_NOT_FOUND);
@@ -349,14 +363,15 @@ export async function importRoutes(fastify: FastifyInstance) {
       const accountId = fields.account_id?.trim() ?? '';
       if (!accountId) throw new ValidationError([{ field: 'account_id', message: 'Choose an account' }]);
       // Another user's account is not found, as everywhere.
-      if (!isUuid(accountId) || !(await ownsOpenAccount(platform, userId, accountId))) {
-        throw new NotFoundError('Account not found');
-      }
+      const saved = await savedMappingsOf(userId, accountId);
+      if (!saved) throw new NotFoundError('Account not found');
       const preset = parsePreset(fields.preset);
       const mapping = parseMapping(fields.mapping);
       const preview = await readStatementPreview(platform.db, userId, accountId, file.bytes, {
         preset,
         mapping,
+        // A mapping saved for this header shape is proposed unless the upload chose its own.
+        ...(!mapping && preset === undefined && { saved }),
       });
       const id = randomUUID();
       const now = platform.clock().toISOString();
@@ -498,9 +513,12 @@ export async function importRoutes(fastify: FastifyInstance) {
           throw new ConflictError('The file of this preview is gone; upload it again', 'IMPORT_FILE_GONE');
         const mapping = parseMapping(body.mapping);
         const preset = mapping ? undefined : parsePreset(body.preset);
+        const saved =
+          !mapping && preset === undefined ? await savedMappingsOf(userId, record.accountId) : null;
         preview = await readStatementPreview(platform.db, userId, record.accountId, record.file, {
           preset,
           mapping,
+          ...(saved && { saved }),
         });
       }
       if (body.decisions !== undefined) {
@@ -536,6 +554,38 @@ export async function importRoutes(fastify: FastifyInstance) {
       return { success: true as const, message: 'Preview discarded', data: null };
     },
   );
+
+  /**
+   * A mapping the user chose for this file (not a preset's, not one already saved) is remembered
+   * for the account under the file's header shape, as the account's own event. The import is
+   * recorded already: a failure here (the account deleted meanwhile, a concurrent edit) only
+   * leaves the mapping unsaved. True when it was saved.
+   */
+  async function saveMapping(request: FastifyRequest, accountId: string, preview: StoredPreview) {
+    if (preview.mappingSource !== 'custom' || !preview.mapping || !preview.header) return false;
+    try {
+      const result = await handleCommand(commandContext(request), {
+        streamId: accountStreamId(accountId),
+        decider: accountDecider,
+        command: {
+          type: 'SaveImportMapping',
+          data: {
+            accountId,
+            userId: request.userId,
+            now: platform.clock().toISOString(),
+            headerKey: preview.header.key,
+            header: preview.header.cells.slice(0, 100).map((cell) => cell.slice(0, 100)),
+            mapping: preview.mapping,
+          },
+        },
+        waitFor: ['accounts'],
+      });
+      return result.events.length > 0;
+    } catch (error) {
+      request.log.warn({ err: error, accountId }, 'the column mapping of an import was not saved');
+      return false;
+    }
+  }
 
   app.post(
     '/:id/commit',
@@ -635,6 +685,7 @@ export async function importRoutes(fastify: FastifyInstance) {
         },
         waitFor: ['transactions', 'accounts', 'ledger', 'imports'],
       });
+      const mappingSaved = await saveMapping(request, record.accountId, preview);
       // Each EMI payment found is matched as the loan's own command (issue 27's paid-EMI model):
       // the ledger then shows the EMI once and hides the debit.
       let matched = 0;
@@ -679,7 +730,7 @@ export async function importRoutes(fastify: FastifyInstance) {
       await save(userId, { id: record.id, status: 'committed', preview: { ...preview, committed } }, false);
       return {
         ...(await answer(userId, record.id, { limit: '1' })),
-        message: `${rows.length} transaction${rows.length === 1 ? '' : 's'} imported${matched ? `, ${matched} EMI${matched === 1 ? '' : 's'} matched` : ''}`,
+        message: `${rows.length} transaction${rows.length === 1 ? '' : 's'} imported${matched ? `, ${matched} EMI${matched === 1 ? '' : 's'} matched` : ''}${mappingSaved ? '; the column mapping is remembered for this account' : ''}`,
       };
     },
   );

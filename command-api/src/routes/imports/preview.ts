@@ -5,8 +5,10 @@ import {
   fingerprintKeys,
   fingerprintRows,
   type ImportPreviewRow,
+  type MappingSource,
   type PreviewCounts,
   parseStatement,
+  type SavedMapping,
   StatementFileError,
   type StatementInfo,
   sniffFileKind,
@@ -22,6 +24,10 @@ export type StoredPreview = {
   encoding: string | null;
   preset: { id: string; bank: string } | null;
   mapping: ColumnMapping | null;
+  /** Where the mapping came from; a preview stored before mappings were saved has none. */
+  mappingSource?: MappingSource | null;
+  /** The header row and its shape: a custom mapping is saved for the account under it at commit. */
+  header?: { cells: string[]; key: string } | null;
   headerLine: number | null;
   skippedLines: number;
   counts: PreviewCounts;
@@ -56,7 +62,7 @@ export async function readStatementPreview(
   userId: string,
   accountId: string,
   bytes: Uint8Array,
-  options: { preset?: string; mapping?: ColumnMapping },
+  options: { preset?: string; mapping?: ColumnMapping; saved?: readonly SavedMapping[] },
 ): Promise<StoredPreview> {
   if (bytes.length === 0) throw new StatementFileError('The file is empty (0 bytes).', 'EMPTY_FILE');
   // An .xlsx workbook is read by its adapter into the same table parser (wt-stmt's xlsx.ts).
@@ -104,6 +110,8 @@ function describe(info: StatementInfo) {
     encoding: info.encoding,
     preset: info.preset ? { id: info.preset.id, bank: info.preset.bank } : null,
     mapping: info.mapping,
+    mappingSource: info.mappingSource,
+    header: info.header,
     headerLine: info.headerLine,
     skippedLines: info.skippedLines,
   };

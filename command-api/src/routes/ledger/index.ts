@@ -20,7 +20,9 @@ import {
 import type { Queryable } from '@kosh/event-store';
 import { type LedgerLine, ledgerEntries, ledgerPeriods } from '@kosh/projections';
 import type { FastifyInstance } from 'fastify';
+import { fileNamePart, sendCsv } from '../../csv';
 import { cachedReadAt, createAnswerCache } from '../../reads/answer-cache';
+import { readAt } from '../../reads/read-at';
 
 export const LEDGER_QUERY_MESSAGES = {
   month: 'Month must be a whole number from 1 to 12',
@@ -60,6 +62,13 @@ const toWire = (entry: LedgerLine): WireLedgerEntry => ({
 });
 
 const sum = (entries: readonly LedgerLine[]): Paise => entries.reduce((total, e) => total + e.amount, 0);
+
+const KIND_WORDS: Record<LedgerLine['kind'], string> = {
+  transaction: 'Transaction',
+  emi: 'EMI',
+  prepayment: 'Prepayment',
+  foreclosure: 'Foreclosure',
+};
 
 const tags = ['Ledger'];
 const security = [{ bearerAuth: [] }];
@@ -102,6 +111,58 @@ export async function ledgerRoutes(fastify: FastifyInstance) {
           return { transactionMonth: `${year}-${String(month).padStart(2, '0')}` };
         },
       });
+    },
+  );
+
+  app.get(
+    '.csv',
+    {
+      schema: {
+        tags,
+        security,
+        summary:
+          "A month's ledger (the query of GET /api/ledger) as CSV: UTF-8 with BOM, dates YYYY-MM-DD, amounts in rupees",
+        querystring: LedgerQuery,
+        produces: ['text/csv'],
+        response: errorResponses(401, 422),
+      },
+    },
+    async (request, reply) => {
+      const monthAt = (now: Date) => {
+        const parsed = parseLedgerQuery(request.query, monthOf(now));
+        if (!parsed.ok) throw new ValidationError(parsed.errors);
+        return parsed.value;
+      };
+      const { year, month, entries } = await readAt(
+        platform,
+        request,
+        ['ledger'],
+        async ({ db, now }) => {
+          const { year, month } = monthAt(now);
+          const range = monthRange(year, month);
+          return {
+            year,
+            month,
+            entries: await ledgerEntries(db, request.userId, range.startDate, range.endDate),
+          };
+        },
+        (asOf) => {
+          const { year, month } = monthAt(asOf);
+          return { transactionMonth: `${year}-${String(month).padStart(2, '0')}` };
+        },
+      );
+      return sendCsv(
+        reply,
+        fileNamePart(`ledger-${year}-${String(month).padStart(2, '0')}.csv`),
+        ['Date', 'Particulars', 'Kind', 'Credit', 'Debit'],
+        entries.map((e) => [
+          e.date,
+          e.particulars,
+          KIND_WORDS[e.kind],
+          e.side === 'C' ? fromPaise(e.amount) : null,
+          e.side === 'D' ? fromPaise(e.amount) : null,
+        ]),
+      );
     },
   );
 

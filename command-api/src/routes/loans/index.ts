@@ -56,6 +56,7 @@ import {
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { etagOf, loadAggregate } from '../../commands/handle';
 import { commandRoutes } from '../../commands/route';
+import { fileNamePart, sendCsv } from '../../csv';
 import { cachedReadAt, createAnswerCache } from '../../reads/answer-cache';
 import { readAt } from '../../reads/read-at';
 import { registerLoanTypeList } from '../banks/loan-type-list';
@@ -68,6 +69,22 @@ import { type LoanFigures, toWireLoan, toWireSchedule } from './wire';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const tags = ['Loans'];
+
+const SCHEDULE_KINDS = {
+  emi: 'EMI',
+  prepayment: 'Part-payment',
+  foreclosure: 'Foreclosure',
+  'pre-emi-interest': 'Pre-EMI interest',
+} as const;
+
+const PAYMENT_STATES = {
+  paid: 'Paid',
+  'auto-debited': 'Auto-debited',
+  'partly-paid': 'Partly paid',
+  missed: 'Missed',
+  overdue: 'Overdue',
+  due: 'Due',
+} as const;
 
 /** A rate, or undefined when there is none to state (the fee takes the whole principal). */
 function rateOrNone(rate: () => number): number | undefined {
@@ -400,6 +417,63 @@ export async function loanRoutes(fastify: FastifyInstance) {
           };
         },
       }),
+  );
+
+  app.get(
+    '/:id/amortization.csv',
+    {
+      schema: {
+        tags,
+        security,
+        summary:
+          "The loan's current repayment schedule as CSV (UTF-8 with BOM, dates YYYY-MM-DD, amounts in rupees), with where each EMI stands",
+        params: LoanParams,
+        querystring: AsOfQuery,
+        produces: ['text/csv'],
+        response: errorResponses(401, 404, 422),
+      },
+    },
+    async (request, reply) => {
+      const { loan, wire } = await readAt(platform, request, ['loans', 'schedules'], async ({ db, now }) => {
+        const loan = await ownLoan(request.userId, request.params.id, db);
+        const schedule = await getSchedule(db, request.userId, loan.id);
+        const payments = { emisAutoDebited: loan.emisAutoDebited, today: calendarDateOf(now) };
+        return { loan, wire: toWireSchedule(schedule, payments) };
+      });
+      const version = wire.summary ? `-v${wire.summary.version}` : '';
+      return sendCsv(
+        reply,
+        `loan-${fileNamePart(loan.accountNumber)}-schedule${version}.csv`,
+        [
+          'No.',
+          'Date',
+          'Kind',
+          'EMI',
+          'Principal',
+          'Interest',
+          'GST',
+          'Charge',
+          'Principal remaining',
+          'Status',
+          'Paid on',
+          'Paid amount',
+        ],
+        wire.schedule.map((row) => [
+          String(row.payment_number),
+          row.emi_date,
+          SCHEDULE_KINDS[row.kind],
+          row.emi,
+          row.principal,
+          row.interest,
+          row.gst,
+          row.charge,
+          row.remaining_principal,
+          row.payment_state ? PAYMENT_STATES[row.payment_state] : null,
+          row.paid_on,
+          row.paid_amount,
+        ]),
+      );
+    },
   );
 
   loanCommand({

@@ -31,13 +31,16 @@ import {
   evolveTransactionRow,
   getTransaction,
   getTransactionStats,
+  listAccounts,
   listTransactions,
   type TransactionRow,
 } from '@kosh/projections';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { etagOf } from '../../commands/handle';
 import { type CommandOutcome, commandRoutes } from '../../commands/route';
+import { sendCsv } from '../../csv';
 import { cachedReadAt, createAnswerCache } from '../../reads/answer-cache';
+import { readAt } from '../../reads/read-at';
 import { ownsOpenAccount } from '../accounts/own-account';
 import { releaseMatchesOfDeletedDebit } from '../loans/release-matches';
 import { parseTransactionListQuery } from './list-query';
@@ -54,6 +57,8 @@ export function toWire(row: TransactionRow): WireTransaction {
 }
 
 const tags = ['Transactions'];
+/** Rows of one CSV export at most: far above a household's book, a bound on one answer's memory. */
+const EXPORT_LIMIT = 200_000;
 const security = [{ bearerAuth: [] }];
 
 /** Spec section 7, Transactions. Every read filters by the caller; another user's id is a 404. */
@@ -163,6 +168,51 @@ export async function transactionRoutes(fastify: FastifyInstance) {
           };
         },
       }),
+  );
+
+  app.get(
+    '.csv',
+    {
+      schema: {
+        tags,
+        security,
+        summary:
+          "Every transaction the book shows with these filters and sort (GET /api/transactions's query; page and limit ignored), as CSV: UTF-8 with BOM, dates YYYY-MM-DD, amounts in rupees",
+        querystring: TransactionListQuery,
+        produces: ['text/csv'],
+        response: errorResponses(401, 422),
+      },
+    },
+    async (request, reply) => {
+      const { rows, accountNames } = await readAt(
+        platform,
+        request,
+        ['transactions', 'accounts'],
+        async ({ db }) => {
+          const parsed = parseTransactionListQuery({ ...request.query, page: undefined, limit: undefined });
+          if (!parsed.ok) throw new ValidationError(parsed.errors);
+          const [page, accounts] = await Promise.all([
+            listTransactions(db, request.userId, { ...parsed.value, page: 1, limit: EXPORT_LIMIT }),
+            listAccounts(db, request.userId, null),
+          ]);
+          return { rows: page.rows, accountNames: new Map(accounts.map((a) => [a.id, a.name])) };
+        },
+      );
+      return sendCsv(
+        reply,
+        'transactions.csv',
+        ['Date', 'Type', 'Credit', 'Debit', 'Notes', 'Account', 'Bank narration'],
+        rows.map((row) => [
+          row.transactionDate,
+          row.transactionType === 'C' ? 'Credit' : 'Debit',
+          row.transactionType === 'C' ? fromPaise(row.amount) : null,
+          row.transactionType === 'D' ? fromPaise(row.amount) : null,
+          row.notes,
+          row.accountId ? (accountNames.get(row.accountId) ?? null) : null,
+          row.rawNarration,
+        ]),
+      );
+    },
   );
 
   app.get(
