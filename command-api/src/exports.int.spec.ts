@@ -273,3 +273,37 @@ describe.each(['postgres', 'embedded'] as const)('CSV exports and auditors (%s)'
     });
   });
 });
+
+/** An export larger than the bound is refused and says so, never cut to look complete. */
+describe('a transaction export over EXPORT_MAX_ROWS', () => {
+  let t: TestApp;
+  const owner = randomUUID();
+  beforeAll(async () => {
+    t = await createTestApp({ env: { EXPORT_MAX_ROWS: '2' } });
+    for (const [day, notes] of [
+      ['01', 'Milk'],
+      ['02', 'Bread'],
+      ['03', 'Eggs'],
+    ]) {
+      const res = await t.as(owner).post('/api/transactions', {
+        transaction_type: 'D',
+        transaction_date: `2025-03-${day}`,
+        amount: '40',
+        notes,
+      });
+      expect(res.status).toBe(201);
+    }
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('answers 422 naming the count, and the narrowed export is whole', async () => {
+    const all = await t.as(owner).get('/api/transactions.csv');
+    expect(all.status).toBe(422);
+    expect(all.body.errors[0].message).toContain('3 transactions, more than 2');
+    const narrowed = await t.as(owner).get('/api/transactions.csv?date_from=2025-03-02');
+    expect(narrowed.status).toBe(200);
+    expect(csvLines(narrowed.text, narrowed.text.slice(1).split('\r\n')[0] ?? '')).toHaveLength(2);
+  });
+});

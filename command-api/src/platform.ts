@@ -21,6 +21,8 @@ export interface ApiConfig {
   readonly REQUEST_LOG_LEVEL: 'info' | 'debug';
   /** Memory per family of cached live answers (MB; 0: none kept). */
   readonly ANSWER_CACHE_MB: number;
+  /** Rows of one CSV export of the transaction book at most; more is refused (422), never cut. */
+  readonly EXPORT_MAX_ROWS: number;
   readonly RATE_LIMIT_ENABLED: boolean;
   readonly DOCS_ENABLED: boolean;
   readonly TRUST_PROXY: string[];

@@ -43,6 +43,8 @@ const ConfigSchema = Type.Object({
    * in MB; 0 keeps none (every read is built; ETags and 304 still hold).
    */
   ANSWER_CACHE_MB: Type.Number({ minimum: 0 }),
+  /** Rows of one CSV export of the transaction book at most (default 200,000); more is a 422. */
+  EXPORT_MAX_ROWS: Type.Integer({ minimum: 1 }),
   /** Prefix of BullMQ keys, so several deployments or test runs can share one Redis. */
   QUEUE_PREFIX: Type.String({ minLength: 1 }),
   /** Turns the auth rate limits off (load tests only). */
@@ -111,6 +113,7 @@ export function loadConfig(env: Env = process.env): Config {
       ? Number(env.READ_YOUR_WRITES_TIMEOUT_MS)
       : 5000,
     ANSWER_CACHE_MB: env.ANSWER_CACHE_MB ? Number(env.ANSWER_CACHE_MB) : 32,
+    EXPORT_MAX_ROWS: env.EXPORT_MAX_ROWS ? Number(env.EXPORT_MAX_ROWS) : 200_000,
     QUEUE_PREFIX: env.QUEUE_PREFIX || 'kosh',
     RATE_LIMIT_ENABLED: env.RATE_LIMIT_ENABLED !== 'false',
     DOCS_ENABLED: env.DOCS_ENABLED ? env.DOCS_ENABLED === 'true' : env.NODE_ENV !== 'production',

@@ -81,13 +81,13 @@ export function CertificatePage() {
       if (!opened) toast.error('Failed to open the printable page');
       return;
     }
-    const ok = await downloadWithToken(
+    const done = await downloadWithToken(
       token,
       `/api/loans/${id}/certificate?fy=${fy}&format=${format}`,
       `interest-certificate-${fy}-${accountNumber}.${format}`,
     );
     setBusy(null);
-    if (!ok) toast.error('Failed to download the interest certificate');
+    if (done !== true) toast.error('Failed to download the interest certificate');
   };
 
   const c = certificate.data;

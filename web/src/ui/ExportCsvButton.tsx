@@ -23,9 +23,9 @@ export function ExportCsvButton({
   const [busy, setBusy] = useState(false);
   const download = async () => {
     setBusy(true);
-    const ok = await downloadWithToken(token, url, fileName);
+    const done = await downloadWithToken(token, url, fileName);
     setBusy(false);
-    if (!ok) toast.error(`Failed to export ${what}`);
+    if (done !== true) toast.error(done.message ?? `Failed to export ${what}`);
   };
   return <Button icon="export" text="Export CSV" loading={busy} disabled={disabled} onClick={download} />;
 }

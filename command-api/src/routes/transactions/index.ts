@@ -57,8 +57,6 @@ export function toWire(row: TransactionRow): WireTransaction {
 }
 
 const tags = ['Transactions'];
-/** Rows of one CSV export at most: far above a household's book, a bound on one answer's memory. */
-const EXPORT_LIMIT = 200_000;
 const security = [{ bearerAuth: [] }];
 
 /** Spec section 7, Transactions. Every read filters by the caller; another user's id is a 404. */
@@ -192,9 +190,22 @@ export async function transactionRoutes(fastify: FastifyInstance) {
           const parsed = parseTransactionListQuery({ ...request.query, page: undefined, limit: undefined });
           if (!parsed.ok) throw new ValidationError(parsed.errors);
           const [page, accounts] = await Promise.all([
-            listTransactions(db, request.userId, { ...parsed.value, page: 1, limit: EXPORT_LIMIT }),
+            listTransactions(db, request.userId, {
+              ...parsed.value,
+              page: 1,
+              limit: platform.config.EXPORT_MAX_ROWS + 1,
+            }),
             listAccounts(db, request.userId, null),
           ]);
+          // A cut export would look complete in a spreadsheet: refuse it and say how to narrow it.
+          if (page.totalItems > platform.config.EXPORT_MAX_ROWS) {
+            throw new ValidationError([
+              {
+                field: 'request',
+                message: `This export would hold ${page.totalItems.toLocaleString('en-IN')} transactions, more than ${platform.config.EXPORT_MAX_ROWS.toLocaleString('en-IN')}: choose a shorter date range or more filters.`,
+              },
+            ]);
+          }
           return { rows: page.rows, accountNames: new Map(accounts.map((a) => [a.id, a.name])) };
         },
       );
