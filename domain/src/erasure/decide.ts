@@ -21,7 +21,7 @@ export type ErasureState = Readonly<{
 
 export const initialErasureState = (): ErasureState => ({ eraseAfter: null, requestedAt: null });
 
-export function evolveErasure(state: ErasureState, event: ErasureEvent): ErasureState {
+export function evolveErasure(_state: ErasureState, event: ErasureEvent): ErasureState {
   switch (event.type) {
     case 'AccountErasureRequested':
       return { eraseAfter: event.data.eraseAfter, requestedAt: event.data.requestedAt };
