@@ -321,7 +321,9 @@ describe.each(['postgres', 'embedded'] as const)('account export and erasure (%s
     expect((await me.send('GET', '/api/transactions')).body).toContain(notes);
 
     clock.set(new Date(eraseAfter + 60_000).toISOString());
+    const started = Date.now();
     expect(await eraseDueAccounts(t.platform.erasure, clock())).toBe(1);
+    console.log(`${mode}: erased the account in ${Date.now() - started} ms`);
     // Done once: a second run (or a replayed job) finds nothing.
     expect(await eraseAccount(t.platform.erasure, victimId, clock())).toEqual({ erased: false });
   });
