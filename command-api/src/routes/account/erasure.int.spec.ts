@@ -300,6 +300,24 @@ describe.each(['postgres', 'embedded'] as const)('account export and erasure (%s
     await waitFor(async () =>
       (await outboxTo(victim.email)).find((m) => m.subject.includes('will not be deleted')),
     );
+    // Both are hers in History, and in her chain, which verifies.
+    const history = await waitFor(async () => {
+      const res = await as(victimToken).send('GET', '/api/history?type=AccountErasureCancelled');
+      const entries = res.json().data.entries as { summary: string }[];
+      return entries.length > 0 && entries;
+    });
+    expect(history.map((e) => e.summary)).toEqual(['Deletion of the account cancelled by signing in']);
+    const requested = (await as(victimToken).send('GET', '/api/history?type=AccountErasureRequested')).json();
+    expect(requested.data.entries[0].summary).toBe(
+      `Deletion of the account requested: it is erased on ${erase_after.slice(0, 10)} unless cancelled`,
+    );
+    const { rows: chain } = await t.platform.db.query<{ broken: string | null; links: number }>(
+      `SELECT kosh_chain_verify($1) AS broken,
+              (SELECT count(*)::int FROM event_chain c JOIN events e ON e.global_position = c.global_position
+                WHERE c.user_id = $1 AND e.stream_id LIKE 'erasure-%') AS links`,
+      [victimId],
+    );
+    expect(chain).toEqual([{ broken: null, links: 2 }]);
     // Nothing due any more, even long after.
     expect(await eraseDueAccounts(t.platform.erasure, new Date(Date.parse(erase_after) + 60_000))).toBe(0);
   });
