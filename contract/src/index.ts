@@ -1,3 +1,4 @@
+export * from './account';
 export * from './accounts';
 export * from './audit-grants';
 export * from './auth';

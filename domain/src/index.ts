@@ -8,6 +8,8 @@ export * from './audit/state';
 export * from './catalog/decide';
 export * from './catalog/events';
 export * from './catalog/seed';
+export * from './erasure/decide';
+export * from './erasure/events';
 export * from './export/chain-hash';
 export * from './export/history-export';
 export * from './export/web-crypto';

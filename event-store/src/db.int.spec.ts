@@ -16,6 +16,8 @@ const eventStoreFiles = [
   'event-store/004_audit_streams_owned.sql',
   'event-store/005_chain_in_one_pass.sql',
   'event-store/006_chain_lock_then_write.sql',
+  'event-store/007_erasure.sql',
+  'event-store/008_chain_erasure_stream.sql',
 ];
 
 async function waitUntil(check: () => boolean, what: string, timeoutMs = 10_000) {

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import path from 'node:path';
 import type { Platform as AppPlatform } from '@kosh/command-api';
 import { seedCatalog } from '@kosh/command-api';
@@ -16,8 +17,10 @@ import {
   createMailReactor,
   createOutboxMailer,
   createSmtpMailer,
+  type ErasureDeps,
   type Mailer,
   mailMigrations,
+  registerErasureJobs,
   registerMailJobs,
   registerProjectionJobs,
 } from '@kosh/workers';
@@ -42,6 +45,8 @@ export interface Runtime extends AppPlatform {
   readonly mailer: Mailer;
   readonly runner: ProjectionRunner;
   readonly metrics: Metrics;
+  /** What account erasure needs (issue 32): the job uses it, tests call `eraseAccount` with it. */
+  readonly erasure: ErasureDeps;
   close(): Promise<void>;
 }
 
@@ -92,6 +97,16 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   };
 
   const metrics = createMetrics({ runner, queue });
+  const erasure: ErasureDeps = {
+    db,
+    mailer,
+    logger,
+    uploadsDir: config.UPLOADS_DIR,
+    appUrl: config.APP_URL,
+    // The tombstone's keyed hash of an erased user id, under a key of its own derived from the
+    // server's secret (README "Backups and erasure": keep JWT_SECRET with the backups).
+    subjectKey: createHmac('sha256', config.JWT_SECRET).update('kosh erasure subject v1').digest('hex'),
+  };
   let stopFollowing: (() => void) | null = null;
   const platform: Runtime = {
     config,
@@ -103,6 +118,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     mailer,
     runner,
     metrics,
+    erasure,
     clock: options.clock ?? (() => new Date()),
     exportSigningKey: config.EXPORT_SIGNING_KEY ? exportSigningKeyOf(config.EXPORT_SIGNING_KEY) : null,
     sealToken: (token) => sealToken(token, config.JWT_SECRET),
@@ -144,6 +160,10 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       logger,
       usersCaughtUp: (position) => runner.waitFor(['users'], position, config.READ_YOUR_WRITES_TIMEOUT_MS),
     });
+    // The erasure deletes from the PostgreSQL log; on EventStoreDB it would leave the events (and
+    // a rebuild would bring the rows back), so requests wait there (ARCHITECTURE.md "Erasure").
+    if (config.EVENTSTORE_URL) logger.warn({}, 'account erasure is not run on an EventStoreDB log yet');
+    else await registerErasureJobs(queue, { ...erasure, clock });
     // How projections wake (ARCHITECTURE.md): an append of any process reaches this one by the
     // store's NOTIFY (EventStoreDB: its $all subscription) and every projection catches up at
     // once; the `project:{name}` jobs BullMQ repeats every 5 s are the safety net for a wake

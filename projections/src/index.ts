@@ -26,6 +26,7 @@ export {
   listLoanTypes,
   nextCatalogId,
 } from './catalog/queries';
+export { dueErasures, getPendingErasure, type PendingErasure } from './erasures/projector';
 export { type AsOfReadModel, type AsOfScope, readAsOf } from './history/as-of';
 export { HISTORY_EVENT_TYPES } from './history/projector';
 export { exportPage, type HistoryFilter, historyPage, ownsStream } from './history/queries';

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { ownAccountRoutes } from './account/index';
 import { accountRoutes } from './accounts/index';
 import { auditGrantRoutes } from './audit-grants/index';
 import { authRoutes } from './auth/index';
@@ -22,4 +23,5 @@ export async function apiRoutes(app: FastifyInstance) {
   await app.register(accountRoutes, { prefix: '/accounts' });
   await app.register(transferRoutes, { prefix: '/transfers' });
   await app.register(importRoutes, { prefix: '/imports' });
+  await app.register(ownAccountRoutes, { prefix: '/account' });
 }

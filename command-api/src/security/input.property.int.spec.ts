@@ -110,9 +110,17 @@ const writeEndpoints = (email: string): Endpoint[] => [
     valid: { bank_name: 'Prop Bank', branch_name: 'Pune' },
   },
   { method: 'POST', path: '/api/banks/loan-types', fields: ['type_name'], valid: { type_name: 'Prop loan' } },
+  // Issue 32: never the right password (an erasure would be scheduled; nothing else may be).
+  {
+    method: 'DELETE',
+    path: '/api/account',
+    fields: ['password', 'code', 'confirmation'],
+    valid: { password: 'Wrong1234', confirmation: 'DELETE' },
+  },
+  { method: 'POST', path: '/api/account/restore', fields: [] },
 ];
 
-/** Runs per endpoint and mode: 19 endpoints × 2 modes × 30 runs take about half a minute. */
+/** Runs per endpoint and mode: 21 endpoints × 2 modes × 30 runs take about half a minute. */
 const RUNS = 30;
 
 /** Any UTF-16 code unit, NUL and lone surrogate halves included (fc's 'binary' leaves those out). */

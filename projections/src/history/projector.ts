@@ -2,6 +2,7 @@ import {
   ACCOUNT_EVENT_TYPES,
   AUDIT_EVENT_TYPES,
   catalogEventTypes,
+  ERASURE_EVENT_TYPES,
   IMPORT_EVENT_TYPES,
   loanChangeEventTypes,
   loanEventTypes,
@@ -23,10 +24,11 @@ export const HISTORY_EVENT_TYPES: readonly string[] = [
   ...ACCOUNT_EVENT_TYPES,
   ...TRANSFER_EVENT_TYPES,
   ...IMPORT_EVENT_TYPES,
+  ...ERASURE_EVENT_TYPES,
 ];
 
 /** Streams whose events a user sees on their timeline (not the e-mail reservation streams). */
-const USER_STREAM = /^(user|loan|txn|bank|loantype|audit|account|transfer|import)-/;
+const USER_STREAM = /^(user|loan|txn|bank|loantype|audit|account|transfer|import|erasure)-/;
 
 /** Fields that hold secrets (or what a secret can be checked against): never copied. */
 export const SECRET_FIELDS = new Set(['passwordHash', 'tokenHash', 'sealedToken']);

@@ -56,6 +56,7 @@ export function wireStreamOf(streamId: string): string {
   const id = streamId.slice(dash + 1);
   switch (kind) {
     case 'user':
+    case 'erasure':
       return 'profile';
     case 'txn':
       return `transaction:${id}`;
@@ -284,6 +285,16 @@ export function timelineEntry(event: HistoryEvent, previous: Values, names: Name
       );
     case 'AuditAccessRevoked':
       return entry('Auditor access revoked');
+    case 'AccountErasureRequested':
+      return entry(
+        `Deletion of the account requested: it is erased on ${new Date(String(d.eraseAfter)).toISOString().slice(0, 10)} unless cancelled`,
+      );
+    case 'AccountErasureCancelled':
+      return entry(
+        d.via === 'sign-in'
+          ? 'Deletion of the account cancelled by signing in'
+          : 'Deletion of the account cancelled',
+      );
     case 'AuditReadRecorded':
       return entry(`Auditor ${String(d.auditorEmail)} read ${String(d.request)}`);
     default:

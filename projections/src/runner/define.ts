@@ -4,6 +4,7 @@ import type {
   AuditEvent,
   CatalogEvent,
   EmailReservationEvent,
+  ErasureEvent,
   ImportEvent,
   LoanStreamEvent,
   RecordedEvent,
@@ -18,6 +19,7 @@ import type { Projection } from './types';
 export type LogEvent =
   | UserEvent
   | EmailReservationEvent
+  | ErasureEvent
   | LoanStreamEvent
   | TransactionEvent
   | CatalogEvent

@@ -166,6 +166,7 @@ export const api = createApi({
     'Register',
     'Transfer',
     'Import',
+    'Erasure',
   ],
   endpoints: () => ({}),
 });

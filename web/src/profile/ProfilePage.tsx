@@ -10,6 +10,7 @@ import { displayName, type User } from '../auth/user';
 import { FormErrorCallout, formValidator, InputGroupField, SubmitButton, toSubmissionErrors } from '../forms';
 import { HistoryExport } from '../history/HistoryExport';
 import { toast } from '../toaster';
+import { AccountDeletion, ErasureBanner } from './AccountDeletion';
 import { ProfilePicture } from './ProfilePicture';
 
 type ProfileValues = { firstName: string; lastName: string; email: string };
@@ -42,6 +43,7 @@ export function ProfilePage() {
   return (
     <div className="kosh-narrow-page">
       <PageHeader title="Profile" subtitle="Your name, email and picture" />
+      <ErasureBanner />
       <Card className="kosh-profile-header">
         <ProfilePicture user={user} />
         <div>
@@ -112,6 +114,7 @@ export function ProfilePage() {
       </Card>
       <HistoryExport />
       <AuditorAccessSection />
+      <AccountDeletion />
     </div>
   );
 }

@@ -1,4 +1,6 @@
 import type {
+  AccountErasureCancelled,
+  AccountErasureRequested,
   AuditAccessGranted,
   EmailChangeRequested,
   EmailClaimAttempted,
@@ -14,6 +16,8 @@ import {
   auditGrantMail,
   claimNoticeMail,
   emailChangeMail,
+  erasureCancelledMail,
+  erasureScheduledMail,
   passwordResetMail,
   verificationMail,
 } from './templates';
@@ -25,7 +29,9 @@ export type MailKind =
   | 'reset-password'
   | 'confirm-email-change'
   | 'email-claim-notice'
-  | 'audit-grant';
+  | 'audit-grant'
+  | 'erasure-scheduled'
+  | 'erasure-cancelled';
 
 export type MailJob = Readonly<{
   /** The event that asked for the mail: its id is the mail's identity. */
@@ -42,6 +48,10 @@ export type MailJob = Readonly<{
   via?: 'register' | 'profile';
   /** Audit grants: who shared their account, and until when (`expiresAt`). */
   ownerName?: string;
+  /** Erasure: when the account goes. */
+  eraseAfter?: string;
+  /** Erasure cancelled: how. */
+  cancelledVia?: 'restore' | 'sign-in';
   /** Of the request that asked for the mail, so its logs line up with the request's. */
   correlationId?: string | null;
 }>;
@@ -58,6 +68,8 @@ const MAIL_EVENTS = [
   'EmailChangeRequested',
   'EmailClaimAttempted',
   'AuditAccessGranted',
+  'AccountErasureRequested',
+  'AccountErasureCancelled',
 ] as const;
 
 type MailEvent = RecordedEvent<
@@ -66,6 +78,8 @@ type MailEvent = RecordedEvent<
   | EmailChangeRequested
   | EmailClaimAttempted
   | AuditAccessGranted
+  | AccountErasureRequested
+  | AccountErasureCancelled
 >;
 
 function jobOf(event: MailEvent): MailJob {
@@ -89,6 +103,20 @@ function jobOf(event: MailEvent): MailJob {
     case 'AuditAccessGranted': {
       const { expiresAt, ownerName } = event.data;
       return { ...base, kind: 'audit-grant', sealedToken: null, expiresAt, ownerName };
+    }
+    case 'AccountErasureRequested': {
+      const { eraseAfter } = event.data;
+      return { ...base, kind: 'erasure-scheduled', sealedToken: null, expiresAt: eraseAfter, eraseAfter };
+    }
+    case 'AccountErasureCancelled': {
+      const expiresAt = new Date(Date.parse(event.data.cancelledAt) + NOTICE_TTL_MS).toISOString();
+      return {
+        ...base,
+        kind: 'erasure-cancelled',
+        sealedToken: null,
+        expiresAt,
+        cancelledVia: event.data.via,
+      };
     }
   }
 }
@@ -152,6 +180,10 @@ function render(job: MailJob, deps: MailProcessorDeps): Mail {
       return claimNoticeMail({ ...base, via: job.via ?? 'register' });
     case 'audit-grant':
       return auditGrantMail({ ...base, ownerName: job.ownerName ?? 'A Kosh user', expiresAt: job.expiresAt });
+    case 'erasure-scheduled':
+      return erasureScheduledMail({ ...base, eraseAfter: job.eraseAfter ?? job.expiresAt });
+    case 'erasure-cancelled':
+      return erasureCancelledMail({ ...base, via: job.cancelledVia ?? 'restore' });
   }
 }
 

@@ -145,3 +145,61 @@ export function auditGrantMail(input: {
     ],
   );
 }
+
+const indiaTime = (iso: string) =>
+  new Intl.DateTimeFormat('en-IN', {
+    dateStyle: 'long',
+    timeStyle: 'short',
+    timeZone: 'Asia/Kolkata',
+  }).format(new Date(iso));
+
+/** Issue 32: the owner asked to delete their account; it goes at `eraseAfter` unless they sign in. */
+export function erasureScheduledMail(input: { appUrl: string; to: string; eraseAfter: string }): Mail {
+  return layout(
+    input.to,
+    `Your ${PRODUCT_NAME} account will be deleted`,
+    [
+      `You asked to delete your ${PRODUCT_NAME} account. It and everything in it will be erased on ${indiaTime(input.eraseAfter)} (India time).`,
+      'Changed your mind? Sign in before then, or choose "Cancel deletion" on your profile, and nothing is deleted:',
+    ],
+    joinUrl(input.appUrl, '/login'),
+    'Sign in to keep your account',
+    ['If you did not ask for this, sign in now and change your password.'],
+  );
+}
+
+/** Issue 32: the pending deletion was cancelled (by signing in, or by "Cancel deletion"). */
+export function erasureCancelledMail(input: {
+  appUrl: string;
+  to: string;
+  via: 'restore' | 'sign-in';
+}): Mail {
+  return layout(
+    input.to,
+    `Your ${PRODUCT_NAME} account will not be deleted`,
+    [
+      input.via === 'sign-in'
+        ? `You signed in to ${PRODUCT_NAME}, so the deletion of your account you asked for is cancelled.`
+        : `The deletion of your ${PRODUCT_NAME} account you asked for is cancelled.`,
+      'Your account and everything in it stay as they were.',
+    ],
+    null,
+    '',
+    ['If you did not do this, sign in and change your password.'],
+  );
+}
+
+/** Issue 32: sent once the account is erased; no name, nothing of the account in it. */
+export function accountErasedMail(input: { appUrl: string; to: string }): Mail {
+  return layout(
+    input.to,
+    `Your ${PRODUCT_NAME} account has been deleted`,
+    [
+      `Your ${PRODUCT_NAME} account has been erased as you asked: your profile, loans, transactions, accounts, imports and their history.`,
+      'This address is no longer known to us; this is the last mail we send to it.',
+    ],
+    null,
+    '',
+    [],
+  );
+}

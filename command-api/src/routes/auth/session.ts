@@ -2,7 +2,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { errorResponses, LoginBody, MessageResponse, SessionResponse } from '@kosh/contract';
 import { checkSignIn, validateLogin } from '@kosh/domain';
 import type { FastifyInstance } from 'fastify';
-import { commandRoutes } from '../../commands/route';
+import { commandContext, commandRoutes } from '../../commands/route';
+import { cancelErasureOnSignIn } from '../account/erasure';
 import { findUserByEmail, ownUserStream } from './accounts';
 import { authRateLimit, TOO_MANY_REQUESTS } from './limits';
 import { LoginLockout } from './lockout';
@@ -44,6 +45,8 @@ export async function sessionRoutes(fastify: FastifyInstance) {
       );
       if (matches) lockout.succeeded(request.ip, email);
       const user = checkSignIn(state, matches);
+      // Issue 32: signing in during the cooling-off period keeps the account.
+      await cancelErasureOnSignIn(commandContext(request, { reply, userId: user.userId }), user);
       return {
         success: true as const,
         message: 'Login successful',
