@@ -11,3 +11,4 @@ export * from './loan-changes';
 export * from './loans';
 export * from './request';
 export * from './transactions';
+export * from './two-factor';

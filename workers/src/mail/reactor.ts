@@ -5,6 +5,7 @@ import type {
   EmailVerificationRequested,
   PasswordResetRequested,
   RecordedEvent,
+  SessionStarted,
 } from '@kosh/domain';
 import type { Queryable } from '@kosh/event-store';
 import type { Projection } from '@kosh/projections';
@@ -14,6 +15,7 @@ import {
   auditGrantMail,
   claimNoticeMail,
   emailChangeMail,
+  newSignInMail,
   passwordResetMail,
   verificationMail,
 } from './templates';
@@ -25,7 +27,8 @@ export type MailKind =
   | 'reset-password'
   | 'confirm-email-change'
   | 'email-claim-notice'
-  | 'audit-grant';
+  | 'audit-grant'
+  | 'new-sign-in';
 
 export type MailJob = Readonly<{
   /** The event that asked for the mail: its id is the mail's identity. */
@@ -42,6 +45,8 @@ export type MailJob = Readonly<{
   via?: 'register' | 'profile';
   /** Audit grants: who shared their account, and until when (`expiresAt`). */
   ownerName?: string;
+  /** New sign-ins: the client, and when. */
+  signIn?: { browser: string; os: string; address: string; at: string };
   /** Of the request that asked for the mail, so its logs line up with the request's. */
   correlationId?: string | null;
 }>;
@@ -58,6 +63,7 @@ const MAIL_EVENTS = [
   'EmailChangeRequested',
   'EmailClaimAttempted',
   'AuditAccessGranted',
+  'SessionStarted',
 ] as const;
 
 type MailEvent = RecordedEvent<
@@ -66,6 +72,7 @@ type MailEvent = RecordedEvent<
   | EmailChangeRequested
   | EmailClaimAttempted
   | AuditAccessGranted
+  | SessionStarted
 >;
 
 function jobOf(event: MailEvent): MailJob {
@@ -90,8 +97,22 @@ function jobOf(event: MailEvent): MailJob {
       const { expiresAt, ownerName } = event.data;
       return { ...base, kind: 'audit-grant', sealedToken: null, expiresAt, ownerName };
     }
+    case 'SessionStarted': {
+      const { browser, os, address, startedAt } = event.data;
+      const expiresAt = new Date(Date.parse(startedAt) + NOTICE_TTL_MS).toISOString();
+      return {
+        ...base,
+        kind: 'new-sign-in',
+        sealedToken: null,
+        expiresAt,
+        signIn: { browser, os, address, at: startedAt },
+      };
+    }
   }
 }
+
+/** Only a sign-in from a browser new to the account asks for a mail. */
+const asksForMail = (event: MailEvent) => event.type !== 'SessionStarted' || event.data.newBrowser;
 
 /**
  * A consumer of the log run by the projection runner like a read model (own checkpoint, batches,
@@ -106,7 +127,7 @@ export function createMailReactor(deps: { queue: JobQueue; clock: () => Date }):
     tables: [],
     async apply(_tx, events) {
       for (const event of events) {
-        if (!handled.has(event.type)) continue;
+        if (!handled.has(event.type) || !asksForMail(event as MailEvent)) continue;
         const job = { ...jobOf(event as MailEvent), correlationId: event.metadata.correlationId };
         if (Date.parse(job.expiresAt) <= deps.clock().getTime()) continue;
         await deps.queue.enqueue(MAIL_JOB, job, {
@@ -152,6 +173,15 @@ function render(job: MailJob, deps: MailProcessorDeps): Mail {
       return claimNoticeMail({ ...base, via: job.via ?? 'register' });
     case 'audit-grant':
       return auditGrantMail({ ...base, ownerName: job.ownerName ?? 'A Kosh user', expiresAt: job.expiresAt });
+    case 'new-sign-in': {
+      const signIn = job.signIn ?? {
+        browser: 'Unknown',
+        os: 'Unknown',
+        address: 'unknown',
+        at: job.expiresAt,
+      };
+      return newSignInMail({ ...base, ...signIn });
+    }
   }
 }
 
