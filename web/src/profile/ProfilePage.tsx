@@ -11,6 +11,8 @@ import { FormErrorCallout, formValidator, InputGroupField, SubmitButton, toSubmi
 import { HistoryExport } from '../history/HistoryExport';
 import { toast } from '../toaster';
 import { ProfilePicture } from './ProfilePicture';
+import { SessionsSection } from './SessionsSection';
+import { TwoFactorSection } from './TwoFactorSection';
 
 type ProfileValues = { firstName: string; lastName: string; email: string };
 
@@ -110,6 +112,8 @@ export function ProfilePage() {
           )}
         />
       </Card>
+      <TwoFactorSection />
+      <SessionsSection />
       <HistoryExport />
       <AuditorAccessSection />
     </div>

@@ -65,7 +65,7 @@ describe('browser and system from the user agent', () => {
       'iOS',
     ],
     ['Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0', 'Firefox', 'Linux'],
-    [undefined, 'Unknown', 'Unknown'],
+    [undefined, 'Unknown browser', 'unknown system'],
   ])('%s', (agent, browser, os) => {
     expect(parseUserAgent(agent)).toEqual({ browser, os });
   });

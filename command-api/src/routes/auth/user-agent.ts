@@ -22,10 +22,10 @@ const SYSTEMS: readonly [RegExp, string][] = [
   [/\bLinux\b/, 'Linux'],
 ];
 
-const first = (rules: readonly [RegExp, string][], agent: string) =>
-  rules.find(([pattern]) => pattern.test(agent))?.[1] ?? 'Unknown';
+const first = (rules: readonly [RegExp, string][], agent: string, fallback: string) =>
+  rules.find(([pattern]) => pattern.test(agent))?.[1] ?? fallback;
 
 export function parseUserAgent(agent: string | undefined): { browser: string; os: string } {
   const text = (agent ?? '').slice(0, 512);
-  return { browser: first(BROWSERS, text), os: first(SYSTEMS, text) };
+  return { browser: first(BROWSERS, text, 'Unknown browser'), os: first(SYSTEMS, text, 'unknown system') };
 }
