@@ -69,6 +69,7 @@ describe.each(MODES)('attacks on two-factor sign-in and sessions (%s)', (mode) =
       }
       const locked = await kit.secondStep(pending, kit.freshCode(secret), CHROME_WINDOWS, attacker);
       expect(expectEnvelope(locked, 429).message).toBe('Too many requests. Please try again later.');
+      expect(Number(locked.headers['retry-after'])).toBeGreaterThan(0);
       expect(await eventCount(t)).toBe(before);
       // The owner elsewhere is not locked out by the stranger's guesses.
       const owner = await kit.secondStep(pending, kit.freshCode(secret), CHROME_WINDOWS, '192.0.2.10');

@@ -1,10 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import { listOutbox } from '@kosh/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectEnvelope, MODES, signUp } from '../../security/testing/attack-kit';
 import { testClock } from '../../testing/clock';
-import { createTestApp, type TestApp } from '../../testing/test-app';
+import { userFixture } from '../../testing/fixtures';
+import { createTestApp, fixtureSessionId, type TestApp } from '../../testing/test-app';
 import { waitUntil } from '../../testing/wait-until';
-import { bearer } from './testing/fixtures';
+import { bearer, tokenFromLink } from './testing/fixtures';
 import {
   CHROME_WINDOWS,
   FIREFOX_LINUX,
@@ -182,6 +184,46 @@ describe.each(MODES)('sessions (%s)', (mode) => {
     expect(mails).toHaveLength(2);
     expect(mails.map((m) => m.text).join('\n')).toContain('Firefox on Linux (address 192.0.2.44)');
     expect(mail?.text).toContain('/profile');
+  });
+
+  it('ends every session on a password reset', async () => {
+    const { email, token } = await signUp(t);
+    const other = await signIn(email, FIREFOX_LINUX);
+    await kit.inject({ method: 'POST', url: '/api/auth/forgot-password', payload: { email } });
+    const text = await waitUntil(
+      async () =>
+        (await listOutbox(t.platform.db)).find((m) => m.to === email && m.text.includes('/reset-password'))
+          ?.text,
+    );
+    const reset = await kit.inject({
+      method: 'POST',
+      url: '/api/auth/reset-password',
+      payload: { token: tokenFromLink(text, '/reset-password'), password: 'Secret12' },
+    });
+    expect(reset.statusCode, reset.body).toBe(200);
+    expect(await kit.profileStatus(token)).toBe(401);
+    expect(await kit.profileStatus(other)).toBe(401);
+    const fresh = await signIn(email, CHROME_WINDOWS);
+    expect((await list(fresh)).map((s) => s.id)).toEqual([sessionIdOf(fresh)]);
+  });
+
+  it("keeps an auditor out of the owner's sessions and two-factor settings", async () => {
+    const owner = randomUUID();
+    const auditor = randomUUID();
+    const granted = await t.as(owner).post('/api/audit-grants', {
+      email: userFixture(auditor).email,
+      expires_at: new Date(clock().getTime() + 7 * 86_400_000).toISOString().slice(0, 10),
+    });
+    expect(granted.status, JSON.stringify(granted.body)).toBe(201);
+    const onOwners = { headers: { 'x-kosh-account': owner } };
+    for (const url of ['/api/auth/sessions', '/api/auth/2fa']) {
+      const answer = await t.as(auditor).get(url, onOwners);
+      expect(answer.status, url).toBe(403);
+      expect(JSON.stringify(answer.body)).not.toContain(fixtureSessionId(owner));
+    }
+    const end = await t.as(auditor).delete(`/api/auth/sessions/${fixtureSessionId(owner)}`, onOwners);
+    expect(end.status).toBe(403);
+    expect(await kit.profileStatus(await t.signedInToken(owner))).toBe(200);
   });
 
   it('gives the same list after a rebuild of the sessions read model', async () => {

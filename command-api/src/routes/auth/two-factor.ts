@@ -18,7 +18,7 @@ import {
   userDecider,
   userStreamId,
 } from '@kosh/domain';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { loadAggregate } from '../../commands/handle';
 import { commandRoutes } from '../../commands/route';
 import { authRateLimit, TOO_MANY_REQUESTS } from './limits';
@@ -60,14 +60,12 @@ export async function twoFactorRoutes(fastify: FastifyInstance) {
   const limited = authRateLimit(app, 'twoFactor');
 
   /** Counts a code attempt of `userId` from this client; 429 once locked out. */
-  function attempt(request: FastifyRequest, userId: string) {
+  function attempt(request: FastifyRequest, userId: string, reply?: FastifyReply) {
     const key = `two-factor:${userId}`;
     const decision = lockout.begin(request.ip, key);
     if (!decision.allowed) {
-      throw Object.assign(new Error(TOO_MANY_REQUESTS), {
-        statusCode: 429,
-        headers: { 'retry-after': String(decision.retryAfterSeconds) },
-      });
+      reply?.header('Retry-After', String(decision.retryAfterSeconds));
+      throw Object.assign(new Error(TOO_MANY_REQUESTS), { statusCode: 429 });
     }
     return { succeeded: () => lockout.succeeded(request.ip, key) };
   }
@@ -251,7 +249,7 @@ export async function twoFactorRoutes(fastify: FastifyInstance) {
       failOn(required({ code: [code, CODE_REQUIRED] }));
       if (!pendingToken) throw new UnauthorizedError(SIGN_IN_EXPIRED);
       const pending = openPendingToken(app, pendingToken);
-      const counted = attempt(request, pending.userId);
+      const counted = attempt(request, pending.userId, reply);
       const user = await userOf(pending.userId).catch(() => {
         throw new UnauthorizedError(SIGN_IN_EXPIRED);
       });
