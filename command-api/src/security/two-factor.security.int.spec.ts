@@ -178,6 +178,46 @@ describe.each(MODES)('attacks on two-factor sign-in and sessions (%s)', (mode) =
     });
   });
 
+  describe('bad input', () => {
+    it('answers 4xx in the envelope, never a 500, and appends nothing', async () => {
+      const { token } = await enrolledUser();
+      const auth = bearer(token);
+      const before = await eventCount(t);
+      const cases: [string, string, unknown, number, Record<string, string>?][] = [
+        ['POST', '/api/auth/2fa/confirm', { code: 123456 }, 422, auth],
+        ['POST', '/api/auth/2fa/confirm', { code: 'x'.repeat(100) }, 422, auth],
+        ['POST', '/api/auth/2fa/recovery-codes', { code: ['1'] }, 422, auth],
+        ['POST', '/api/auth/2fa/recovery-codes', { code: '   ' }, 422, auth],
+        ['POST', '/api/auth/2fa/disable', { password: null, code: {} }, 422, auth],
+        // Malformed JSON is the app-wide 400 (as on every route).
+        ['POST', '/api/auth/2fa/disable', 'not json', 400, auth],
+        ['POST', '/api/auth/login/2fa', { pending_token: 5, code: '123456' }, 422],
+        ['POST', '/api/auth/login/2fa', { pending_token: 'garbage', code: '123456' }, 401],
+        ['POST', '/api/auth/login/2fa', { code: '123456' }, 401],
+        ['POST', '/api/auth/login/2fa', { pending_token: 'garbage' }, 422],
+        ['DELETE', '/api/auth/sessions?others=yes', undefined, 422, auth],
+        // An over-long path parameter is the app-wide 414.
+        ['DELETE', `/api/auth/sessions/${'x'.repeat(200)}`, undefined, 414, auth],
+        ['DELETE', '/api/auth/sessions/%00', undefined, 422, auth],
+        ['DELETE', '/api/auth/sessions/no-such-session', undefined, 404, auth],
+      ];
+      for (const [method, url, payload, status, headers] of cases) {
+        const answer = await kit.inject({
+          method: method as 'POST' | 'DELETE',
+          url,
+          headers: {
+            ...headers,
+            ...(typeof payload === 'string' ? { 'content-type': 'application/json' } : {}),
+          },
+          ...(payload === undefined ? {} : { payload: payload as string | object }),
+        });
+        expect(answer.statusCode, `${method} ${url} ${JSON.stringify(payload)}: ${answer.body}`).toBe(status);
+        expectEnvelope(answer, status);
+      }
+      expect(await eventCount(t)).toBe(before);
+    });
+  });
+
   describe("another user's session id", () => {
     it('is 404 like an unknown one, ends nothing, and is never listed', async () => {
       const alice = await signUp(t);
