@@ -1,8 +1,10 @@
+import { listOutbox } from '@kosh/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectEnvelope, MODES, signUp } from '../../security/testing/attack-kit';
 import { testClock } from '../../testing/clock';
 import { createTestApp, type TestApp } from '../../testing/test-app';
-import { bearer } from './testing/fixtures';
+import { waitUntil } from '../../testing/wait-until';
+import { bearer, tokenFromLink } from './testing/fixtures';
 import { twoFactorKit } from './testing/two-factor';
 
 /**
@@ -22,6 +24,13 @@ describe.each(MODES)('two-factor sign-in (%s)', (mode) => {
     await t?.close();
   });
 
+  const liveSessions = async (userId: string) => {
+    const { rows } = await t.platform.db.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM events WHERE stream_id = $1 AND type = 'SessionStarted'",
+      [`user-${userId}`],
+    );
+    return rows[0]?.n ?? 0;
+  };
   const status = async (token: string) =>
     (await kit.inject({ method: 'GET', url: '/api/auth/2fa', headers: bearer(token) })).json().data;
 
@@ -152,6 +161,31 @@ describe.each(MODES)('two-factor sign-in (%s)', (mode) => {
     const old = await kit.secondStep(await kit.pendingToken(email), recoveryCodes[0] as string);
     expectEnvelope(old, 401);
     expect(await kit.profileStatus(await kit.signIn(email, codes[0] as string))).toBe(200);
+  });
+
+  it('signs in by a verification link only up to the code while two-factor is on', async () => {
+    const { token, userId } = await signUp(t);
+    await kit.enrol(token);
+    const newEmail = `moved.${userId.slice(0, 8)}@example.in`;
+    const moved = await kit.inject({
+      method: 'PUT',
+      url: '/api/auth/profile',
+      headers: bearer(token),
+      payload: { first_name: 'Mallory', last_name: 'Tester', email: newEmail },
+    });
+    expect(moved.statusCode, moved.body).toBe(200);
+    const text = await waitUntil(
+      async () => (await listOutbox(t.platform.db)).find((m) => m.to === newEmail)?.text,
+    );
+    const sessionsBefore = await liveSessions(userId);
+    const verified = await kit.inject({
+      method: 'POST',
+      url: '/api/auth/verify-email',
+      payload: { token: tokenFromLink(text, '/verify-email') },
+    });
+    expect(verified.statusCode, verified.body).toBe(200);
+    expect(verified.json().data).toEqual({ two_factor_required: true, pending_token: expect.any(String) });
+    expect(await liveSessions(userId)).toBe(sessionsBefore);
   });
 
   it('keeps the secret and the recovery codes out of the events table, History and the signed export', async () => {
