@@ -34,7 +34,7 @@ import { createServer } from 'node:net';
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import { repoRoot, seedCatalog } from '@kosh/command-api';
-import { signUp } from '@kosh/command-api/testing';
+import { fixtureSessionId, signUp } from '@kosh/command-api/testing';
 import { createTestDatabase } from '@kosh/event-store/testing';
 import { buildHttpApp, createRuntime, loadConfig } from '@kosh/platform';
 import { allProjections } from '@kosh/projections';
@@ -165,7 +165,7 @@ async function main() {
     console.log(`seeded and projected in ${((performance.now() - started) / 1000).toFixed(1)} s`);
     const app = await buildHttpApp(platform);
     await app.ready();
-    const token = app.issueToken(userId, { rememberMe: true });
+    const token = app.issueToken(userId, { rememberMe: true, sessionId: fixtureSessionId(userId) });
     await app.close();
     await platform.close();
     await admin.query('VACUUM ANALYZE');

@@ -22,6 +22,7 @@ import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { seedCatalog } from '@kosh/command-api';
+import { fixtureSessionId, signUp } from '@kosh/command-api/testing';
 import {
   type DomainEvent,
   type LoanFields,
@@ -194,12 +195,14 @@ async function setUp(): Promise<Setup> {
     `seeded and projected ${TRANSACTIONS} transactions and 10 loans in ${((performance.now() - started) / 1000).toFixed(1)} s`,
   );
 
+  // The account registered above gets the fixture session its token names (issue 32).
+  await signUp(platform, userId);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   return {
     baseUrl: `http://127.0.0.1:${port}`,
-    token: app.issueToken(userId),
+    token: app.issueToken(userId, { sessionId: fixtureSessionId(userId) }),
     scheduleLoanId: loanIds[0] as string,
     async close() {
       await app.close();

@@ -12,3 +12,4 @@ export * from './loan-changes';
 export * from './loans';
 export * from './request';
 export * from './transactions';
+export * from './two-factor';

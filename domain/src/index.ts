@@ -49,6 +49,7 @@ export * from './transfer/events';
 export * from './user/decide';
 export * from './user/events';
 export { EMAIL_FIELDS, PROFILE_FIELDS, type ProfileNames } from './user/fields';
+export * from './user/security';
 export * from './user/state';
 export * from './validation/account';
 export * from './validation/audit-grant';

@@ -82,6 +82,7 @@ export {
   type ScheduleViewRow,
   standingOf,
 } from './schedules/queries';
+export { getSessionSubject, liveSessionsOf, type SessionRow, touchSession } from './sessions/queries';
 export { evolveTransactionRow } from './transactions/projector';
 export {
   getTransaction,

@@ -10,6 +10,7 @@ import { ledgerProjection } from './ledger/projector';
 import { loansProjection } from './loans/projector';
 import type { ReadModel } from './runner/define';
 import { schedulesProjection } from './schedules/projector';
+import { sessionsProjection } from './sessions/projector';
 import { transactionsProjection } from './transactions/projector';
 import { usersProjection } from './users/projector';
 
@@ -23,6 +24,12 @@ export const runnerMigrations: MigrationSource = {
 export const importPreviewMigrations: MigrationSource = {
   scope: 'import-previews',
   dir: fileURLToPath(new URL('./imports/preview-migrations', import.meta.url)),
+};
+
+/** When each session was last seen (issue 32): written by the API, not a read model. */
+export const sessionActivityMigrations: MigrationSource = {
+  scope: 'session-activity',
+  dir: fileURLToPath(new URL('./sessions/activity-migrations', import.meta.url)),
 };
 
 /**
@@ -41,6 +48,7 @@ export const allProjections: readonly ReadModel[] = [
   accountsProjection,
   importsProjection,
   erasuresProjection,
+  sessionsProjection,
 ];
 
 /** Migrations of the runner and of every read model, applied after the event store's. */
@@ -48,4 +56,5 @@ export const migrationSources: MigrationSource[] = [
   runnerMigrations,
   ...allProjections.map((p) => p.migrations),
   importPreviewMigrations,
+  sessionActivityMigrations,
 ];

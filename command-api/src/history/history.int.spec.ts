@@ -560,7 +560,8 @@ describe('the export', () => {
     );
     expect(disagreements).toEqual([]);
 
-    // Someone with the database edits dave's first transaction and recomputes his whole chain.
+    // Someone with the database edits dave's first transaction (after registration, verification and
+    // his fixture session) and recomputes his whole chain.
     const db = t.platform.db;
     const verifyChain = async () =>
       (await db.query<{ broken: number | null }>('SELECT kosh_chain_verify($1) AS broken', [dave])).rows[0]
@@ -568,10 +569,10 @@ describe('the export', () => {
     expect(await verifyChain()).toBeNull();
     await db.query(
       `UPDATE events SET data = jsonb_set(data, '{amount}', '1') WHERE global_position =
-         (SELECT global_position FROM event_chain WHERE user_id = $1 AND seq = 3)`,
+         (SELECT global_position FROM event_chain WHERE user_id = $1 AND seq = 4)`,
       [dave],
     );
-    expect(await verifyChain()).toBe(3);
+    expect(await verifyChain()).toBe(4);
     await db.query(
       `DO $$ DECLARE r record; v_prev text := repeat('0', 64); BEGIN
          FOR r IN SELECT c.global_position, e.event_id, e.stream_id, e.stream_version, e.type, e.data, e.metadata
@@ -589,14 +590,14 @@ describe('the export', () => {
     const stale = (await t.as(dave).get('/api/export/history')).text;
     expect(await verifyExport(stale, nodeExportCrypto)).toMatchObject({
       ok: false,
-      line: 4,
-      reason: 'line 4 changed after it was recorded: it no longer hashes to its chain link',
+      line: 5,
+      reason: 'line 5 changed after it was recorded: it no longer hashes to its chain link',
     });
     // Rebuilt from the edited log, the export holds together; only the earlier one shows the edit.
     await t.platform.runner.rebuild('history');
     const rewritten = await exportOf();
     expect(compareExports(earlier.result, earlier.text, rewritten.text, rewritten.result)).toMatch(
-      /^line \d+ \(chain link 3, TransactionRecorded\) differs from line \d+ of the earlier export: its content changed/,
+      /^line \d+ \(chain link 4, TransactionRecorded\) differs from line \d+ of the earlier export: its content changed/,
     );
   });
 });

@@ -1,6 +1,6 @@
 import fastifyJwt from '@fastify/jwt';
 import { UnauthorizedError, userDecider, userStreamId } from '@kosh/domain';
-import { getTokenSubject } from '@kosh/projections';
+import { getSessionSubject, getTokenSubject, touchSession } from '@kosh/projections';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { loadAggregate } from '../commands/handle';
@@ -15,7 +15,19 @@ const SUBJECTS_KEPT = 50_000;
  * `iat_ms` is the issue instant in milliseconds from the platform clock: `iat` has whole seconds
  * only, too coarse to tell a token issued just before a password change from one just after.
  */
-export type AccessTokenClaims = { sub: string; iat: number; exp: number; iat_ms?: number };
+export type AccessTokenClaims = {
+  sub: string;
+  iat: number;
+  exp: number;
+  iat_ms?: number;
+  /** The session (issue 32): a token of an ended session, or without one, is refused. */
+  sid?: string;
+  /** Set on a sign-in's pending token (two-factor): never an access token. */
+  purpose?: string;
+};
+
+/** How often a session's "last seen" is written at most. */
+export const LAST_SEEN_EVERY_MS = 60_000;
 
 /** A further check of a verified token (e.g. issued before a password change); throws to reject. */
 export type TokenCheck = (claims: AccessTokenClaims, request: FastifyRequest) => Promise<void>;
@@ -28,7 +40,15 @@ export type AccountResolver = (request: FastifyRequest) => Promise<void>;
 
 declare module '@fastify/jwt' {
   interface FastifyJWT {
-    payload: { sub: string; iat_ms: number };
+    payload: {
+      sub: string;
+      iat_ms: number;
+      sid?: string;
+      purpose?: string;
+      cid?: string;
+      exp_ms?: number;
+      rm?: boolean;
+    };
     user: AccessTokenClaims;
   }
 }
@@ -37,13 +57,15 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** `onRequest` hook for protected routes: 401 unless a valid bearer token; sets `request.userId`. */
     authenticate: (request: FastifyRequest) => Promise<void>;
-    /** Signs an access token for a user; `rememberMe` gives 30 days instead of 1. */
-    issueToken: (userId: string, options?: { rememberMe?: boolean }) => string;
+    /** Signs an access token of a session (`sessionId`); `rememberMe` gives 30 days instead of 1. */
+    issueToken: (userId: string, options: { rememberMe?: boolean; sessionId: string }) => string;
     addTokenCheck: (check: TokenCheck) => void;
     addAccountResolver: (resolver: AccountResolver) => void;
   }
   interface FastifyRequest {
     userId: string;
+    /** The signed-in session (its token's `sid`); '' when not signed in. */
+    sessionId: string;
   }
 }
 
@@ -53,16 +75,17 @@ export const authPlugin = fp(
     const checks: TokenCheck[] = [];
     const resolvers: AccountResolver[] = [];
     app.decorateRequest('userId', '');
+    app.decorateRequest('sessionId', '');
     app.decorate('addTokenCheck', (check: TokenCheck) => {
       checks.push(check);
     });
     app.decorate('addAccountResolver', (resolver: AccountResolver) => {
       resolvers.push(resolver);
     });
-    app.decorate('issueToken', (userId: string, options?: { rememberMe?: boolean }) =>
+    app.decorate('issueToken', (userId: string, options: { rememberMe?: boolean; sessionId: string }) =>
       app.jwt.sign(
-        { sub: userId, iat_ms: app.platform.clock().getTime() },
-        { expiresIn: options?.rememberMe ? '30d' : '1d' },
+        { sub: userId, iat_ms: app.platform.clock().getTime(), sid: options.sessionId },
+        { expiresIn: options.rememberMe ? '30d' : '1d' },
       ),
     );
     type Subject = { tokensValidAfter: Date | null };
@@ -90,6 +113,34 @@ export const authPlugin = fp(
       return { tokensValidAfter: state.tokensValidAfter ? new Date(state.tokensValidAfter) : null };
     }
 
+    type SessionSubject = { userId: string; ended: boolean; expiresAt: Date };
+    const sessionSubjects = lruMap<{ tag: string; subject: SessionSubject }>(SUBJECTS_KEPT);
+    /** The token's session, as `tokenSubject` reads the user: the read model, else the stream. */
+    async function sessionSubject(userId: string, sessionId: string): Promise<SessionSubject | null> {
+      const tag = tagOf(await tags(), ['sessions']);
+      const kept = sessionSubjects.get(sessionId);
+      if (kept?.tag === tag) return kept.subject;
+      const row = await getSessionSubject(app.platform.db, sessionId);
+      if (row) {
+        sessionSubjects.set(sessionId, { tag, subject: row });
+        return row;
+      }
+      const { state } = await loadAggregate(app.platform, userStreamId(userId), userDecider);
+      if (state.status !== 'registered') return null;
+      const live = state.security.sessions.find((s) => s.sessionId === sessionId);
+      return live ? { userId, ended: false, expiresAt: new Date(live.expiresAt) } : null;
+    }
+    const lastTouched = lruMap<number>(SUBJECTS_KEPT);
+    /** "Last seen", written at most once a minute per session (per process; the SQL checks too). */
+    async function touch(sessionId: string, now: number): Promise<void> {
+      const last = lastTouched.get(sessionId);
+      if (last !== undefined && now - last < LAST_SEEN_EVERY_MS) return;
+      lastTouched.set(sessionId, now);
+      await touchSession(app.platform.db, sessionId, new Date(now)).catch((error: unknown) => {
+        app.log.warn({ err: error }, 'session last seen not recorded');
+      });
+    }
+
     app.decorate('authenticate', async (request: FastifyRequest) => {
       let claims: AccessTokenClaims;
       try {
@@ -102,7 +153,9 @@ export const authPlugin = fp(
         typeof claims.sub !== 'string' ||
         claims.sub.length === 0 ||
         typeof claims.exp !== 'number' ||
-        typeof claims.iat !== 'number'
+        typeof claims.iat !== 'number' ||
+        typeof claims.sid !== 'string' ||
+        claims.purpose !== undefined
       ) {
         throw new UnauthorizedError('Invalid or expired session. Please sign in again.');
       }
@@ -112,8 +165,15 @@ export const authPlugin = fp(
       if (!subject || (subject.tokensValidAfter && issuedAt < subject.tokensValidAfter.getTime())) {
         throw new UnauthorizedError('Invalid or expired session. Please sign in again.');
       }
+      const now = app.platform.clock().getTime();
+      const session = await sessionSubject(claims.sub, claims.sid);
+      if (!session || session.userId !== claims.sub || session.ended || session.expiresAt.getTime() <= now) {
+        throw new UnauthorizedError('Invalid or expired session. Please sign in again.');
+      }
       for (const check of checks) await check(claims, request);
+      await touch(claims.sid, now);
       request.userId = claims.sub;
+      request.sessionId = claims.sid;
       for (const resolve of resolvers) await resolve(request);
     });
   },

@@ -19,7 +19,7 @@ export type TestApp = {
    * A signed bearer token for any subject, account or not: the API refuses one whose user does
    * not exist (401), so protected calls need `signedInToken`.
    */
-  signToken(userId: string, options?: { rememberMe?: boolean }): string;
+  signToken(userId: string, options?: { rememberMe?: boolean; sessionId?: string }): string;
   /** A token of `userId`, first signing that user up (registered, verified) if not yet done. */
   signedInToken(userId: string, options?: { rememberMe?: boolean }): Promise<string>;
   /** `{ authorization: 'Bearer …' }` of `signedInToken`, for `app.inject`. */
@@ -103,7 +103,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   };
   const signedInToken = async (userId: string, opts?: { rememberMe?: boolean }) => {
     await ensureUser(userId);
-    return app.issueToken(userId, opts);
+    return app.issueToken(userId, { ...opts, sessionId: fixtureSessionId(userId) });
   };
   const signedInHeader = async (userId: string) => ({
     authorization: `Bearer ${await signedInToken(userId)}`,
@@ -116,7 +116,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   return {
     app,
     platform,
-    signToken: (userId, opts) => app.issueToken(userId, opts),
+    signToken: (userId, opts) =>
+      app.issueToken(userId, { ...opts, sessionId: opts?.sessionId ?? fixtureSessionId(userId) }),
     signedInToken,
     signedInHeader,
     as: (userId) => createClient(app, () => signedInHeader(userId), written),
@@ -157,11 +158,24 @@ export async function signUp(platform: Runtime, userId: string): Promise<void> {
       registeredUserEvents(userId, platform.clock()),
       { expectedVersion: 'no_stream' },
     );
-    await platform.afterAppend(position, ['users']);
+    await platform.afterAppend(position, ['users', 'sessions']);
   } catch (error) {
     if (!(error instanceof ConcurrencyError)) throw error;
+    // Registered through the API: give it the fixture session the test tokens name.
+    const [, , session] = registeredUserEvents(userId, platform.clock());
+    if (!session) throw error;
+    const { position } = await platform.eventStore.appendToStream(userStreamId(userId), [session], {
+      expectedVersion: 'any',
+    });
+    await platform.afterAppend(position, ['users', 'sessions']);
   }
 }
+
+/**
+ * The session that test tokens of `userId` name (issue 32: a token names its session). Recorded
+ * by `registeredUserEvents`, for a year.
+ */
+export const fixtureSessionId = (userId: string) => `fixture-${userId}`;
 
 /** The events of a registered, verified user `userId` (mail `<userId>@example.test`), as register + verify record them. */
 export function registeredUserEvents(userId: string, at: Date): NewEvent[] {
@@ -187,6 +201,20 @@ export function registeredUserEvents(userId: string, at: Date): NewEvent[] {
       },
     },
     { type: 'EmailVerified', data: { userId, email, verifiedAt: now } },
+    {
+      type: 'SessionStarted',
+      data: {
+        userId,
+        sessionId: fixtureSessionId(userId),
+        email,
+        browser: 'Test',
+        os: 'Test',
+        address: '127.0.0.1',
+        newBrowser: false,
+        startedAt: now,
+        expiresAt: new Date(at.getTime() + 365 * 24 * 60 * 60_000).toISOString(),
+      },
+    },
   ];
   return events.map((event) => ({ id: randomUUID(), ...event, metadata }));
 }

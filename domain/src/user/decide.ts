@@ -12,6 +12,12 @@ import { assertNever, type Command } from '../shared/messages';
 import type { EmailReservationEvent, IssuedToken, UserEvent } from './events';
 import { PROFILE_FIELDS, type ProfileNames } from './fields';
 import {
+  decideUserSecurity,
+  TWO_FACTOR_MESSAGES,
+  USER_SECURITY_COMMAND_TYPES,
+  type UserSecurityCommand,
+} from './security';
+import {
   type EmailReservationState,
   evolveEmailReservation,
   evolveUser,
@@ -61,7 +67,13 @@ export type ResetPassword = Command<
 /** The API checks the current password against the stored hash (argon2 is I/O-bound work). */
 export type ChangePassword = Command<
   'ChangePassword',
-  Readonly<{ currentPasswordMatches: boolean; passwordHash: string; now: string }>
+  Readonly<{
+    currentPasswordMatches: boolean;
+    passwordHash: string;
+    now: string;
+    /** The session that changes it stays signed in (issue 32); every other one ends. */
+    keptSessionId?: string | null;
+  }>
 >;
 /** Ends the session: every token issued before `now` stops working (spec section 4, Logout). */
 export type SignOut = Command<'SignOut', Readonly<{ now: string }>>;
@@ -96,7 +108,8 @@ export type UserCommand =
   | RequestEmailChange
   | NoteEmailClaimAttempt
   | SetProfilePicture
-  | RemoveProfilePicture;
+  | RemoveProfilePicture
+  | UserSecurityCommand;
 
 const isLive = <T extends PendingToken>(token: T | null, tokenHash: string, now: string): token is T =>
   token !== null && token.tokenHash === tokenHash && Date.parse(now) < Date.parse(token.expiresAt);
@@ -120,6 +133,13 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
   }
   const user = registered(state);
   const { userId } = user;
+  if (isSecurityCommand(command)) {
+    // No session starts without the second factor while it is on.
+    if (command.type === 'StartSession' && user.security.twoFactor) {
+      throw new UnauthorizedError(TWO_FACTOR_MESSAGES.signInExpired);
+    }
+    return decideUserSecurity(command, user);
+  }
   switch (command.type) {
     case 'RequestEmailVerification': {
       if (user.emailVerified) return [];
@@ -165,13 +185,18 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
       return [{ type: 'PasswordResetCompleted', data: { userId, passwordHash, completedAt: now } }];
     }
     case 'ChangePassword': {
-      const { currentPasswordMatches, passwordHash, now } = command.data;
+      const { currentPasswordMatches, passwordHash, now, keptSessionId } = command.data;
       if (!currentPasswordMatches) {
         throw new ValidationError([
           { field: 'currentPassword', message: USER_MESSAGES.currentPasswordIncorrect },
         ]);
       }
-      return [{ type: 'PasswordChanged', data: { userId, passwordHash, changedAt: now } }];
+      return [
+        {
+          type: 'PasswordChanged',
+          data: { userId, passwordHash, changedAt: now, ...(keptSessionId ? { keptSessionId } : {}) },
+        },
+      ];
     }
     case 'SignOut':
       return [{ type: 'SignedOut', data: { userId, signedOutAt: command.data.now } }];
@@ -213,6 +238,10 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
       return assertNever(command);
   }
 }
+
+const SECURITY_COMMANDS = new Set<string>(USER_SECURITY_COMMAND_TYPES);
+const isSecurityCommand = (command: UserCommand): command is UserSecurityCommand =>
+  SECURITY_COMMANDS.has(command.type);
 
 export const userDecider: Decider<UserState, UserCommand, UserEvent> = {
   initialState: initialUserState,

@@ -1,6 +1,7 @@
 import type { DomainEvent } from '../shared/messages';
 import { normalizeEmail } from '../validation/auth';
 import type { ProfileNames } from './fields';
+import { USER_SECURITY_EVENT_TYPES, type UserSecurityEvent } from './security';
 
 /**
  * Events of a `user-{id}` stream. Instants are ISO-8601 UTC strings. A verification or reset
@@ -48,10 +49,13 @@ export type PasswordResetCompleted = DomainEvent<
   Readonly<{ userId: string; passwordHash: string; completedAt: string }>
 >;
 
-/** Tokens issued before `changedAt` stop working. */
+/**
+ * Tokens issued before `changedAt` stop working; every session but `keptSessionId` (the one that
+ * changed it, issue 32; absent before) ends.
+ */
 export type PasswordChanged = DomainEvent<
   'PasswordChanged',
-  Readonly<{ userId: string; passwordHash: string; changedAt: string }>
+  Readonly<{ userId: string; passwordHash: string; changedAt: string; keptSessionId?: string | null }>
 >;
 
 /** The user signed out: tokens issued before `signedOutAt` stop working, as after a password change. */
@@ -115,7 +119,8 @@ export type UserEvent =
   | EmailChangeRequested
   | EmailClaimAttempted
   | ProfilePictureSet
-  | ProfilePictureRemoved;
+  | ProfilePictureRemoved
+  | UserSecurityEvent;
 
 export const USER_EVENT_TYPES = [
   'UserRegistered',
@@ -131,6 +136,7 @@ export const USER_EVENT_TYPES = [
   'EmailClaimAttempted',
   'ProfilePictureSet',
   'ProfilePictureRemoved',
+  ...USER_SECURITY_EVENT_TYPES,
 ] as const satisfies readonly UserEvent['type'][];
 
 export const userStreamId = (userId: string): string => `user-${userId}`;

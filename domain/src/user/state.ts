@@ -2,6 +2,14 @@ import { pickFields } from '../shared/field-table';
 import { assertNever } from '../shared/messages';
 import type { EmailReservationEvent, UserEvent } from './events';
 import { PROFILE_FIELDS } from './fields';
+import {
+  endSessionsBut,
+  evolveUserSecurity,
+  initialUserSecurity,
+  USER_SECURITY_EVENT_TYPES,
+  type UserSecurity,
+  type UserSecurityEvent,
+} from './security';
 
 /** An outstanding single-use link (verification or reset), known only by its token's hash. */
 export type PendingToken = Readonly<{ tokenHash: string; expiresAt: string }>;
@@ -24,6 +32,8 @@ export type RegisteredUser = Readonly<{
   passwordReset: PendingToken | null;
   /** Tokens issued before this instant are rejected (last password change, reset or sign-out). */
   tokensValidAfter: string | null;
+  /** Two-factor sign-in and sessions (issue 32, security.ts). */
+  security: UserSecurity;
 }>;
 
 export type UserState = Readonly<{ status: 'unregistered' }> | RegisteredUser;
@@ -46,9 +56,11 @@ export function evolveUser(state: UserState, event: UserEvent): UserState {
       verification: null,
       passwordReset: null,
       tokensValidAfter: null,
+      security: initialUserSecurity(),
     };
   }
   if (state.status !== 'registered') return state;
+  if (isSecurityEvent(event)) return { ...state, security: evolveUserSecurity(state.security, event) };
   switch (event.type) {
     case 'EmailVerificationRequested':
     case 'EmailChangeRequested': {
@@ -68,6 +80,7 @@ export function evolveUser(state: UserState, event: UserEvent): UserState {
         passwordHash: event.data.passwordHash,
         passwordReset: null,
         tokensValidAfter: event.data.completedAt,
+        security: endSessionsBut(state.security, null),
       };
     case 'PasswordChanged':
       return {
@@ -75,9 +88,14 @@ export function evolveUser(state: UserState, event: UserEvent): UserState {
         passwordHash: event.data.passwordHash,
         passwordReset: null,
         tokensValidAfter: event.data.changedAt,
+        security: endSessionsBut(state.security, event.data.keptSessionId ?? null),
       };
     case 'SignedOut':
-      return { ...state, tokensValidAfter: event.data.signedOutAt };
+      return {
+        ...state,
+        tokensValidAfter: event.data.signedOutAt,
+        security: endSessionsBut(state.security, null),
+      };
     case 'ProfileUpdated':
       return { ...state, ...pickFields(PROFILE_FIELDS, event.data) };
     case 'EmailChanged':
@@ -98,6 +116,9 @@ export function evolveUser(state: UserState, event: UserEvent): UserState {
       return assertNever(event);
   }
 }
+
+const SECURITY_EVENTS = new Set<string>(USER_SECURITY_EVENT_TYPES);
+const isSecurityEvent = (event: UserEvent): event is UserSecurityEvent => SECURITY_EVENTS.has(event.type);
 
 /** Who holds an e-mail address, since when (both null when free or released). */
 export type EmailReservationState = Readonly<{ heldBy: string | null; reservedAt: string | null }>;

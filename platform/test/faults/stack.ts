@@ -4,7 +4,7 @@ import { createWriteStream, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { repoRoot } from '@kosh/command-api';
-import { registeredUserEvents } from '@kosh/command-api/testing';
+import { fixtureSessionId, registeredUserEvents } from '@kosh/command-api/testing';
 import { userStreamId } from '@kosh/domain';
 import { createPostgresEventStore } from '@kosh/event-store';
 import { createTestDatabase, type TestDatabase } from '@kosh/event-store/testing';
@@ -55,13 +55,14 @@ function base64url(input: string | Buffer): string {
   return Buffer.from(input).toString('base64url');
 }
 
-/** An HS256 access token like the API issues (`sub`, `iat_ms`, one day). */
+/** An HS256 access token like the API issues (`sub`, `iat_ms`, the fixture session `sid`, one day). */
 export function signToken(secret: string, userId: string): string {
   const now = Date.now();
   const header = base64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }));
   const payload = base64url(
     JSON.stringify({
       sub: userId,
+      sid: fixtureSessionId(userId),
       iat_ms: now,
       iat: Math.floor(now / 1000),
       exp: Math.floor(now / 1000) + 86_400,

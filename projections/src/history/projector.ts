@@ -31,7 +31,15 @@ export const HISTORY_EVENT_TYPES: readonly string[] = [
 const USER_STREAM = /^(user|loan|txn|bank|loantype|audit|account|transfer|import|erasure)-/;
 
 /** Fields that hold secrets (or what a secret can be checked against): never copied. */
-export const SECRET_FIELDS = new Set(['passwordHash', 'tokenHash', 'sealedToken']);
+export const SECRET_FIELDS = new Set([
+  'passwordHash',
+  'tokenHash',
+  'sealedToken',
+  // Two-factor sign-in (issue 32): the sealed TOTP secret and what recovery codes are checked against.
+  'sealedSecret',
+  'recoveryCodeHashes',
+  'codeHash',
+]);
 
 /** The event's data without its secret fields. */
 export function withoutSecrets(data: unknown): Record<string, unknown> {

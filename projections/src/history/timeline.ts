@@ -241,6 +241,20 @@ export function timelineEntry(event: HistoryEvent, previous: Values, names: Name
       return entry('Password changed');
     case 'SignedOut':
       return entry('Signed out');
+    case 'TwoFactorSetupStarted':
+      return entry('Two-factor sign-in setup started');
+    case 'TwoFactorEnabled':
+      return entry('Two-factor sign-in turned on');
+    case 'TwoFactorDisabled':
+      return entry('Two-factor sign-in turned off');
+    case 'RecoveryCodesRegenerated':
+      return entry('New recovery codes made');
+    case 'TwoFactorCodeUsed':
+      return entry(d.method === 'recovery' ? 'Signed in with a recovery code' : 'Signed in with a code');
+    case 'SessionStarted':
+      return entry(`Signed in from ${String(d.browser)} on ${String(d.os)} (${String(d.address)})`);
+    case 'SessionEnded':
+      return entry(d.reason === 'signed-out' ? 'Signed out' : 'A session was ended');
     case 'ProfileUpdated':
       return entry('Profile edited', diff(PROFILE_HISTORY, previous, d, names));
     case 'EmailChangeRequested':

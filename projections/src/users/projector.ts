@@ -55,6 +55,14 @@ export function evolveUserRow(row: UserRow | null, event: UserEvent & Versioned)
     case 'EmailChangeRequested':
       return { ...row, verificationTokenHash: event.data.tokenHash, version };
     case 'EmailClaimAttempted':
+    // Two-factor and sessions (issue 32) have their own read model (sessions).
+    case 'TwoFactorSetupStarted':
+    case 'TwoFactorEnabled':
+    case 'TwoFactorDisabled':
+    case 'RecoveryCodesRegenerated':
+    case 'TwoFactorCodeUsed':
+    case 'SessionStarted':
+    case 'SessionEnded':
       return { ...row, version };
     case 'EmailVerified':
       return {

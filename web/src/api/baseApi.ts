@@ -167,6 +167,8 @@ export const api = createApi({
     'Transfer',
     'Import',
     'Erasure',
+    'TwoFactor',
+    'Session',
   ],
   endpoints: () => ({}),
 });

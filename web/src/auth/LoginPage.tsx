@@ -17,7 +17,9 @@ import { toast } from '../toaster';
 import { AuthLayout } from './AuthLayout';
 import { useLoginMutation, useResendVerificationMutation } from './authApi';
 import { signedIn } from './sessionActions';
+import { TwoFactorStep } from './TwoFactorStep';
 import { useQueryParam } from './useQueryParam';
+import type { User } from './user';
 
 type LoginValues = { email: string; password: string; rememberMe: boolean };
 
@@ -32,6 +34,8 @@ export function LoginPage() {
   const [login] = useLoginMutation();
   const [resend, { isLoading: resending }] = useResendVerificationMutation();
   const [showResend, setShowResend] = useState(false);
+  // Two-factor on (issue 32): the password step answered a pending token; the code comes next.
+  const [pending, setPending] = useState<{ token: string; remember: boolean } | null>(null);
   const message = useQueryParam('message');
   const shownMessage = useRef<string | null>(null);
 
@@ -49,14 +53,22 @@ export function LoginPage() {
         password: values.password,
         rememberMe: values.rememberMe,
       }).unwrap();
-      dispatch(signedIn({ token: answer.data.token, user: answer.data.user, remember: values.rememberMe }));
-      navigate('/dashboard', { replace: true });
+      if ('twoFactorRequired' in answer.data) {
+        setPending({ token: answer.data.pendingToken, remember: values.rememberMe });
+        return undefined;
+      }
+      finish(answer.data, values.rememberMe);
       return undefined;
     } catch (error) {
       const errors = toSubmissionErrors(error, ['email', 'password'], 'Login failed. Please try again.');
       setShowResend(Object.values(errors ?? {}).some((m) => typeof m === 'string' && needsVerification(m)));
       return errors;
     }
+  };
+
+  const finish = (session: { token: string; user: User }, remember: boolean) => {
+    dispatch(signedIn({ token: session.token, user: session.user, remember }));
+    navigate('/dashboard', { replace: true });
   };
 
   const resendVerification = async (email: string) => {
@@ -71,6 +83,18 @@ export function LoginPage() {
       // The API layer has already shown the failure.
     }
   };
+
+  if (pending) {
+    return (
+      <AuthLayout title="Two-factor sign-in" subtitle="One more step to sign in">
+        <TwoFactorStep
+          pendingToken={pending.token}
+          onSignedIn={(session) => finish(session, pending.remember)}
+          onBack={() => setPending(null)}
+        />
+      </AuthLayout>
+    );
+  }
 
   return (
     <AuthLayout

@@ -50,14 +50,21 @@ export function VerifyEmailPage() {
     started.current = true;
     verifyEmail({ token })
       .unwrap()
-      .then((answer) => setState({ kind: 'verified', token: answer.data.token, user: answer.data.user }))
+      .then((answer) => {
+        // Two-factor on (issue 32): the link verifies, and signing in asks for the code.
+        if ('twoFactorRequired' in answer.data) {
+          navigate('/login?message=Email%20verified.%20Please%20sign%20in.', { replace: true });
+          return;
+        }
+        setState({ kind: 'verified', token: answer.data.token, user: answer.data.user });
+      })
       .catch((error: unknown) =>
         setState({
           kind: 'failed',
           message: isApiError(error) ? error.message : 'Failed to verify email. Please try again.',
         }),
       );
-  }, [token, verifyEmail]);
+  }, [token, verifyEmail, navigate]);
 
   // Verification signs the user in for this tab (spec section 4: session storage); the session
   // starts when the screen is left, so the verified state stays visible until then.

@@ -4,11 +4,11 @@ import type {
   ChangePasswordBody,
   EmailBody,
   LoginBody,
+  LoginResponse,
   MessageResponse,
   ProfileBody,
   RegisterBody,
   ResetPasswordBody,
-  SessionResponse,
   TokenResponse,
   UserResponse,
   VerifyEmailBody,
@@ -17,7 +17,8 @@ import { api } from '../api/baseApi';
 import type { User } from './user';
 
 type UserAnswer = Camel<UserResponse>;
-type SessionAnswer = Camel<SessionResponse>;
+/** A session, or (two-factor on, issue 32) the pending token of the second step. */
+export type LoginAnswer = Camel<LoginResponse>;
 
 export type LoginRequest = CamelBody<LoginBody, { email: string; password: string; rememberMe: boolean }>;
 export type RegisterRequest = CamelBody<
@@ -30,7 +31,7 @@ type EmailRequest = CamelBody<EmailBody, { email: string }>;
 /** Spec section 7, Auth. Bodies are written in camelCase; the base query sends snake_case. */
 export const authApi = api.injectEndpoints({
   endpoints: (build) => ({
-    login: build.mutation<SessionAnswer, LoginRequest>({
+    login: build.mutation<LoginAnswer, LoginRequest>({
       extraOptions: { errorFallback: 'Login failed' },
       query: (body) => ({ url: '/auth/login', method: 'POST', body }),
     }),
@@ -38,7 +39,7 @@ export const authApi = api.injectEndpoints({
       extraOptions: { errorFallback: 'Registration failed' },
       query: (body) => ({ url: '/auth/register', method: 'POST', body }),
     }),
-    verifyEmail: build.mutation<SessionAnswer, CamelBody<VerifyEmailBody, { token: string }>>({
+    verifyEmail: build.mutation<LoginAnswer, CamelBody<VerifyEmailBody, { token: string }>>({
       extraOptions: { errorFallback: 'Email verification failed' },
       query: (body) => ({ url: '/auth/verify-email', method: 'POST', body }),
     }),

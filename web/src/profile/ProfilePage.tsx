@@ -12,6 +12,8 @@ import { HistoryExport } from '../history/HistoryExport';
 import { toast } from '../toaster';
 import { AccountDeletion, ErasureBanner } from './AccountDeletion';
 import { ProfilePicture } from './ProfilePicture';
+import { SessionsSection } from './SessionsSection';
+import { TwoFactorSection } from './TwoFactorSection';
 
 type ProfileValues = { firstName: string; lastName: string; email: string };
 
@@ -112,6 +114,8 @@ export function ProfilePage() {
           )}
         />
       </Card>
+      <TwoFactorSection />
+      <SessionsSection />
       <HistoryExport />
       <AuditorAccessSection />
       <AccountDeletion />

@@ -7,6 +7,7 @@ import type {
   EmailVerificationRequested,
   PasswordResetRequested,
   RecordedEvent,
+  SessionStarted,
 } from '@kosh/domain';
 import type { Queryable } from '@kosh/event-store';
 import type { Projection } from '@kosh/projections';
@@ -18,6 +19,7 @@ import {
   emailChangeMail,
   erasureCancelledMail,
   erasureScheduledMail,
+  newSignInMail,
   passwordResetMail,
   verificationMail,
 } from './templates';
@@ -31,7 +33,8 @@ export type MailKind =
   | 'email-claim-notice'
   | 'audit-grant'
   | 'erasure-scheduled'
-  | 'erasure-cancelled';
+  | 'erasure-cancelled'
+  | 'new-sign-in';
 
 export type MailJob = Readonly<{
   /** The event that asked for the mail: its id is the mail's identity. */
@@ -52,6 +55,8 @@ export type MailJob = Readonly<{
   eraseAfter?: string;
   /** Erasure cancelled: how. */
   cancelledVia?: 'restore' | 'sign-in';
+  /** New sign-ins: the client, and when. */
+  signIn?: { browser: string; os: string; address: string; at: string };
   /** Of the request that asked for the mail, so its logs line up with the request's. */
   correlationId?: string | null;
 }>;
@@ -70,6 +75,7 @@ const MAIL_EVENTS = [
   'AuditAccessGranted',
   'AccountErasureRequested',
   'AccountErasureCancelled',
+  'SessionStarted',
 ] as const;
 
 type MailEvent = RecordedEvent<
@@ -80,6 +86,7 @@ type MailEvent = RecordedEvent<
   | AuditAccessGranted
   | AccountErasureRequested
   | AccountErasureCancelled
+  | SessionStarted
 >;
 
 function jobOf(event: MailEvent): MailJob {
@@ -118,8 +125,22 @@ function jobOf(event: MailEvent): MailJob {
         cancelledVia: event.data.via,
       };
     }
+    case 'SessionStarted': {
+      const { browser, os, address, startedAt } = event.data;
+      const expiresAt = new Date(Date.parse(startedAt) + NOTICE_TTL_MS).toISOString();
+      return {
+        ...base,
+        kind: 'new-sign-in',
+        sealedToken: null,
+        expiresAt,
+        signIn: { browser, os, address, at: startedAt },
+      };
+    }
   }
 }
+
+/** Only a sign-in from a browser new to the account asks for a mail. */
+const asksForMail = (event: MailEvent) => event.type !== 'SessionStarted' || event.data.newBrowser;
 
 /**
  * A consumer of the log run by the projection runner like a read model (own checkpoint, batches,
@@ -134,7 +155,7 @@ export function createMailReactor(deps: { queue: JobQueue; clock: () => Date }):
     tables: [],
     async apply(_tx, events) {
       for (const event of events) {
-        if (!handled.has(event.type)) continue;
+        if (!handled.has(event.type) || !asksForMail(event as MailEvent)) continue;
         const job = { ...jobOf(event as MailEvent), correlationId: event.metadata.correlationId };
         if (Date.parse(job.expiresAt) <= deps.clock().getTime()) continue;
         await deps.queue.enqueue(MAIL_JOB, job, {
@@ -184,6 +205,15 @@ function render(job: MailJob, deps: MailProcessorDeps): Mail {
       return erasureScheduledMail({ ...base, eraseAfter: job.eraseAfter ?? job.expiresAt });
     case 'erasure-cancelled':
       return erasureCancelledMail({ ...base, via: job.cancelledVia ?? 'restore' });
+    case 'new-sign-in': {
+      const signIn = job.signIn ?? {
+        browser: 'Unknown',
+        os: 'Unknown',
+        address: 'unknown',
+        at: job.expiresAt,
+      };
+      return newSignInMail({ ...base, ...signIn });
+    }
   }
 }
 

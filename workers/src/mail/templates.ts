@@ -203,3 +203,32 @@ export function accountErasedMail(input: { appUrl: string; to: string }): Mail {
     [],
   );
 }
+
+/** Issue 32: mailed when an account signs in from a browser and system it never used before. */
+export function newSignInMail(input: {
+  appUrl: string;
+  to: string;
+  browser: string;
+  os: string;
+  address: string;
+  at: string;
+}): Mail {
+  const when = new Intl.DateTimeFormat('en-IN', {
+    dateStyle: 'long',
+    timeStyle: 'short',
+    timeZone: 'Asia/Kolkata',
+  }).format(new Date(input.at));
+  return layout(
+    input.to,
+    `New sign-in to your ${PRODUCT_NAME} account`,
+    [
+      `Your ${PRODUCT_NAME} account was signed in to from ${input.browser} on ${input.os} (address ${input.address}) on ${when} (India time).`,
+      'If this was you, there is nothing to do.',
+    ],
+    joinUrl(input.appUrl, '/profile'),
+    'Review sessions',
+    [
+      'If it was not you, open your profile, end that session and change your password, and turn on two-factor sign-in.',
+    ],
+  );
+}

@@ -14,6 +14,7 @@ import { commandContext } from '../../commands/route';
 import type { Platform } from '../../platform';
 import { TOO_MANY_REQUESTS } from '../auth/limits';
 import { verifyPassword } from '../auth/passwords';
+import { twoFactorKeys } from '../auth/two-factor-codes';
 import { registeredOrNotFound, str } from '../auth/wire';
 import { verifySecondFactor } from './second-factor';
 
@@ -87,6 +88,7 @@ async function ownUser(platform: Platform, userId: string): Promise<RegisteredUs
 export async function erasureRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { platform } = app;
+  const keys = twoFactorKeys(platform.config.JWT_SECRET);
   const security = [{ bearerAuth: [] }];
   const tags = ['account'];
 
@@ -126,7 +128,7 @@ export async function erasureRoutes(fastify: FastifyInstance) {
       const password = str(body.password);
       const user = await ownUser(platform, request.userId);
       const passwordMatches = password.length > 0 && (await verifyPassword(user.passwordHash, password));
-      const secondFactor = await verifySecondFactor(user, body.code);
+      const secondFactor = await verifySecondFactor(user, body.code, keys, platform.clock());
       const result = await handleCommand(commandContext(request, { reply }), {
         streamId: erasureStreamId(request.userId),
         decider: erasureDecider,

@@ -22,6 +22,8 @@ export const AUTH_LIMITS = {
   },
   verifyEmail: { perIp: { max: 100, windowMs: 15 * MINUTE } },
   resetPassword: { perIp: { max: 100, windowMs: 15 * MINUTE } },
+  /** Issue 32: every route that checks a two-factor code (besides the lockout of lockout.ts). */
+  twoFactor: { perIp: { max: 100, windowMs: 15 * MINUTE } },
 } satisfies Record<string, { perIp: Limit; perEmail?: Limit }>;
 
 type Hook = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;

@@ -19,30 +19,31 @@ import { findUserIdByResetTokenHash } from '@kosh/projections';
 import type { FastifyInstance } from 'fastify';
 import { loadAggregate } from '../../commands/handle';
 import { commandContext, commandRoutes } from '../../commands/route';
-import { afterAnswerForAccount, ownUserStream, runUserCommand } from './accounts';
+import { afterAnswerForAccount, runUserCommand } from './accounts';
 import { authRateLimit } from './limits';
 import { hashPassword, verifyPassword } from './passwords';
 import { issueLinkToken, RESET_LINK_TTL_MS, sha256Hex } from './secrets';
+import { ownSessions } from './session';
 import { failOn, linkAddress, registeredOrNotFound, str } from './wire';
 
 /** Spec section 7 (Auth): changing a password, and resetting a forgotten one by mail. */
 export async function passwordRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { platform } = app;
-  const userCommand = commandRoutes(app, ownUserStream);
+  const userCommand = commandRoutes(app, ownSessions);
 
   userCommand({
     method: 'PUT',
     url: '/change-password',
     schema: {
       tags: ['auth'],
-      summary: 'Change the password; tokens issued before stop working. Answers a fresh token.',
+      summary: 'Change the password; every other session ends, and this one gets a fresh token.',
       security: [{ bearerAuth: [] }],
       body: ChangePasswordBody,
       response: { 200: TokenResponse, ...errorResponses(401, 404, 422) },
     },
     options: { onRequest: [app.authenticate] },
-    command: async ({ userId, body }, now) => {
+    command: async ({ userId, sessionId, body }, now) => {
       const currentPassword = str(body.current_password);
       const newPassword = str(body.new_password);
       failOn(validateChangePassword({ currentPassword, newPassword }));
@@ -50,12 +51,15 @@ export async function passwordRoutes(fastify: FastifyInstance) {
       const user = registeredOrNotFound(state);
       const matches = await verifyPassword(user.passwordHash, currentPassword);
       const passwordHash = matches ? await hashPassword(newPassword) : '';
-      return { type: 'ChangePassword', data: { currentPasswordMatches: matches, passwordHash, now } };
+      return {
+        type: 'ChangePassword',
+        data: { currentPasswordMatches: matches, passwordHash, now, keptSessionId: sessionId },
+      };
     },
-    answer: (_result, { userId }) => ({
+    answer: (_result, { userId, sessionId }) => ({
       success: true as const,
       message: 'Password changed successfully',
-      data: { token: app.issueToken(userId) },
+      data: { token: app.issueToken(userId, { sessionId }) },
     }),
   });
 

@@ -5,9 +5,9 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import {
   EmailBody,
   errorResponses,
+  LoginResponse,
   MessageResponse,
   RegisterBody,
-  SessionResponse,
   VerifyEmailBody,
 } from '@kosh/contract';
 import {
@@ -33,6 +33,7 @@ import {
 import { authRateLimit } from './limits';
 import { hashPassword } from './passwords';
 import { issueLinkToken, normalizeEmail, sha256Hex, VERIFICATION_LINK_TTL_MS } from './secrets';
+import { beginSession, issuePendingToken, newSession } from './session-start';
 import { failOn, linkAddress, registeredOrNotFound, str, toWireUser } from './wire';
 
 /**
@@ -161,9 +162,10 @@ export async function registrationRoutes(fastify: FastifyInstance) {
     {
       schema: {
         tags: ['auth'],
-        summary: 'Verify the e-mail address with the mailed single-use token; signs in.',
+        summary:
+          'Verify the e-mail address with the mailed single-use token; signs in (up to the code with two-factor on).',
         body: VerifyEmailBody,
-        response: { 200: SessionResponse, ...errorResponses(400, 429) },
+        response: { 200: LoginResponse, ...errorResponses(400, 429) },
       },
       preHandler: authRateLimit(app, 'verifyEmail'),
     },
@@ -193,11 +195,28 @@ export async function registrationRoutes(fastify: FastifyInstance) {
       for (const event of result.events) {
         if (event.type === 'EmailChanged') await releaseEmail(context, event.data.previousEmail, userId);
       }
-      const { state } = result;
+      const user = registeredOrNotFound(result.state);
+      // Opening the link signs in, as a password would: with two-factor on, only up to the code.
+      if (user.security.twoFactor) {
+        return {
+          success: true as const,
+          message: 'Email verified successfully. Enter the code from your authenticator app',
+          data: { two_factor_required: true as const, pending_token: issuePendingToken(app, userId, false) },
+        };
+      }
+      const session = newSession(request, false);
+      const accessToken = await beginSession(
+        request,
+        reply,
+        userId,
+        session,
+        { type: 'StartSession', data: { session, now: now().toISOString() } },
+        false,
+      );
       return {
         success: true as const,
         message: 'Email verified successfully',
-        data: { user: toWireUser(registeredOrNotFound(state)), token: app.issueToken(userId) },
+        data: { user: toWireUser(user), token: accessToken },
       };
     },
   );

@@ -95,9 +95,10 @@ describe('sessions end when the user says so; a sign-up is stored before its 201
       const entries = await waitUntil(async () => {
         const answer = await inject({ method: 'GET', url: '/api/history', headers: fresh });
         const page = answer.json().data.entries as { type: string; summary: string }[];
-        return page.some((e) => e.type === 'SignedOut') && page;
+        return page.some((e) => e.type === 'SessionEnded') && page;
       });
-      expect(entries.filter((e) => e.type === 'SignedOut').map((e) => e.summary)).toEqual(['Signed out']);
+      // Issue 32: a logout ends its own session (SessionEnded, signed out), not every token.
+      expect(entries.filter((e) => e.type === 'SessionEnded').map((e) => e.summary)).toEqual(['Signed out']);
     });
   });
 
