@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { Form } from 'react-final-form';
 import { downloadWithToken } from '../api/download';
 import { useAppSelector } from '../app/store';
+import { useGetTwoFactorQuery } from '../auth/twoFactorApi';
 import { todayIso } from '../format';
 import { FormErrorCallout, InputGroupField, SubmitButton, toSubmissionErrors } from '../forms';
 import { toast } from '../toaster';
@@ -49,8 +50,10 @@ export function ErasureBanner() {
 }
 
 /** /profile: "Download my data" (the whole account as one zip) and "Delete my account". */
-export function AccountDeletion({ secondFactorOn = false }: { secondFactorOn?: boolean }) {
+export function AccountDeletion() {
   const token = useAppSelector((state) => state.session.token);
+  // "The second factor when on": the dialog asks for a code exactly when the account has one.
+  const secondFactorOn = useGetTwoFactorQuery().data?.enabled === true;
   const { data: erasure } = useGetErasureQuery();
   const [open, setOpen] = useState(false);
   const [downloading, setDownloading] = useState(false);
@@ -58,10 +61,10 @@ export function AccountDeletion({ secondFactorOn = false }: { secondFactorOn?: b
 
   const download = async () => {
     setDownloading(true);
-    const ok = await downloadWithToken(token, '/api/account/export', `kosh-account-${todayIso()}.zip`);
+    const done = await downloadWithToken(token, '/api/account/export', `kosh-account-${todayIso()}.zip`);
     setDownloading(false);
-    if (ok) toast.success('Your data was downloaded');
-    else toast.error('Failed to download your data');
+    if (done === true) toast.success('Your data was downloaded');
+    else toast.error(done.message ?? 'Failed to download your data');
   };
 
   const onSubmit = async (values: Values) => {

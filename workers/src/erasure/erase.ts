@@ -172,6 +172,15 @@ export async function eraseAccount(
       if (KEPT_TABLES.has(table_name)) continue;
       await tx.query(`DELETE FROM ${quoted(table_name)} WHERE ${quoted(column_name)} = $1`, [userId]);
     }
+    // "Last seen" is kept by session id alone (not a read model: a rebuild leaves it); the
+    // sessions just deleted take theirs with them.
+    if (
+      (await tx.query<{ t: string | null }>("SELECT to_regclass('session_activity')::text AS t")).rows[0]?.t
+    ) {
+      await tx.query(
+        'DELETE FROM session_activity a WHERE NOT EXISTS (SELECT 1 FROM sessions s WHERE s.session_id = a.session_id)',
+      );
+    }
     await tx.query(
       `INSERT INTO erased_accounts (subject_hash, erased_at, events_erased, chain_seq, chain_head)
        VALUES ($1, $2, $3, $4, $5) ON CONFLICT (subject_hash) DO UPDATE SET erased_at = EXCLUDED.erased_at,
