@@ -56,6 +56,20 @@ export {
   type LoanView,
   listLoans,
 } from './loans/queries';
+export {
+  evolveNotificationRow,
+  getNotificationPreferences,
+  type NotificationRow,
+  reminderSubscribers,
+} from './notifications/projector';
+export { evolveRecurringRow, type RecurringRow } from './recurring/projector';
+export {
+  getRecurring,
+  listRecurring,
+  type PostedOccurrence,
+  postedOccurrences,
+  recurringActiveBetween,
+} from './recurring/queries';
 export { allProjections, migrationSources, runnerMigrations } from './registry';
 export {
   createProjectionRunner,
@@ -74,12 +88,14 @@ export {
 } from './schedules/present';
 export { evolveSchedule } from './schedules/projector';
 export {
+  type EmiDue,
   getSchedule,
   type LoanStanding,
   loanStandings,
   type ScheduleView,
   type ScheduleViewRow,
   standingOf,
+  unpaidEmisBetween,
 } from './schedules/queries';
 export { evolveTransactionRow } from './transactions/projector';
 export {

@@ -7,6 +7,8 @@ import { historyProjection } from './history/projector';
 import { importsProjection } from './imports/projector';
 import { ledgerProjection } from './ledger/projector';
 import { loansProjection } from './loans/projector';
+import { notificationsProjection } from './notifications/projector';
+import { recurringProjection } from './recurring/projector';
 import type { ReadModel } from './runner/define';
 import { schedulesProjection } from './schedules/projector';
 import { transactionsProjection } from './transactions/projector';
@@ -39,6 +41,8 @@ export const allProjections: readonly ReadModel[] = [
   auditGrantsProjection,
   accountsProjection,
   importsProjection,
+  recurringProjection,
+  notificationsProjection,
 ];
 
 /** Migrations of the runner and of every read model, applied after the event store's. */

@@ -7,6 +7,9 @@ import { historyRoutes } from './history/index';
 import { importRoutes } from './imports/index';
 import { ledgerRoutes } from './ledger/index';
 import { loanRoutes } from './loans/index';
+import { notificationRoutes, unsubscribeRoutes } from './notifications/index';
+import { recurringRoutes } from './recurring/index';
+import { cashFlowRoutes } from './reports/cash-flow';
 import { transactionRoutes } from './transactions/index';
 import { transferRoutes } from './transfers/index';
 
@@ -22,4 +25,8 @@ export async function apiRoutes(app: FastifyInstance) {
   await app.register(accountRoutes, { prefix: '/accounts' });
   await app.register(transferRoutes, { prefix: '/transfers' });
   await app.register(importRoutes, { prefix: '/imports' });
+  await app.register(recurringRoutes, { prefix: '/recurring' });
+  await app.register(notificationRoutes, { prefix: '/profile/notifications' });
+  await app.register(unsubscribeRoutes, { prefix: '/unsubscribe' });
+  await app.register(cashFlowRoutes, { prefix: '/reports' });
 }

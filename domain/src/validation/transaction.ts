@@ -90,7 +90,7 @@ function dateError(date: unknown): string | null {
 }
 
 /** Decimal text of a form or JSON amount, or null when it is not a plain non-negative decimal. */
-function amountText(amount: unknown): string | null {
+export function amountText(amount: unknown): string | null {
   if (typeof amount === 'number') {
     if (!Number.isFinite(amount)) return null;
     return amount < 0 ? '-' : String(amount).includes('e') ? amount.toFixed(20) : String(amount);
@@ -98,7 +98,8 @@ function amountText(amount: unknown): string | null {
   return typeof amount === 'string' ? amount.trim() : null;
 }
 
-function amountError(amount: unknown): string | null {
+/** The message of what is wrong with a form or JSON amount, or null (shared with recurring entries). */
+export function amountError(amount: unknown): string | null {
   // Spec section 5 has one message for a missing, zero or negative amount.
   if (isBlank(amount)) return TRANSACTION_MESSAGES.amountPositive;
   if (typeof amount === 'number' && amount > TRANSACTION_AMOUNT_MAX / 100)

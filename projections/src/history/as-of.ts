@@ -3,6 +3,7 @@ import type { Db, Queryable } from '@kosh/event-store';
 import { accountsProjection } from '../accounts/projector';
 import { ledgerProjection } from '../ledger/projector';
 import { loansProjection } from '../loans/projector';
+import { recurringProjection } from '../recurring/projector';
 import type { Projection } from '../runner/types';
 import { schedulesProjection } from '../schedules/projector';
 import { transactionsProjection } from '../transactions/projector';
@@ -30,6 +31,7 @@ export const AS_OF_PROJECTIONS: readonly Projection[] = [
   loansProjection,
   schedulesProjection,
   accountsProjection,
+  recurringProjection,
 ];
 
 /** `ledger_names` is the ledger's copy of the catalog: read live, like the catalog. */
@@ -38,7 +40,7 @@ const LIVE_TABLES = new Set(['ledger_names']);
 const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 /** The read models an as-of answer can be made from (names of their projections). */
-export type AsOfReadModel = 'transactions' | 'ledger' | 'loans' | 'schedules' | 'accounts';
+export type AsOfReadModel = 'transactions' | 'ledger' | 'loans' | 'schedules' | 'accounts' | 'recurring';
 
 /**
  * Folds `events` into fresh shadow copies of the read models named in `models`, then runs

@@ -5,6 +5,8 @@ import {
   IMPORT_EVENT_TYPES,
   loanChangeEventTypes,
   loanEventTypes,
+  NOTIFICATION_EVENT_TYPES,
+  RECURRING_EVENT_TYPES,
   type RecordedEvent,
   TRANSACTION_EVENT_TYPES,
   TRANSFER_EVENT_TYPES,
@@ -23,10 +25,12 @@ export const HISTORY_EVENT_TYPES: readonly string[] = [
   ...ACCOUNT_EVENT_TYPES,
   ...TRANSFER_EVENT_TYPES,
   ...IMPORT_EVENT_TYPES,
+  ...RECURRING_EVENT_TYPES,
+  ...NOTIFICATION_EVENT_TYPES,
 ];
 
 /** Streams whose events a user sees on their timeline (not the e-mail reservation streams). */
-const USER_STREAM = /^(user|loan|txn|bank|loantype|audit|account|transfer|import)-/;
+const USER_STREAM = /^(user|loan|txn|bank|loantype|audit|account|transfer|import|recurring|notifications)-/;
 
 /** Fields that hold secrets (or what a secret can be checked against): never copied. */
 export const SECRET_FIELDS = new Set(['passwordHash', 'tokenHash', 'sealedToken']);

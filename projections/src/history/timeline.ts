@@ -6,7 +6,12 @@ import {
   type AccountKind,
   EMAIL_FIELDS,
   fromPaise,
+  NOTIFICATION_FIELDS,
   PROFILE_FIELDS,
+  RECURRING_FIELDS,
+  RECURRING_FREQUENCY_LABELS,
+  REMINDER_KINDS,
+  type RecurringFrequency,
   TRANSACTION_FIELDS,
 } from '@kosh/domain';
 import {
@@ -58,6 +63,8 @@ export function wireStreamOf(streamId: string): string {
   switch (kind) {
     case 'user':
       return 'profile';
+    case 'notifications':
+      return 'notifications';
     case 'txn':
       return `transaction:${id}`;
     case 'loantype':
@@ -70,7 +77,9 @@ export function wireStreamOf(streamId: string): string {
 /** The inverse of `wireStreamOf` for the caller's own streams; null when it is not one. */
 export function streamIdOfWire(wire: string, userId: string): string | null {
   if (wire === 'profile') return `user-${userId}`;
-  const match = /^(loan|transaction|bank|loan_type|account|transfer|import):([0-9A-Za-z-]{1,64})$/.exec(wire);
+  if (wire === 'notifications') return `notifications-${userId}`;
+  const match =
+    /^(loan|transaction|bank|loan_type|account|transfer|import|recurring):([0-9A-Za-z-]{1,64})$/.exec(wire);
   if (!match) return null;
   const kind = {
     loan: 'loan',
@@ -80,6 +89,7 @@ export function streamIdOfWire(wire: string, userId: string): string | null {
     account: 'account',
     transfer: 'transfer',
     import: 'import',
+    recurring: 'recurring',
   }[match[1] as string];
   return `${kind}-${match[2]}`;
 }
@@ -110,6 +120,15 @@ const TRANSFER_FIELDS: Record<string, Field> = {
   toAccountId: { label: 'To Account', show: text },
   notes: { label: 'Notes', show: text },
 };
+
+/** Recurring entry fields (`RECURRING_FIELDS`); the type, the repeat and the last day in words. */
+const RECURRING_HISTORY = historyFields(RECURRING_FIELDS, {
+  transactionType: (v) => (v === 'C' ? 'Credit' : v === 'D' ? 'Debit' : null),
+  frequency: (v) => RECURRING_FREQUENCY_LABELS[v as RecurringFrequency] ?? null,
+  dayOfMonth: (v) => (typeof v === 'number' ? v : v === null ? 'Last day' : null),
+});
+
+const NOTIFICATION_HISTORY = historyFields(NOTIFICATION_FIELDS);
 
 /** The profile's names (`PROFILE_FIELDS`) and its address (`EMAIL_FIELDS`). */
 const PROFILE_HISTORY = historyFields(PROFILE_FIELDS);
@@ -203,6 +222,43 @@ export function timelineEntry(event: HistoryEvent, previous: Values, names: Name
       const ids = Array.isArray(d.transactionIds) ? d.transactionIds.length : 0;
       return entry(`Statement import undone: ${ids} transactions removed`);
     }
+    case 'RecurringEntryCreated':
+      return entry(
+        `Recurring ${d.transactionType === 'C' ? 'credit' : 'debit'} ${String(d.notes)} of ${amount(d.amount)} created`,
+        diff(RECURRING_HISTORY, null, d, names),
+      );
+    case 'RecurringEntryUpdated': {
+      const after = { ...(d.previous as object), ...(d.changes as object) };
+      const changes = diff(RECURRING_HISTORY, d.previous as Values, after, names);
+      return entry(
+        `Recurring entry edited (${changes.map((c) => c.field).join(', ') || 'no change'})`,
+        changes,
+      );
+    }
+    case 'RecurringEntryDeleted': {
+      const p = (d.previous ?? {}) as Record<string, unknown>;
+      return entry(`Recurring entry ${String(p.notes)} deleted`, diff(RECURRING_HISTORY, p, null, names));
+    }
+    case 'RecurringOccurrenceSkipped':
+      return entry(`Occurrence of ${String(d.occurrenceDate)} skipped`);
+    case 'RecurringOccurrenceChanged':
+      return entry(`Occurrence of ${String(d.occurrenceDate)} changed to ${amount(d.amount)}`, [
+        { field: 'Amount', from: null, to: money(d.amount, names) },
+        { field: 'Notes', from: null, to: text(d.notes, names) },
+      ]);
+    case 'RecurringOccurrenceRestored':
+      return entry(`Occurrence of ${String(d.occurrenceDate)} restored to the entry's values`);
+    case 'NotificationPreferencesSet': {
+      const after = { ...(d.previous as object), ...(d.changes as object) };
+      return entry(
+        'Reminder preferences changed',
+        diff(NOTIFICATION_HISTORY, d.previous as Values, after, names),
+      );
+    }
+    case 'ReminderUnsubscribed':
+      return entry(
+        `Unsubscribed from ${REMINDER_KINDS[d.kind as keyof typeof REMINDER_KINDS]?.label ?? String(d.kind)} reminders by mail link`,
+      );
     case 'UserRegistered':
       return entry('Account registered', diff({ ...PROFILE_HISTORY, ...EMAIL_HISTORY }, null, d, names));
     case 'EmailVerificationRequested':

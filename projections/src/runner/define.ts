@@ -6,7 +6,9 @@ import type {
   EmailReservationEvent,
   ImportEvent,
   LoanStreamEvent,
+  NotificationEvent,
   RecordedEvent,
+  RecurringEvent,
   TransactionEvent,
   TransferEvent,
   UserEvent,
@@ -24,7 +26,9 @@ export type LogEvent =
   | AuditEvent
   | AccountEvent
   | TransferEvent
-  | ImportEvent;
+  | ImportEvent
+  | RecurringEvent
+  | NotificationEvent;
 
 /** The recorded events of the given types. */
 export type EventOfType<T extends string> = RecordedEvent<Extract<LogEvent, { type: T }>>;
