@@ -11,4 +11,5 @@ export * from './ledger';
 export * from './loan-changes';
 export * from './loans';
 export * from './request';
+export * from './rules';
 export * from './transactions';

@@ -61,3 +61,7 @@ export * from './validation/decimal';
 export * from './validation/loan';
 export * from './validation/loan-change';
 export * from './validation/transaction';
+export * from './rule/decide';
+export * from './rule/match';
+export * from './rule/pattern';
+export * from './rule/validate';

@@ -8,6 +8,7 @@ import { historyRoutes } from './history/index';
 import { importRoutes } from './imports/index';
 import { ledgerRoutes } from './ledger/index';
 import { loanRoutes } from './loans/index';
+import { ruleRoutes } from './rules/index';
 import { transactionRoutes } from './transactions/index';
 import { transferRoutes } from './transfers/index';
 
@@ -24,4 +25,5 @@ export async function apiRoutes(app: FastifyInstance) {
   await app.register(transferRoutes, { prefix: '/transfers' });
   await app.register(importRoutes, { prefix: '/imports' });
   await app.register(categoryRoutes, { prefix: '/categories' });
+  await app.register(ruleRoutes, { prefix: '/rules' });
 }
