@@ -43,6 +43,12 @@ const ConfigSchema = Type.Object({
    * in MB; 0 keeps none (every read is built; ETags and 304 still hold).
    */
   ANSWER_CACHE_MB: Type.Number({ minimum: 0 }),
+  /**
+   * How often the workers post recurring entries' due occurrences (ms; default 10 minutes) and
+   * look for reminders to mail (default 1 hour). Each also runs once when a worker starts.
+   */
+  RECURRING_POST_EVERY_MS: Type.Integer({ minimum: 1000 }),
+  REMINDER_SCAN_EVERY_MS: Type.Integer({ minimum: 1000 }),
   /** Prefix of BullMQ keys, so several deployments or test runs can share one Redis. */
   QUEUE_PREFIX: Type.String({ minLength: 1 }),
   /** Turns the auth rate limits off (load tests only). */
@@ -111,6 +117,8 @@ export function loadConfig(env: Env = process.env): Config {
       ? Number(env.READ_YOUR_WRITES_TIMEOUT_MS)
       : 5000,
     ANSWER_CACHE_MB: env.ANSWER_CACHE_MB ? Number(env.ANSWER_CACHE_MB) : 32,
+    RECURRING_POST_EVERY_MS: env.RECURRING_POST_EVERY_MS ? Number(env.RECURRING_POST_EVERY_MS) : 600_000,
+    REMINDER_SCAN_EVERY_MS: env.REMINDER_SCAN_EVERY_MS ? Number(env.REMINDER_SCAN_EVERY_MS) : 3_600_000,
     QUEUE_PREFIX: env.QUEUE_PREFIX || 'kosh',
     RATE_LIMIT_ENABLED: env.RATE_LIMIT_ENABLED !== 'false',
     DOCS_ENABLED: env.DOCS_ENABLED ? env.DOCS_ENABLED === 'true' : env.NODE_ENV !== 'production',

@@ -159,16 +159,24 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     // Recurring entries post their due occurrences, and reminders are mailed, from a repeated
     // job (BullMQ's scheduler; the in-process queue's timer when embedded) and once at start, so
     // what came due while no worker ran is done now (ARCHITECTURE.md "Recurring entries").
-    await registerRecurringJobs(queue, { db, eventStore, clock, logger });
-    await registerReminderJobs(queue, {
-      db,
-      mailer,
+    await registerRecurringJobs(
       queue,
-      clock,
-      logger,
-      unsubscribeUrl: (claim) =>
-        `${config.APP_URL.replace(/\/+$/, '')}/api/unsubscribe?token=${encodeURIComponent(signUnsubscribeToken(claim, config.JWT_SECRET))}`,
-    });
+      { db, eventStore, clock, logger },
+      { everyMs: config.RECURRING_POST_EVERY_MS },
+    );
+    await registerReminderJobs(
+      queue,
+      {
+        db,
+        mailer,
+        queue,
+        clock,
+        logger,
+        unsubscribeUrl: (claim) =>
+          `${config.APP_URL.replace(/\/+$/, '')}/api/unsubscribe?token=${encodeURIComponent(signUnsubscribeToken(claim, config.JWT_SECRET))}`,
+      },
+      { everyMs: config.REMINDER_SCAN_EVERY_MS },
+    );
     for (const job of [RECURRING_POST_JOB, REMINDER_SCAN_JOB])
       await queue
         .enqueue(job, {}, { jobId: job })

@@ -3,12 +3,14 @@ import type { MigrationSource } from '@kosh/event-store';
 import { accountsProjection } from './accounts/projector';
 import { auditGrantsProjection } from './audit-grants/projector';
 import { catalogProjection } from './catalog/projector';
+import { categoriesProjection } from './categories/projector';
 import { historyProjection } from './history/projector';
 import { importsProjection } from './imports/projector';
 import { ledgerProjection } from './ledger/projector';
 import { loansProjection } from './loans/projector';
 import { notificationsProjection } from './notifications/projector';
 import { recurringProjection } from './recurring/projector';
+import { rulesProjection } from './rules/projector';
 import type { ReadModel } from './runner/define';
 import { schedulesProjection } from './schedules/projector';
 import { transactionsProjection } from './transactions/projector';
@@ -43,6 +45,8 @@ export const allProjections: readonly ReadModel[] = [
   importsProjection,
   recurringProjection,
   notificationsProjection,
+  categoriesProjection,
+  rulesProjection,
 ];
 
 /** Migrations of the runner and of every read model, applied after the event store's. */

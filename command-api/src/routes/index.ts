@@ -3,6 +3,7 @@ import { accountRoutes } from './accounts/index';
 import { auditGrantRoutes } from './audit-grants/index';
 import { authRoutes } from './auth/index';
 import { bankRoutes } from './banks/index';
+import { categoryRoutes } from './categories/index';
 import { historyRoutes } from './history/index';
 import { importRoutes } from './imports/index';
 import { ledgerRoutes } from './ledger/index';
@@ -10,6 +11,7 @@ import { loanRoutes } from './loans/index';
 import { notificationRoutes, unsubscribeRoutes } from './notifications/index';
 import { recurringRoutes } from './recurring/index';
 import { cashFlowRoutes } from './reports/cash-flow';
+import { ruleRoutes } from './rules/index';
 import { transactionRoutes } from './transactions/index';
 import { transferRoutes } from './transfers/index';
 
@@ -29,4 +31,6 @@ export async function apiRoutes(app: FastifyInstance) {
   await app.register(notificationRoutes, { prefix: '/profile/notifications' });
   await app.register(unsubscribeRoutes, { prefix: '/unsubscribe' });
   await app.register(cashFlowRoutes, { prefix: '/reports' });
+  await app.register(categoryRoutes, { prefix: '/categories' });
+  await app.register(ruleRoutes, { prefix: '/rules' });
 }

@@ -18,11 +18,10 @@ import {
   amountText,
   isCalendarDate,
   NOTES_MAX_LENGTH,
+  PAYEE_MAX_LENGTH,
   TRANSACTION_MESSAGES,
   type TransactionType,
 } from './transaction';
-
-export const PAYEE_MAX_LENGTH = 100;
 
 export const RECURRING_MESSAGES = {
   typeRequired: TRANSACTION_MESSAGES.typeRequired,
@@ -32,7 +31,7 @@ export const RECURRING_MESSAGES = {
   amountTooLarge: TRANSACTION_MESSAGES.amountTooLarge,
   notesRequired: TRANSACTION_MESSAGES.notesRequired,
   notesTooLong: TRANSACTION_MESSAGES.notesTooLong,
-  payeeTooLong: `Payee must not exceed ${PAYEE_MAX_LENGTH} characters`,
+  payeeTooLong: TRANSACTION_MESSAGES.payeeTooLong,
   categoryNotFound: 'Category not found',
   accountNotFound: 'Account not found',
   frequencyRequired: 'Repeats is required',

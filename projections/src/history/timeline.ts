@@ -12,6 +12,7 @@ import {
   RECURRING_FREQUENCY_LABELS,
   REMINDER_KINDS,
   type RecurringFrequency,
+  RULE_FIELDS,
   TRANSACTION_FIELDS,
 } from '@kosh/domain';
 import {
@@ -67,6 +68,8 @@ export function wireStreamOf(streamId: string): string {
       return 'notifications';
     case 'txn':
       return `transaction:${id}`;
+    case 'categories':
+      return 'categories';
     case 'loantype':
       return `loan_type:${id}`;
     default:
@@ -78,8 +81,11 @@ export function wireStreamOf(streamId: string): string {
 export function streamIdOfWire(wire: string, userId: string): string | null {
   if (wire === 'profile') return `user-${userId}`;
   if (wire === 'notifications') return `notifications-${userId}`;
+  if (wire === 'categories') return `categories-${userId}`;
   const match =
-    /^(loan|transaction|bank|loan_type|account|transfer|import|recurring):([0-9A-Za-z-]{1,64})$/.exec(wire);
+    /^(loan|transaction|bank|loan_type|account|transfer|import|rule|recurring):([0-9A-Za-z-]{1,64})$/.exec(
+      wire,
+    );
   if (!match) return null;
   const kind = {
     loan: 'loan',
@@ -90,6 +96,7 @@ export function streamIdOfWire(wire: string, userId: string): string | null {
     transfer: 'transfer',
     import: 'import',
     recurring: 'recurring',
+    rule: 'rule',
   }[match[1] as string];
   return `${kind}-${match[2]}`;
 }
@@ -129,6 +136,12 @@ const RECURRING_HISTORY = historyFields(RECURRING_FIELDS, {
 });
 
 const NOTIFICATION_HISTORY = historyFields(NOTIFICATION_FIELDS);
+/** Rule fields (`RULE_FIELDS`); the type in words. */
+const RULE_HISTORY = historyFields(RULE_FIELDS, {
+  transactionType: (v) => (v === 'C' ? 'Credit' : v === 'D' ? 'Debit' : null),
+});
+
+const KIND_WORDS: Record<string, string> = { income: 'income', expense: 'expense' };
 
 /** The profile's names (`PROFILE_FIELDS`) and its address (`EMAIL_FIELDS`). */
 const PROFILE_HISTORY = historyFields(PROFILE_FIELDS);
@@ -259,6 +272,55 @@ export function timelineEntry(event: HistoryEvent, previous: Values, names: Name
       return entry(
         `Unsubscribed from ${REMINDER_KINDS[d.kind as keyof typeof REMINDER_KINDS]?.label ?? String(d.kind)} reminders by mail link`,
       );
+    case 'CategoriesSeeded': {
+      const count = Array.isArray(d.categories) ? d.categories.length : 0;
+      return entry(`Categories set up: ${count} household categories`);
+    }
+    case 'CategoryCreated':
+      return entry(
+        `Category ${String(d.name)} added (${KIND_WORDS[String(d.kind)] ?? String(d.kind)})`,
+        [
+          { field: 'Name', from: null, to: text(d.name, names) },
+          { field: 'Parent', from: null, to: text(d.parentId, names) },
+        ].filter((c) => c.to !== null),
+      );
+    case 'CategoryRenamed':
+      return entry(`Category ${String(d.previousName)} renamed to ${String(d.name)}`, [
+        { field: 'Name', from: text(d.previousName, names), to: text(d.name, names) },
+      ]);
+    case 'CategoryMoved':
+      return entry(d.parentId === null ? 'Category moved to the top level' : 'Category moved under another', [
+        { field: 'Parent', from: text(d.previousParentId, names), to: text(d.parentId, names) },
+      ]);
+    case 'CategoryMerged':
+      return entry(`Category ${String(d.name)} merged into ${String(d.intoName)}: its transactions moved`);
+    case 'CategoryDeleted':
+      return entry(
+        d.moveTo === null
+          ? `Category ${String(d.name)} deleted: its transactions left uncategorised`
+          : `Category ${String(d.name)} deleted: its transactions moved to ${String(d.moveToName)}`,
+      );
+    case 'RuleCreated':
+      return entry(`Rule ${String(d.name)} created`, diff(RULE_HISTORY, null, d, names));
+    case 'RuleUpdated': {
+      const changes = diff(
+        RULE_HISTORY,
+        d.previous as Values,
+        { ...(d.previous as object), ...(d.changes as object) },
+        names,
+      );
+      return entry(`Rule edited (${changes.map((c) => c.field).join(', ') || 'no change'})`, changes);
+    }
+    case 'RuleDeleted': {
+      const p = (d.previous ?? {}) as Record<string, unknown>;
+      return entry(`Rule ${String(p.name)} deleted`, diff(RULE_HISTORY, p, null, names));
+    }
+    case 'RuleApplied': {
+      const n = Array.isArray(d.changes) ? d.changes.length : 0;
+      return entry(
+        `Rule ${String(d.name)} applied to existing entries: ${n} transaction${n === 1 ? '' : 's'} changed`,
+      );
+    }
     case 'UserRegistered':
       return entry('Account registered', diff({ ...PROFILE_HISTORY, ...EMAIL_HISTORY }, null, d, names));
     case 'EmailVerificationRequested':

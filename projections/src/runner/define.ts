@@ -3,12 +3,14 @@ import type {
   AccountEvent,
   AuditEvent,
   CatalogEvent,
+  CategoryEvent,
   EmailReservationEvent,
   ImportEvent,
   LoanStreamEvent,
   NotificationEvent,
   RecordedEvent,
   RecurringEvent,
+  RuleEvent,
   TransactionEvent,
   TransferEvent,
   UserEvent,
@@ -28,7 +30,9 @@ export type LogEvent =
   | TransferEvent
   | ImportEvent
   | RecurringEvent
-  | NotificationEvent;
+  | NotificationEvent
+  | CategoryEvent
+  | RuleEvent;
 
 /** The recorded events of the given types. */
 export type EventOfType<T extends string> = RecordedEvent<Extract<LogEvent, { type: T }>>;

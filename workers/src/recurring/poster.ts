@@ -4,6 +4,8 @@ import {
   accountStreamId,
   addDays,
   calendarDateOf,
+  categoryDecider,
+  categoryStreamId,
   occurrencesBetween,
   occurrenceValues,
   type RecordedEvent,
@@ -57,6 +59,17 @@ async function openAccountOf(deps: PosterDeps, userId: string, accountId: string
   return state.status === 'open' && state.userId === userId ? accountId : null;
 }
 
+/** The user's live category, else null (one deleted or merged since the entry was made). */
+async function liveCategoryOf(deps: PosterDeps, userId: string, categoryId: string | null | undefined) {
+  if (!categoryId) return null;
+  const { events } = await deps.eventStore.readStream(categoryStreamId(userId));
+  const state = events.reduce(
+    (s, e) => categoryDecider.evolve(s, e as never),
+    categoryDecider.initialState(),
+  );
+  return state.status === 'seeded' && state.categories.has(categoryId) ? categoryId : null;
+}
+
 /**
  * Posts every due, unposted, unskipped occurrence of one entry up to today (India), from the
  * entry's own stream (its skips and changes as of now, whatever the read model shows).
@@ -85,6 +98,7 @@ export async function postEntryOccurrences(
     if (!values) continue;
     const transactionId = recurringTransactionId(recurringId, date);
     const accountId = await openAccountOf(deps, state.userId, state.details.accountId);
+    const categoryId = await liveCategoryOf(deps, state.userId, state.details.categoryId);
     const [recorded] = transactionDecider.decide(
       {
         type: 'RecordTransaction',
@@ -96,6 +110,8 @@ export async function postEntryOccurrences(
           amount: values.amount,
           notes: values.notes,
           accountId,
+          categoryId,
+          payee: state.details.payee ?? null,
           now: now.toISOString(),
         },
       },

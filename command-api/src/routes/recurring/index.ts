@@ -40,6 +40,7 @@ import { etagOf } from '../../commands/handle';
 import { type CommandOutcome, commandRoutes, readOrFold } from '../../commands/route';
 import { readAt } from '../../reads/read-at';
 import { ownsOpenAccount } from '../accounts/own-account';
+import { ownsCategory } from '../categories/own-category';
 import { occurrencesOf, recurringToWire } from './wire';
 
 const tags = ['Recurring'];
@@ -60,13 +61,20 @@ export async function recurringRoutes(fastify: FastifyInstance) {
   const notFound = () => new NotFoundError(RECURRING_MESSAGES.recurringNotFound);
   const today = (now: Date) => calendarDateOf(now);
 
-  /** The entry's fields; its account must be one of the user's open accounts (else 422). */
+  /** The entry's fields; its account and category must be the user's own (else 422 on that field). */
   async function details(userId: string, body: RecurringInput) {
     const parsed = parseRecurring(body);
     if (!parsed.ok) throw new ValidationError(parsed.errors);
-    const { accountId } = parsed.value;
-    if (accountId && !(await ownsOpenAccount(platform, userId, accountId)))
-      throw new ValidationError([{ field: 'account_id', message: RECURRING_MESSAGES.accountNotFound }]);
+    const { accountId, categoryId } = parsed.value;
+    const [accountOk, categoryOk] = await Promise.all([
+      !accountId || ownsOpenAccount(platform, userId, accountId),
+      !categoryId || ownsCategory(platform, userId, categoryId),
+    ]);
+    const errors = [
+      ...(accountOk ? [] : [{ field: 'account_id', message: RECURRING_MESSAGES.accountNotFound }]),
+      ...(categoryOk ? [] : [{ field: 'category_id', message: RECURRING_MESSAGES.categoryNotFound }]),
+    ];
+    if (errors.length > 0) throw new ValidationError(errors);
     return parsed.value;
   }
 

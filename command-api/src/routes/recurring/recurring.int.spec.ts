@@ -4,9 +4,22 @@ import { testClock } from '../../testing/clock';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 import { waitUntil } from '../../testing/wait-until';
 
-type Recurring = { id: string; next_occurrence: string | null; version: number; notes: string };
+type Recurring = {
+  id: string;
+  next_occurrence: string | null;
+  version: number;
+  notes: string;
+  category_id: string | null;
+};
 type Occurrence = { recurring_id: string; date: string; status: string; amount: number; notes: string };
-type Transaction = { id: string; notes: string; transaction_date: string; amount: number };
+type Transaction = {
+  id: string;
+  notes: string;
+  transaction_date: string;
+  amount: number;
+  category_id: string | null;
+  payee: string | null;
+};
 
 const rent = {
   transaction_type: 'D',
@@ -53,7 +66,17 @@ describe.each(['postgres', 'embedded'] as const)('recurring entries (%s)', (mode
   });
 
   it('creates an entry and posts the occurrence due today once, not the ones before it was created', async () => {
-    const res = await t.as(alice).post('/api/recurring', rent);
+    const categories = (await t.as(alice).get('/api/categories')).body.data.categories as {
+      id: string;
+      name: string;
+    }[];
+    const rentCategory = categories.find((c) => c.name === 'Rent');
+    expect(rentCategory).toBeDefined();
+    const bobs = (await t.as(bob).get('/api/categories')).body.data.categories as { id: string }[];
+    const foreign = await t.as(alice).post('/api/recurring', { ...rent, category_id: bobs[0]?.id });
+    expect(foreign.status).toBe(422);
+    expect(foreign.body.errors).toEqual([{ field: 'category_id', message: 'Category not found' }]);
+    const res = await t.as(alice).post('/api/recurring', { ...rent, category_id: rentCategory?.id });
     expect(res.status).toBe(201);
     entry = res.body.data.recurring;
     expect(entry).toMatchObject({ amount: 25000, frequency: 'monthly', day_of_month: 20, payee: 'Landlord' });
@@ -63,7 +86,12 @@ describe.each(['postgres', 'embedded'] as const)('recurring entries (%s)', (mode
     await t.caughtUp(['transactions', 'recurring']);
     const posted = await rentTransactions();
     expect(posted).toHaveLength(1);
-    expect(posted[0]).toMatchObject({ transaction_date: '2026-03-20', amount: 25000 });
+    expect(posted[0]).toMatchObject({
+      transaction_date: '2026-03-20',
+      amount: 25000,
+      category_id: entry.category_id,
+      payee: 'Landlord',
+    });
     await waitUntil(async () => {
       const one = await t.as(alice).get(`/api/recurring/${entry.id}`);
       return one.body.data.recurring.next_occurrence === '2026-04-20';
@@ -97,7 +125,6 @@ describe.each(['postgres', 'embedded'] as const)('recurring entries (%s)', (mode
 
   it("answers 404 for another user's entry, whatever the request", async () => {
     const asBob = t.as(bob);
-    expect((await asBob.get('/api/recurring')).body.data.recurring).toEqual([]);
     const before = await eventCount();
     expect((await asBob.get(`/api/recurring/${entry.id}`)).status).toBe(404);
     expect((await asBob.put(`/api/recurring/${entry.id}`, rent)).status).toBe(404);
@@ -175,7 +202,7 @@ describe.each(['postgres', 'embedded'] as const)('recurring entries (%s)', (mode
     const one = await t.as(alice).get(`/api/recurring/${entry.id}`);
     const edit = await t.as(alice).put(
       `/api/recurring/${entry.id}`,
-      { ...rent, amount: '27000' },
+      { ...rent, category_id: entry.category_id, amount: '27000' },
       {
         headers: { 'if-match': one.headers.etag as string },
       },
