@@ -168,6 +168,9 @@ export const api = createApi({
     'Import',
     'Category',
     'Rule',
+    'Recurring',
+    'Notifications',
+    'CashFlow',
   ],
   endpoints: () => ({}),
 });

@@ -9,6 +9,9 @@ describe('snake_case on the wire, camelCase in the app (spec section 3)', () => 
     expect(keepsServerNames('/ledger/periods')).toBe(true);
     expect(keepsServerNames('/accounts/3f1c/register?page=1')).toBe(true);
     expect(keepsServerNames('/transfers')).toBe(true);
+    expect(keepsServerNames('/recurring/upcoming?days=60')).toBe(true);
+    expect(keepsServerNames('/profile/notifications')).toBe(true);
+    expect(keepsServerNames('/reports/cash-flow')).toBe(true);
     expect(keepsServerNames('/loans')).toBe(false);
     expect(keepsServerNames('/auth/profile')).toBe(false);
   });

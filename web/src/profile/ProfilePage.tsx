@@ -10,6 +10,7 @@ import { displayName, type User } from '../auth/user';
 import { FormErrorCallout, formValidator, InputGroupField, SubmitButton, toSubmissionErrors } from '../forms';
 import { HistoryExport } from '../history/HistoryExport';
 import { toast } from '../toaster';
+import { NotificationPreferences } from './NotificationPreferences';
 import { ProfilePicture } from './ProfilePicture';
 
 type ProfileValues = { firstName: string; lastName: string; email: string };
@@ -110,6 +111,7 @@ export function ProfilePage() {
           )}
         />
       </Card>
+      <NotificationPreferences />
       <HistoryExport />
       <AuditorAccessSection />
     </div>

@@ -6,6 +6,8 @@ export const navigationEntries = [
   { href: '/ledger', label: 'Ledger View', icon: 'th-list', alsoActiveOn: [] },
   { href: '/accounts', label: 'Accounts', icon: 'credit-card', alsoActiveOn: [] },
   { href: '/import', label: 'Import', icon: 'import', alsoActiveOn: [] },
+  { href: '/recurring', label: 'Recurring', icon: 'repeat', alsoActiveOn: [] },
+  { href: '/reports/cash-flow', label: 'Cash Flow', icon: 'timeline-bar-chart', alsoActiveOn: [] },
   { href: '/history', label: 'History', icon: 'history', alsoActiveOn: [] },
 ] as const;
 
