@@ -191,7 +191,7 @@ export function timelineEntry(event: HistoryEvent, previous: Values, names: Name
   switch (event.type) {
     case 'TransactionRecorded':
       return entry(
-        `${d.transactionType === 'C' ? 'Credit' : 'Debit'} of ${amount(d.amount)} recorded`,
+        `${d.transactionType === 'C' ? 'Credit' : 'Debit'} of ${amount(d.amount)} recorded${d.recurringId ? ` by a recurring entry (${String(d.occurrenceDate)})` : ''}`,
         diff(TRANSACTION_HISTORY, null, d, names),
       );
     case 'TransactionUpdated': {

@@ -1,4 +1,4 @@
-import { Button, Callout, Card, H2, HTMLTable, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
+import { Alert, Button, Callout, Card, H2, HTMLTable, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
 import { useState } from 'react';
 import { PageHeader } from '../app/layout/PageHeader';
 import { formatDate, formatMoney } from '../format';
@@ -37,6 +37,7 @@ export function RecurringPage() {
   const upcoming = useGetUpcomingQuery(UPCOMING_DAYS);
   const [editing, setEditing] = useState<Editing>({ open: false });
   const [changing, setChanging] = useState<Occurrence | null>(null);
+  const [deleting, setDeleting] = useState<Recurring | null>(null);
   const [remove] = useDeleteRecurringMutation();
   const [skip] = useSkipOccurrenceMutation();
   const [restore] = useRestoreOccurrenceMutation();
@@ -134,7 +135,7 @@ export function RecurringPage() {
                           icon="trash"
                           intent="danger"
                           aria-label={`Delete recurring entry ${entry.notes}`}
-                          onClick={() => deleteEntry(entry)}
+                          onClick={() => setDeleting(entry)}
                         />
                       </div>
                     </td>
@@ -227,6 +228,23 @@ export function RecurringPage() {
       {editing.open ? (
         <RecurringDialog editing={editing.entry} onClose={() => setEditing({ open: false })} />
       ) : null}
+      <Alert
+        isOpen={deleting !== null}
+        intent="danger"
+        icon="trash"
+        cancelButtonText="Cancel"
+        confirmButtonText="Delete Entry"
+        onCancel={() => setDeleting(null)}
+        onConfirm={async () => {
+          if (deleting) await deleteEntry(deleting);
+          setDeleting(null);
+        }}
+      >
+        <p>
+          Delete the recurring entry {deleting?.notes}? Nothing more is posted from it; what it posted stays
+          in the transaction book.
+        </p>
+      </Alert>
       {changing ? <OccurrenceDialog occurrence={changing} onClose={() => setChanging(null)} /> : null}
     </>
   );

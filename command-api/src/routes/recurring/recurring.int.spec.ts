@@ -92,6 +92,11 @@ describe.each(['postgres', 'embedded'] as const)('recurring entries (%s)', (mode
       category_id: entry.category_id,
       payee: 'Landlord',
     });
+    await t.caughtUp(['history']);
+    const posting = await t.as(alice).get(`/api/history?stream=transaction:${posted[0]?.id}`);
+    expect(posting.body.data.entries.map((e: { summary: string }) => e.summary)).toEqual([
+      'Debit of ₹25,000.00 recorded by a recurring entry (2026-03-20)',
+    ]);
     await waitUntil(async () => {
       const one = await t.as(alice).get(`/api/recurring/${entry.id}`);
       return one.body.data.recurring.next_occurrence === '2026-04-20';
