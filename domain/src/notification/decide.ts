@@ -71,7 +71,9 @@ export function parseNotificationPreferences(
   const daysText =
     typeof rawDays === 'number' ? String(rawDays) : typeof rawDays === 'string' ? rawDays.trim() : '';
   const days = rawDays === undefined || rawDays === null || daysText === '' ? 3 : Number(daysText);
-  if (!/^\d{0,2}$/.test(daysText) || days > DAYS_BEFORE_MAX)
+  const typed =
+    rawDays === undefined || rawDays === null || typeof rawDays === 'number' || typeof rawDays === 'string';
+  if (!typed || !/^\d{0,2}$/.test(daysText) || days > DAYS_BEFORE_MAX)
     errors.push({ field: NOTIFICATION_FIELDS.daysBefore.wire, message: NOTIFICATION_MESSAGES.daysBefore });
   if (errors.length > 0) return { ok: false, errors };
   return { ok: true, value: { emiDue, recurringDue, daysBefore: days } };

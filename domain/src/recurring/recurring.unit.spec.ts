@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { notificationDecider } from '../notification/decide';
+import { notificationDecider, parseNotificationPreferences } from '../notification/decide';
 import { ConflictError, NotFoundError, ValidationError } from '../shared/errors';
 import { DeciderSpecification } from '../testing/decider-specification';
 import { cashFlowForecast, cashFlowWindow } from './cash-flow';
@@ -158,6 +158,14 @@ describe('notification preferences', () => {
     prefs([used])
       .when({ type: 'UnsubscribeReminder', data: { userId, now, kind: 'emi-due', tokenId: 't1' } })
       .thenThrows(ConflictError);
+  });
+  it('reads the body: flags must be booleans, days a whole number (default 3)', () => {
+    expect(parseNotificationPreferences({ emi_due: true, recurring_due: false })).toEqual({
+      ok: true,
+      value: { emiDue: true, recurringDue: false, daysBefore: 3 },
+    });
+    const bad = parseNotificationPreferences({ emi_due: 1, recurring_due: false, days_before: true });
+    expect(bad.ok ? [] : bad.errors.map((e) => e.field)).toEqual(['emi_due', 'days_before']);
   });
   it('refuses days before outside 0 to 30', () => {
     prefs([])
