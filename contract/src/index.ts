@@ -9,5 +9,6 @@ export * from './imports';
 export * from './ledger';
 export * from './loan-changes';
 export * from './loans';
+export * from './reports';
 export * from './request';
 export * from './transactions';

@@ -58,6 +58,12 @@ export {
 } from './loans/queries';
 export { allProjections, migrationSources, runnerMigrations } from './registry';
 export {
+  incomeExpenseByMonth,
+  type MonthIncomeExpense,
+  type NetWorthPoint,
+  netWorthOn,
+} from './reports/queries';
+export {
   createProjectionRunner,
   LIVE_LOCK,
   type ProjectionRunner,

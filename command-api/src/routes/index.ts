@@ -7,6 +7,7 @@ import { historyRoutes } from './history/index';
 import { importRoutes } from './imports/index';
 import { ledgerRoutes } from './ledger/index';
 import { loanRoutes } from './loans/index';
+import { reportRoutes } from './reports/index';
 import { transactionRoutes } from './transactions/index';
 import { transferRoutes } from './transfers/index';
 
@@ -22,4 +23,5 @@ export async function apiRoutes(app: FastifyInstance) {
   await app.register(accountRoutes, { prefix: '/accounts' });
   await app.register(transferRoutes, { prefix: '/transfers' });
   await app.register(importRoutes, { prefix: '/imports' });
+  await app.register(reportRoutes, { prefix: '/reports' });
 }
