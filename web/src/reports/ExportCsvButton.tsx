@@ -29,3 +29,6 @@ export function ExportCsvButton({
   };
   return <Button icon="download" text="Export CSV" loading={busy} onClick={exportCsv} />;
 }
+
+/** A figure's colour: red below zero, green above, plain at zero. */
+export const signClass = (value: number) => (value < 0 ? 'kosh-negative' : value > 0 ? 'kosh-positive' : '');

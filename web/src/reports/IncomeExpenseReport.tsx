@@ -3,7 +3,7 @@ import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAx
 import { axisMoney, chartMoney } from '../dashboard/chartFormat';
 import { formatMoney } from '../format';
 import { TableScroll } from '../ui/TableScroll';
-import { ExportCsvButton } from './ExportCsvButton';
+import { ExportCsvButton, signClass } from './ExportCsvButton';
 import { type IncomeExpense, useGetIncomeExpenseQuery } from './reportsApi';
 
 const SHORT = (name: string, year: number) => `${name.slice(0, 3)} ${String(year).slice(2)}`;
@@ -12,11 +12,12 @@ const SHORT = (name: string, year: number) => `${name.slice(0, 3)} ${String(year
 export function incomeExpenseSummary(report: IncomeExpense): string {
   const { totals, months } = report;
   const out = totals.expense + totals.loan_payments;
-  const saved = months.filter((m) => m.net >= 0).length;
+  const surplus = months.filter((m) => m.net > 0).length;
+  const deficit = months.filter((m) => m.net < 0).length;
   return (
     `Over ${months.length} months: income ${formatMoney(totals.income)}, expense ${formatMoney(totals.expense)}, ` +
     `loan payments ${formatMoney(totals.loan_payments)} (${formatMoney(out)} out), net ${formatMoney(totals.net)}. ` +
-    `${saved} of ${months.length} months ended in surplus.`
+    `Months in surplus: ${surplus}; in deficit: ${deficit}.`
   );
 }
 
@@ -103,9 +104,7 @@ export function IncomeExpenseReport({ asOf }: { asOf: string | null }) {
                     <td className="kosh-amount">{formatMoney(m.income)}</td>
                     <td className="kosh-amount">{formatMoney(m.expense)}</td>
                     <td className="kosh-amount">{formatMoney(m.loan_payments)}</td>
-                    <td className={`kosh-amount ${m.net < 0 ? 'kosh-negative' : 'kosh-positive'}`}>
-                      {formatMoney(m.net)}
-                    </td>
+                    <td className={`kosh-amount ${signClass(m.net)}`}>{formatMoney(m.net)}</td>
                   </tr>
                 ))}
               </tbody>
@@ -115,7 +114,7 @@ export function IncomeExpenseReport({ asOf }: { asOf: string | null }) {
                   <td className="kosh-amount">{formatMoney(data.totals.income)}</td>
                   <td className="kosh-amount">{formatMoney(data.totals.expense)}</td>
                   <td className="kosh-amount">{formatMoney(data.totals.loan_payments)}</td>
-                  <td className={`kosh-amount ${data.totals.net < 0 ? 'kosh-negative' : 'kosh-positive'}`}>
+                  <td className={`kosh-amount ${signClass(data.totals.net)}`}>
                     {formatMoney(data.totals.net)}
                   </td>
                 </tr>

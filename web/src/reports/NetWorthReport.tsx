@@ -12,7 +12,7 @@ import {
 import { axisMoney, axisMonth, chartMoney } from '../dashboard/chartFormat';
 import { formatDate, formatMoney } from '../format';
 import { TableScroll } from '../ui/TableScroll';
-import { ExportCsvButton } from './ExportCsvButton';
+import { ExportCsvButton, signClass } from './ExportCsvButton';
 import { type NetWorth, useGetNetWorthQuery } from './reportsApi';
 
 /** The report in words: where net worth started, where it stands, and what makes it up now. */
@@ -109,9 +109,7 @@ export function NetWorthReport({ asOf }: { asOf: string | null }) {
                     <th scope="row">{formatDate(p.date)}</th>
                     <td className="kosh-amount">{formatMoney(p.accounts)}</td>
                     <td className="kosh-amount">{formatMoney(p.loans)}</td>
-                    <td className={`kosh-amount ${p.net_worth < 0 ? 'kosh-negative' : 'kosh-positive'}`}>
-                      {formatMoney(p.net_worth)}
-                    </td>
+                    <td className={`kosh-amount ${signClass(p.net_worth)}`}>{formatMoney(p.net_worth)}</td>
                   </tr>
                 ))}
               </tbody>

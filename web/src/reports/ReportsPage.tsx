@@ -8,8 +8,8 @@ import './reports.css';
 import '../ui/money-screens.css';
 
 const REPORTS = [
-  { id: 'income-expense', title: 'Income vs expense' },
-  { id: 'net-worth', title: 'Net worth' },
+  { id: 'income-expense', title: 'Income vs expense', Report: IncomeExpenseReport },
+  { id: 'net-worth', title: 'Net worth', Report: NetWorthReport },
 ] as const;
 type ReportId = (typeof REPORTS)[number]['id'];
 
@@ -43,13 +43,12 @@ export function ReportsPage() {
         selectedTabId={report}
         onChange={(id) => choose(id as ReportId)}
         large
+        renderActiveTabPanelOnly
       >
         {REPORTS.map((r) => (
-          <Tab key={r.id} id={r.id} title={r.title} />
+          <Tab key={r.id} id={r.id} title={r.title} panel={<r.Report asOf={asOf} />} />
         ))}
       </Tabs>
-      {report === 'income-expense' ? <IncomeExpenseReport asOf={asOf} /> : null}
-      {report === 'net-worth' ? <NetWorthReport asOf={asOf} /> : null}
     </>
   );
 }
