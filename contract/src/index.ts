@@ -3,6 +3,7 @@ export * from './audit-grants';
 export * from './auth';
 export * from './banks';
 export * from './case';
+export * from './categories';
 export * from './envelope';
 export * from './history';
 export * from './imports';

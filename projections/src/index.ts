@@ -26,6 +26,8 @@ export {
   listLoanTypes,
   nextCatalogId,
 } from './catalog/queries';
+export { type CategoryRow, evolveCategoryRow } from './categories/projector';
+export { type CategoryWithCount, getCategory, listCategories } from './categories/queries';
 export { type AsOfReadModel, type AsOfScope, readAsOf } from './history/as-of';
 export { HISTORY_EVENT_TYPES } from './history/projector';
 export { exportPage, type HistoryFilter, historyPage, ownsStream } from './history/queries';

@@ -3,6 +3,7 @@ import type { MigrationSource } from '@kosh/event-store';
 import { accountsProjection } from './accounts/projector';
 import { auditGrantsProjection } from './audit-grants/projector';
 import { catalogProjection } from './catalog/projector';
+import { categoriesProjection } from './categories/projector';
 import { historyProjection } from './history/projector';
 import { importsProjection } from './imports/projector';
 import { ledgerProjection } from './ledger/projector';
@@ -39,6 +40,7 @@ export const allProjections: readonly ReadModel[] = [
   auditGrantsProjection,
   accountsProjection,
   importsProjection,
+  categoriesProjection,
 ];
 
 /** Migrations of the runner and of every read model, applied after the event store's. */

@@ -7,6 +7,7 @@ import {
   EMAIL_FIELDS,
   fromPaise,
   PROFILE_FIELDS,
+  RULE_FIELDS,
   TRANSACTION_FIELDS,
 } from '@kosh/domain';
 import {
@@ -60,6 +61,8 @@ export function wireStreamOf(streamId: string): string {
       return 'profile';
     case 'txn':
       return `transaction:${id}`;
+    case 'categories':
+      return 'categories';
     case 'loantype':
       return `loan_type:${id}`;
     default:
@@ -70,7 +73,10 @@ export function wireStreamOf(streamId: string): string {
 /** The inverse of `wireStreamOf` for the caller's own streams; null when it is not one. */
 export function streamIdOfWire(wire: string, userId: string): string | null {
   if (wire === 'profile') return `user-${userId}`;
-  const match = /^(loan|transaction|bank|loan_type|account|transfer|import):([0-9A-Za-z-]{1,64})$/.exec(wire);
+  if (wire === 'categories') return `categories-${userId}`;
+  const match = /^(loan|transaction|bank|loan_type|account|transfer|import|rule):([0-9A-Za-z-]{1,64})$/.exec(
+    wire,
+  );
   if (!match) return null;
   const kind = {
     loan: 'loan',
@@ -80,6 +86,7 @@ export function streamIdOfWire(wire: string, userId: string): string | null {
     account: 'account',
     transfer: 'transfer',
     import: 'import',
+    rule: 'rule',
   }[match[1] as string];
   return `${kind}-${match[2]}`;
 }
@@ -110,6 +117,13 @@ const TRANSFER_FIELDS: Record<string, Field> = {
   toAccountId: { label: 'To Account', show: text },
   notes: { label: 'Notes', show: text },
 };
+
+/** Rule fields (`RULE_FIELDS`); the type in words. */
+const RULE_HISTORY = historyFields(RULE_FIELDS, {
+  transactionType: (v) => (v === 'C' ? 'Credit' : v === 'D' ? 'Debit' : null),
+});
+
+const KIND_WORDS: Record<string, string> = { income: 'income', expense: 'expense' };
 
 /** The profile's names (`PROFILE_FIELDS`) and its address (`EMAIL_FIELDS`). */
 const PROFILE_HISTORY = historyFields(PROFILE_FIELDS);
@@ -202,6 +216,55 @@ export function timelineEntry(event: HistoryEvent, previous: Values, names: Name
     case 'ImportUndone': {
       const ids = Array.isArray(d.transactionIds) ? d.transactionIds.length : 0;
       return entry(`Statement import undone: ${ids} transactions removed`);
+    }
+    case 'CategoriesSeeded': {
+      const count = Array.isArray(d.categories) ? d.categories.length : 0;
+      return entry(`Categories set up: ${count} household categories`);
+    }
+    case 'CategoryCreated':
+      return entry(
+        `Category ${String(d.name)} added (${KIND_WORDS[String(d.kind)] ?? String(d.kind)})`,
+        [
+          { field: 'Name', from: null, to: text(d.name, names) },
+          { field: 'Parent', from: null, to: text(d.parentId, names) },
+        ].filter((c) => c.to !== null),
+      );
+    case 'CategoryRenamed':
+      return entry(`Category ${String(d.previousName)} renamed to ${String(d.name)}`, [
+        { field: 'Name', from: text(d.previousName, names), to: text(d.name, names) },
+      ]);
+    case 'CategoryMoved':
+      return entry(d.parentId === null ? 'Category moved to the top level' : 'Category moved under another', [
+        { field: 'Parent', from: text(d.previousParentId, names), to: text(d.parentId, names) },
+      ]);
+    case 'CategoryMerged':
+      return entry(`Category ${String(d.name)} merged into ${String(d.intoName)}: its transactions moved`);
+    case 'CategoryDeleted':
+      return entry(
+        d.moveTo === null
+          ? `Category ${String(d.name)} deleted: its transactions left uncategorised`
+          : `Category ${String(d.name)} deleted: its transactions moved to ${String(d.moveToName)}`,
+      );
+    case 'RuleCreated':
+      return entry(`Rule ${String(d.name)} created`, diff(RULE_HISTORY, null, d, names));
+    case 'RuleUpdated': {
+      const changes = diff(
+        RULE_HISTORY,
+        d.previous as Values,
+        { ...(d.previous as object), ...(d.changes as object) },
+        names,
+      );
+      return entry(`Rule edited (${changes.map((c) => c.field).join(', ') || 'no change'})`, changes);
+    }
+    case 'RuleDeleted': {
+      const p = (d.previous ?? {}) as Record<string, unknown>;
+      return entry(`Rule ${String(p.name)} deleted`, diff(RULE_HISTORY, p, null, names));
+    }
+    case 'RuleApplied': {
+      const n = Array.isArray(d.changes) ? d.changes.length : 0;
+      return entry(
+        `Rule ${String(d.name)} applied to existing entries: ${n} transaction${n === 1 ? '' : 's'} changed`,
+      );
     }
     case 'UserRegistered':
       return entry('Account registered', diff({ ...PROFILE_HISTORY, ...EMAIL_HISTORY }, null, d, names));

@@ -3,10 +3,12 @@ import type {
   AccountEvent,
   AuditEvent,
   CatalogEvent,
+  CategoryEvent,
   EmailReservationEvent,
   ImportEvent,
   LoanStreamEvent,
   RecordedEvent,
+  RuleEvent,
   TransactionEvent,
   TransferEvent,
   UserEvent,
@@ -24,7 +26,9 @@ export type LogEvent =
   | AuditEvent
   | AccountEvent
   | TransferEvent
-  | ImportEvent;
+  | ImportEvent
+  | CategoryEvent
+  | RuleEvent;
 
 /** The recorded events of the given types. */
 export type EventOfType<T extends string> = RecordedEvent<Extract<LogEvent, { type: T }>>;

@@ -166,6 +166,8 @@ export const api = createApi({
     'Register',
     'Transfer',
     'Import',
+    'Category',
+    'Rule',
   ],
   endpoints: () => ({}),
 });

@@ -1,6 +1,7 @@
 import { Button, HTMLTable, Spinner, Tag } from '@blueprintjs/core';
 import type { TRANSACTION_FIELDS, WireNames } from '@kosh/domain';
 import { Fragment, type ReactNode } from 'react';
+import { categoryLabel, useGetCategoriesQuery } from '../categories/categoriesApi';
 import { formatDate, formatDateTime, formatMoney } from '../format';
 import { TableScroll } from '../ui/TableScroll';
 import type { Transaction } from './transactionsApi';
@@ -58,7 +59,31 @@ const FIELD_COLUMNS: Record<WireNames<typeof TRANSACTION_FIELDS>, Column | 'hidd
   },
   /** The book filters by account; the row does not repeat it. */
   account_id: 'hidden',
+  category_id: {
+    th: <th>Category</th>,
+    td: (t) => (
+      <td data-label="Category">
+        <CategoryName id={t.category_id} />
+      </td>
+    ),
+  },
+  payee: {
+    th: <th>Payee</th>,
+    td: (t) => (
+      <td data-label="Payee" className="kosh-notes" title={t.payee ?? ''}>
+        {t.payee ?? ''}
+      </td>
+    ),
+  },
 };
+
+/** A category's name from the user's list ("Food › Groceries"); blank for none. */
+function CategoryName({ id }: { id: string | null }) {
+  const categories = useGetCategoriesQuery(undefined, { skip: id === null });
+  if (id === null) return null;
+  const category = categories.data?.find((c) => c.id === id);
+  return category ? categoryLabel(category, categories.data ?? []) : null;
+}
 
 const isCredit = (t: Transaction) => t.transaction_type === 'C';
 

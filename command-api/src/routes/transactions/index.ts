@@ -18,6 +18,7 @@ import {
   NotFoundError,
   parseTransaction,
   TRANSACTION_ACCOUNT_NOT_FOUND,
+  TRANSACTION_CATEGORY_NOT_FOUND,
   TRANSACTION_FIELDS,
   TRANSACTION_NOT_FOUND,
   type TransactionCommand,
@@ -39,6 +40,7 @@ import { etagOf } from '../../commands/handle';
 import { type CommandOutcome, commandRoutes } from '../../commands/route';
 import { cachedReadAt, createAnswerCache } from '../../reads/answer-cache';
 import { ownsOpenAccount } from '../accounts/own-account';
+import { ownsCategory } from '../categories/own-category';
 import { releaseMatchesOfDeletedDebit } from '../loans/release-matches';
 import { parseTransactionListQuery } from './list-query';
 
@@ -81,14 +83,23 @@ export async function transactionRoutes(fastify: FastifyInstance) {
     return id;
   }
 
-  /** The validated fields; an account named must be one of the caller's own (else 422 on account_id). */
+  /**
+   * The validated fields; an account or category named must be one of the caller's own (else
+   * 422 on account_id, category_id).
+   */
   async function fields(userId: string, body: TransactionInput) {
     const parsed = parseTransaction(body);
     if (!parsed.ok) throw new ValidationError(parsed.errors);
-    const { accountId } = parsed.value;
-    if (accountId && !(await ownsOpenAccount(platform, userId, accountId))) {
-      throw new ValidationError([{ field: 'account_id', message: TRANSACTION_ACCOUNT_NOT_FOUND }]);
-    }
+    const { accountId, categoryId } = parsed.value;
+    const [accountOk, categoryOk] = await Promise.all([
+      !accountId || ownsOpenAccount(platform, userId, accountId),
+      !categoryId || ownsCategory(platform, userId, categoryId),
+    ]);
+    const errors = [
+      ...(accountOk ? [] : [{ field: 'account_id', message: TRANSACTION_ACCOUNT_NOT_FOUND }]),
+      ...(categoryOk ? [] : [{ field: 'category_id', message: TRANSACTION_CATEGORY_NOT_FOUND }]),
+    ];
+    if (errors.length > 0) throw new ValidationError(errors);
     return parsed.value;
   }
 
