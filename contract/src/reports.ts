@@ -54,3 +54,47 @@ export const NetWorthResponse = success(
   }),
 );
 export type NetWorthResponse = Static<typeof NetWorthResponse>;
+
+export const SpendingQuery = Type.Object({
+  month: QueryText('1 to 12 (with year; default the current month)'),
+  year: QueryText('Four digits (default the current year)'),
+  fy: QueryText('A financial year by the year it starts in: 2025 is April 2025 to March 2026'),
+  from: QueryText('YYYY-MM-DD: with `to`, any range of up to 10 years (wins over fy and month)'),
+  to: QueryText('YYYY-MM-DD, on or after `from`'),
+  as_of: AsOfParam,
+});
+export type SpendingQuery = Static<typeof SpendingQuery>;
+
+const spendingFields = {
+  id: Type.Union([Type.String(), Type.Null()], {
+    description: 'The category; null for Uncategorised (or Loan EMI before the categories are set up)',
+  }),
+  name: Type.String(),
+  amount: Rupees('spent in the category and its subcategories'),
+  own_amount: Rupees('spent in the category itself'),
+  count: Type.Integer({ description: 'Debits and loan payments counted' }),
+  share: Type.Number({ description: 'Percent of the total, one decimal' }),
+};
+
+export const WireSpendingChild = Type.Object(spendingFields);
+export type WireSpendingChild = Static<typeof WireSpendingChild>;
+export const WireSpendingRow = Type.Object({ ...spendingFields, children: Type.Array(WireSpendingChild) });
+export type WireSpendingRow = Static<typeof WireSpendingRow>;
+
+export const SpendingResponse = success(
+  Type.Object({
+    period: Type.Object({
+      kind: Type.Unsafe<'month' | 'financial-year' | 'range'>({
+        type: 'string',
+        enum: ['month', 'financial-year', 'range'],
+      }),
+      from: Type.String(),
+      to: Type.String(),
+      label: Type.String(),
+    }),
+    total: Rupees('every debit of the period as the ledger counts it, loan payments included'),
+    categories: Type.Array(WireSpendingRow, { description: 'Top-level categories, largest first' }),
+    as_of: Type.String({ description: 'YYYY-MM-DD' }),
+  }),
+);
+export type SpendingResponse = Static<typeof SpendingResponse>;

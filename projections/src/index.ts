@@ -66,6 +66,15 @@ export {
   netWorthOn,
 } from './reports/queries';
 export {
+  type CategorySpend,
+  type MonthCategorySpend,
+  type ReportCategory,
+  reportCategories,
+  spendingByCategory,
+  spendingByMonthAndCategory,
+} from './reports/spending';
+export { rollUpSpending, type SpendingNode } from './reports/tree';
+export {
   createProjectionRunner,
   LIVE_LOCK,
   type ProjectionRunner,

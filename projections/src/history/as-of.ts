@@ -1,6 +1,7 @@
 import type { RecordedEvent } from '@kosh/domain';
 import type { Db, Queryable } from '@kosh/event-store';
 import { accountsProjection } from '../accounts/projector';
+import { categoriesProjection } from '../categories/projector';
 import { ledgerProjection } from '../ledger/projector';
 import { loansProjection } from '../loans/projector';
 import type { Projection } from '../runner/types';
@@ -30,6 +31,8 @@ export const AS_OF_PROJECTIONS: readonly Projection[] = [
   loansProjection,
   schedulesProjection,
   accountsProjection,
+  // Issue 31: a report as of an instant names and nests the categories as they stood then.
+  categoriesProjection,
 ];
 
 /** `ledger_names` is the ledger's copy of the catalog: read live, like the catalog. */
@@ -38,7 +41,7 @@ const LIVE_TABLES = new Set(['ledger_names']);
 const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 /** The read models an as-of answer can be made from (names of their projections). */
-export type AsOfReadModel = 'transactions' | 'ledger' | 'loans' | 'schedules' | 'accounts';
+export type AsOfReadModel = 'transactions' | 'ledger' | 'loans' | 'schedules' | 'accounts' | 'categories';
 
 /**
  * Folds `events` into fresh shadow copies of the read models named in `models`, then runs

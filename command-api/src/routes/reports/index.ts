@@ -1,8 +1,29 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { errorResponses, IncomeExpenseResponse, MonthsQuery, NetWorthResponse } from '@kosh/contract';
-import { calendarDateOf, fromPaise, parseReportMonths, ValidationError } from '@kosh/domain';
+import {
+  errorResponses,
+  IncomeExpenseResponse,
+  MonthsQuery,
+  NetWorthResponse,
+  SpendingQuery,
+  SpendingResponse,
+} from '@kosh/contract';
+import {
+  calendarDateOf,
+  fromPaise,
+  parseReportMonths,
+  parseSpendingPeriod,
+  ValidationError,
+} from '@kosh/domain';
 import type { Queryable } from '@kosh/event-store';
-import { type AsOfReadModel, incomeExpenseByMonth, netWorthOn } from '@kosh/projections';
+import {
+  type AsOfReadModel,
+  incomeExpenseByMonth,
+  netWorthOn,
+  reportCategories,
+  rollUpSpending,
+  type SpendingNode,
+  spendingByCategory,
+} from '@kosh/projections';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type CsvCell, indianDate, toCsv } from '../../csv';
 import { cachedReadAt, createAnswerCache } from '../../reads/answer-cache';
@@ -74,6 +95,26 @@ async function netWorth(db: Queryable, userId: string, now: Date, query: MonthsA
 }
 
 const NET_WORTH_MODELS: readonly AsOfReadModel[] = ['accounts', 'loans', 'schedules'];
+
+type SpendingArgs = { from?: string; to?: string; fy?: string; month?: string; year?: string };
+
+/** The spending report: the period's debits by category, rolled up the tree. */
+export async function spending(db: Queryable, userId: string, now: Date, query: SpendingArgs) {
+  const period = ok(parseSpendingPeriod(query, calendarDateOf(now)));
+  const [categories, spent] = await Promise.all([
+    reportCategories(db, userId),
+    spendingByCategory(db, userId, period.from, period.to),
+  ]);
+  const { total, rows } = rollUpSpending(categories, spent.categories, spent.loanPayments);
+  return { period, total, rows, asOf: calendarDateOf(now) };
+}
+
+/** Percent of `total` with one decimal, in integers (no float sums). */
+export const shareOf = (amount: number, total: number) =>
+  total === 0 ? 0 : Math.round((amount * 1000) / total) / 10;
+
+/** The transactions (and their EMI matches), the ledger's loan payments and the category tree. */
+const SPENDING_MODELS: readonly AsOfReadModel[] = ['transactions', 'ledger', 'schedules', 'categories'];
 
 /**
  * Issue 31, reports: each a JSON read with `as_of`, and a `.csv` twin at the same path taking the
@@ -220,6 +261,88 @@ export async function reportRoutes(fastify: FastifyInstance) {
           rupees(p.loans),
           rupees(p.accounts - p.loans),
         ]),
+      );
+    },
+  );
+
+  const spendingWire = (node: SpendingNode, total: number) => ({
+    id: node.id,
+    name: node.name,
+    amount: fromPaise(node.amount),
+    own_amount: fromPaise(node.ownAmount),
+    count: node.count,
+    share: shareOf(node.amount, total),
+  });
+
+  app.get(
+    '/spending',
+    {
+      schema: {
+        tags,
+        security,
+        summary:
+          'Spending by category over a month (default this one), a financial year (fy) or any range (from, to), rolled up the category tree',
+        querystring: SpendingQuery,
+        response: { 200: SpendingResponse, ...errorResponses(401, 422) },
+      },
+    },
+    async (request, reply) =>
+      cachedReadAt(platform, cache, request, reply, {
+        models: SPENDING_MODELS,
+        body: async ({ db, now }) => {
+          const report = await spending(db, request.userId, now, request.query);
+          return {
+            success: true as const,
+            data: {
+              period: report.period,
+              total: fromPaise(report.total),
+              categories: report.rows.map((row) => ({
+                ...spendingWire(row, report.total),
+                children: row.children.map((child) => spendingWire(child, report.total)),
+              })),
+              as_of: report.asOf,
+            },
+          };
+        },
+      }),
+  );
+
+  app.get(
+    '/spending.csv',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'The spending report as CSV: a line per category and subcategory (UTF-8 with BOM, rupees)',
+        querystring: SpendingQuery,
+        produces: ['text/csv'],
+      },
+    },
+    async (request, reply) => {
+      const report = await csvAt(request, SPENDING_MODELS, ({ db, now }) =>
+        spending(db, request.userId, now, request.query),
+      );
+      const line = (node: SpendingNode, parent: string | null): CsvCell[] => [
+        node.name,
+        parent,
+        rupees(node.amount),
+        `${shareOf(node.amount, report.total).toFixed(1)}%`,
+        String(node.count),
+      ];
+      return sendCsv(
+        reply,
+        `spending-${report.period.from}-to-${report.period.to}.csv`,
+        ['Category', 'Parent', 'Amount', 'Share', 'Entries'],
+        [
+          ...report.rows.flatMap((row) => [line(row, null), ...row.children.map((c) => line(c, row.name))]),
+          [
+            'Total',
+            null,
+            rupees(report.total),
+            '100.0%',
+            String(report.rows.reduce((n, r) => n + r.count, 0)),
+          ],
+        ],
       );
     },
   );
