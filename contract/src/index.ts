@@ -2,6 +2,7 @@ export * from './accounts';
 export * from './audit-grants';
 export * from './auth';
 export * from './banks';
+export * from './budgets';
 export * from './case';
 export * from './categories';
 export * from './envelope';

@@ -13,6 +13,15 @@ export {
   type TransferRow,
 } from './accounts/queries';
 export { type AuditGrantRow, selectAuditGrants } from './audit-grants/projector';
+export { evolveBudgetRow } from './budgets/projector';
+export {
+  type BudgetStatus,
+  type BudgetView,
+  budgetOfCategory,
+  budgetStatus,
+  getBudget,
+  listBudgets,
+} from './budgets/queries';
 export { evolveBankRow, evolveLoanTypeRow } from './catalog/projector';
 export {
   BANK_SORT_KEYS,

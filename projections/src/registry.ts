@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import type { MigrationSource } from '@kosh/event-store';
 import { accountsProjection } from './accounts/projector';
 import { auditGrantsProjection } from './audit-grants/projector';
+import { budgetsProjection } from './budgets/projector';
 import { catalogProjection } from './catalog/projector';
 import { categoriesProjection } from './categories/projector';
 import { historyProjection } from './history/projector';
@@ -41,6 +42,7 @@ export const allProjections: readonly ReadModel[] = [
   accountsProjection,
   importsProjection,
   categoriesProjection,
+  budgetsProjection,
 ];
 
 /** Migrations of the runner and of every read model, applied after the event store's. */

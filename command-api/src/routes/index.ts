@@ -3,6 +3,7 @@ import { accountRoutes } from './accounts/index';
 import { auditGrantRoutes } from './audit-grants/index';
 import { authRoutes } from './auth/index';
 import { bankRoutes } from './banks/index';
+import { budgetRoutes } from './budgets/index';
 import { categoryRoutes } from './categories/index';
 import { historyRoutes } from './history/index';
 import { importRoutes } from './imports/index';
@@ -26,4 +27,5 @@ export async function apiRoutes(app: FastifyInstance) {
   await app.register(importRoutes, { prefix: '/imports' });
   await app.register(reportRoutes, { prefix: '/reports' });
   await app.register(categoryRoutes, { prefix: '/categories' });
+  await app.register(budgetRoutes, { prefix: '/budgets' });
 }

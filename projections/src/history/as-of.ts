@@ -1,6 +1,7 @@
 import type { RecordedEvent } from '@kosh/domain';
 import type { Db, Queryable } from '@kosh/event-store';
 import { accountsProjection } from '../accounts/projector';
+import { budgetsProjection } from '../budgets/projector';
 import { categoriesProjection } from '../categories/projector';
 import { ledgerProjection } from '../ledger/projector';
 import { loansProjection } from '../loans/projector';
@@ -33,6 +34,7 @@ export const AS_OF_PROJECTIONS: readonly Projection[] = [
   accountsProjection,
   // Issue 31: a report as of an instant names and nests the categories as they stood then.
   categoriesProjection,
+  budgetsProjection,
 ];
 
 /** `ledger_names` is the ledger's copy of the catalog: read live, like the catalog. */
@@ -41,7 +43,14 @@ const LIVE_TABLES = new Set(['ledger_names']);
 const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 /** The read models an as-of answer can be made from (names of their projections). */
-export type AsOfReadModel = 'transactions' | 'ledger' | 'loans' | 'schedules' | 'accounts' | 'categories';
+export type AsOfReadModel =
+  | 'transactions'
+  | 'ledger'
+  | 'loans'
+  | 'schedules'
+  | 'accounts'
+  | 'categories'
+  | 'budgets';
 
 /**
  * Folds `events` into fresh shadow copies of the read models named in `models`, then runs
