@@ -168,6 +168,7 @@ export const api = createApi({
     'Import',
     'Category',
     'Rule',
+    'Budget',
   ],
   endpoints: () => ({}),
 });

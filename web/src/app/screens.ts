@@ -62,6 +62,7 @@ export const screens: readonly Screen[] = [
   screen('/accounts', () => import('../accounts/AccountsPage'), 'AccountsPage'),
   screen('/accounts/:id', () => import('../accounts/AccountRegisterPage'), 'AccountRegisterPage'),
   screen('/import', () => import('../imports/ImportPage'), 'ImportPage'),
+  screen('/budgets', () => import('../budgets/BudgetsPage'), 'BudgetsPage'),
   screen('/reports', () => import('../reports/ReportsPage'), 'ReportsPage'),
   screen('/history', () => import('../history/HistoryPage'), 'HistoryPage'),
   screen('/profile', () => import('../profile/ProfilePage'), 'ProfilePage'),

@@ -4,10 +4,12 @@ import { PageHeader } from '../app/layout/PageHeader';
 import { useAsOfMode } from '../history/asOf';
 import { IncomeExpenseReport } from './IncomeExpenseReport';
 import { NetWorthReport } from './NetWorthReport';
+import { SpendingReport } from './SpendingReport';
 import './reports.css';
 import '../ui/money-screens.css';
 
 const REPORTS = [
+  { id: 'spending', title: 'Spending', Report: SpendingReport },
   { id: 'income-expense', title: 'Income vs expense', Report: IncomeExpenseReport },
   { id: 'net-worth', title: 'Net worth', Report: NetWorthReport },
 ] as const;

@@ -5,6 +5,26 @@ import { asOfParams } from '../history/asOf';
 export type IncomeExpense = wire.IncomeExpenseResponse['data'];
 export type IncomeExpenseMonth = wire.WireIncomeExpenseMonth;
 export type NetWorth = wire.NetWorthResponse['data'];
+export type Spending = wire.SpendingResponse['data'];
+export type SpendingRow = wire.WireSpendingRow;
+
+/** The period of the spending report, as its query sends it. */
+export type SpendingPeriodArgs =
+  | { kind: 'month'; month: number; year: number }
+  | { kind: 'financial-year'; fy: number }
+  | { kind: 'range'; from: string; to: string };
+
+/** The query parameters of a period (the JSON read and its CSV twin take the same). */
+export function periodParams(period: SpendingPeriodArgs): Record<string, string> {
+  switch (period.kind) {
+    case 'month':
+      return { month: String(period.month), year: String(period.year) };
+    case 'financial-year':
+      return { fy: String(period.fy) };
+    case 'range':
+      return { from: period.from, to: period.to };
+  }
+}
 
 type ReportArgs = { asOf?: string };
 
@@ -14,6 +34,15 @@ type ReportArgs = { asOf?: string };
  */
 export const reportsApi = api.injectEndpoints({
   endpoints: (build) => ({
+    getSpending: build.query<Spending, ReportArgs & { period: SpendingPeriodArgs }>({
+      extraOptions: { errorFallback: 'Failed to load the spending report' },
+      query: ({ asOf, period }) => ({
+        url: '/reports/spending',
+        params: { ...periodParams(period), ...asOfParams(asOf) },
+      }),
+      transformResponse: (answer: wire.SpendingResponse) => answer.data,
+      providesTags: ['Ledger', { type: 'Category', id: 'LIST' }],
+    }),
     getIncomeExpense: build.query<IncomeExpense, ReportArgs>({
       extraOptions: { errorFallback: 'Failed to load the income and expense report' },
       query: ({ asOf }) => ({ url: '/reports/income-expense', params: asOfParams(asOf) }),
@@ -29,4 +58,4 @@ export const reportsApi = api.injectEndpoints({
   }),
 });
 
-export const { useGetIncomeExpenseQuery, useGetNetWorthQuery } = reportsApi;
+export const { useGetSpendingQuery, useGetIncomeExpenseQuery, useGetNetWorthQuery } = reportsApi;
