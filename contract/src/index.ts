@@ -13,4 +13,5 @@ export * from './loan-changes';
 export * from './loans';
 export * from './reports';
 export * from './request';
+export * from './rules';
 export * from './transactions';

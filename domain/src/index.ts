@@ -68,3 +68,7 @@ export * from './validation/loan';
 export * from './validation/loan-change';
 export * from './validation/report';
 export * from './validation/transaction';
+export * from './rule/decide';
+export * from './rule/match';
+export * from './rule/pattern';
+export * from './rule/validate';

@@ -67,6 +67,8 @@ export {
   type LoanView,
   listLoans,
 } from './loans/queries';
+export { type RuleCandidate, ruleCandidates } from './rules/candidates';
+export { evolveRuleRow, getRule, listRules, type RuleRow } from './rules/projector';
 export { allProjections, migrationSources, runnerMigrations } from './registry';
 export {
   incomeExpenseByMonth,

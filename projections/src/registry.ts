@@ -9,6 +9,7 @@ import { historyProjection } from './history/projector';
 import { importsProjection } from './imports/projector';
 import { ledgerProjection } from './ledger/projector';
 import { loansProjection } from './loans/projector';
+import { rulesProjection } from './rules/projector';
 import type { ReadModel } from './runner/define';
 import { schedulesProjection } from './schedules/projector';
 import { transactionsProjection } from './transactions/projector';
@@ -43,6 +44,7 @@ export const allProjections: readonly ReadModel[] = [
   importsProjection,
   categoriesProjection,
   budgetsProjection,
+  rulesProjection,
 ];
 
 /** Migrations of the runner and of every read model, applied after the event store's. */

@@ -10,6 +10,7 @@ import { importRoutes } from './imports/index';
 import { ledgerRoutes } from './ledger/index';
 import { loanRoutes } from './loans/index';
 import { reportRoutes } from './reports/index';
+import { ruleRoutes } from './rules/index';
 import { transactionRoutes } from './transactions/index';
 import { transferRoutes } from './transfers/index';
 
@@ -28,4 +29,5 @@ export async function apiRoutes(app: FastifyInstance) {
   await app.register(reportRoutes, { prefix: '/reports' });
   await app.register(categoryRoutes, { prefix: '/categories' });
   await app.register(budgetRoutes, { prefix: '/budgets' });
+  await app.register(ruleRoutes, { prefix: '/rules' });
 }

@@ -8,6 +8,8 @@ export const navigationEntries = [
   { href: '/import', label: 'Import', icon: 'import', alsoActiveOn: [] },
   { href: '/budgets', label: 'Budgets', icon: 'pie-chart', alsoActiveOn: [] },
   { href: '/reports', label: 'Reports', icon: 'chart', alsoActiveOn: [] },
+  { href: '/categories', label: 'Categories', icon: 'tag', alsoActiveOn: [] },
+  { href: '/rules', label: 'Rules', icon: 'predictive-analysis', alsoActiveOn: [] },
   { href: '/history', label: 'History', icon: 'history', alsoActiveOn: [] },
 ] as const;
 
