@@ -67,9 +67,8 @@ export {
   type LoanView,
   listLoans,
 } from './loans/queries';
-export { type RuleCandidate, ruleCandidates } from './rules/candidates';
-export { evolveRuleRow, getRule, listRules, type RuleRow } from './rules/projector';
 export { allProjections, migrationSources, runnerMigrations } from './registry';
+export { groupLedgerByCategory, type LedgerGroup } from './reports/ledger-groups';
 export {
   incomeExpenseByMonth,
   type MonthIncomeExpense,
@@ -85,6 +84,8 @@ export {
   spendingByMonthAndCategory,
 } from './reports/spending';
 export { rollUpSpending, type SpendingNode } from './reports/tree';
+export { type RuleCandidate, ruleCandidates } from './rules/candidates';
+export { evolveRuleRow, getRule, listRules, type RuleRow } from './rules/projector';
 export {
   createProjectionRunner,
   LIVE_LOCK,

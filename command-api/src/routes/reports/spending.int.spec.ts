@@ -122,6 +122,28 @@ describe.each(['postgres', 'embedded'] as const)('spending report (%s)', (mode) 
     expect(feb.total).toBe(ledger.summary.totalDebit);
   });
 
+  it("groups the ledger's sides by category on asking, and keeps the spec's view by default", async () => {
+    const plain = (await t.as(alice).get('/api/ledger?month=2&year=2026')).body.data;
+    expect(plain.debit.groups).toBeUndefined();
+    const res = await t.as(alice).get('/api/ledger?month=2&year=2026&group_by=category');
+    expect(res.status, res.text).toBe(200);
+    const { debit, credit } = res.body.data;
+    expect(debit.transactions).toEqual(plain.debit.transactions);
+    const groups = debit.groups as { name: string; total: number; entryIds: string[] }[];
+    expect(groups.map((g) => [g.name, g.total, g.entryIds.length])).toEqual([
+      ['Home › Rent', 25000, 1],
+      ['Loan EMI', emi, 1],
+      ['Food › Groceries', 2500.5, 1],
+      ['Food › Dining out', 800, 1],
+      ['Uncategorised', 300, 1],
+      ['Food', 99.5, 1],
+    ]);
+    expect(credit.groups.map((g: { name: string }) => g.name)).toEqual(['Salary']);
+    const bad = await t.as(alice).get('/api/ledger?group_by=payee');
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors).toEqual([{ field: 'group_by', message: 'Group by must be category, or empty' }]);
+  });
+
   it('covers a financial year (April to March) and any range', async () => {
     const fy = await report('?fy=2025');
     expect(fy.period).toMatchObject({ kind: 'financial-year', from: '2025-04-01', to: '2026-03-31' });
