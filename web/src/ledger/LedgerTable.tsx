@@ -57,10 +57,10 @@ export function LedgerTable({ title, side, kind, empty }: Props) {
               if ('group' in row)
                 return (
                   <tr key={`group-${row.group.categoryId ?? row.group.name}`} className="kosh-ledger-group">
-                    <th colSpan={2} scope="rowgroup">
+                    <th colSpan={2} scope="rowgroup" className="kosh-ledger-group-cell">
                       {row.group.name}
                     </th>
-                    <th className="kosh-num">{formatMoney(row.group.total)}</th>
+                    <th className="kosh-num kosh-ledger-group-cell">{formatMoney(row.group.total)}</th>
                   </tr>
                 );
               const { entry } = row;
