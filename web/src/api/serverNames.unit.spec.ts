@@ -9,6 +9,8 @@ describe('snake_case on the wire, camelCase in the app (spec section 3)', () => 
     expect(keepsServerNames('/ledger/periods')).toBe(true);
     expect(keepsServerNames('/accounts/3f1c/register?page=1')).toBe(true);
     expect(keepsServerNames('/transfers')).toBe(true);
+    expect(keepsServerNames('/categories/3f1c/merge')).toBe(true);
+    expect(keepsServerNames('/rules/3f1c/apply')).toBe(true);
     expect(keepsServerNames('/loans')).toBe(false);
     expect(keepsServerNames('/auth/profile')).toBe(false);
   });
