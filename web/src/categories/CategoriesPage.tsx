@@ -47,11 +47,13 @@ export function CategoriesPage() {
             <Card key={kind} className="kosh-panel">
               <H3>{title}</H3>
               <TableScroll label={`${title} categories table`}>
-                <HTMLTable striped compact className="kosh-stack" aria-label={`${title} categories`}>
+                <HTMLTable striped compact className="kosh-category-table" aria-label={`${title} categories`}>
                   <thead>
                     <tr>
                       <th>Name</th>
-                      <th className="kosh-num">Transactions</th>
+                      <th className="kosh-num" title="Transactions in the category">
+                        Entries
+                      </th>
                       <th>Actions</th>
                     </tr>
                   </thead>
@@ -69,7 +71,7 @@ export function CategoriesPage() {
                               </Tag>
                             ) : null}
                           </td>
-                          <td data-label="Transactions" className="kosh-num">
+                          <td data-label="Entries" className="kosh-num">
                             {c.transaction_count}
                           </td>
                           <td data-label="Actions">
@@ -78,6 +80,7 @@ export function CategoriesPage() {
                                 {c.parent_id === null ? (
                                   <Button
                                     variant="minimal"
+                                    size="small"
                                     icon="add"
                                     aria-label={`Add a subcategory to ${c.name}`}
                                     title="Add subcategory"
@@ -88,6 +91,7 @@ export function CategoriesPage() {
                                 ) : null}
                                 <Button
                                   variant="minimal"
+                                  size="small"
                                   icon="edit"
                                   aria-label={`Rename or move category ${c.name}`}
                                   title="Rename or move"
@@ -95,6 +99,7 @@ export function CategoriesPage() {
                                 />
                                 <Button
                                   variant="minimal"
+                                  size="small"
                                   icon="git-merge"
                                   aria-label={`Merge category ${c.name}`}
                                   title="Merge into another"
@@ -102,6 +107,7 @@ export function CategoriesPage() {
                                 />
                                 <Button
                                   variant="minimal"
+                                  size="small"
                                   icon="trash"
                                   intent="danger"
                                   aria-label={`Delete category ${c.name}`}

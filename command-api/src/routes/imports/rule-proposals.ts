@@ -1,4 +1,5 @@
-import { type ImportPreviewRow, ruleMatcher } from '@kosh/domain';
+import type { ImportPreviewRow } from '@kosh/domain';
+import { ruleMatcher } from '@kosh/domain/rule-engine';
 import type { Queryable } from '@kosh/event-store';
 import { listRules } from '@kosh/projections';
 
