@@ -106,8 +106,9 @@ test('recurring: an entry is posted to the book on its day, once; skip and chang
   });
 
   // The forecast: next month's skipped, the one after changed.
-  await page.getByRole('navigation').getByRole('link', { name: 'Cash Flow' }).click();
-  await expect(page.getByRole('heading', { name: 'Cash-flow forecast', level: 1 })).toBeVisible();
+  await page.getByRole('navigation').getByRole('link', { name: 'Reports' }).click();
+  await page.getByRole('tab', { name: 'Cash flow' }).click();
+  await expect(page.getByRole('heading', { name: /^Cash-flow forecast/ })).toBeVisible();
   const items = page.getByRole('table', { name: 'Forecast items' }).locator('tbody tr');
   await expect(items.filter({ hasText: after.shown })).toContainText('₹26,500.00');
   await expect(items.filter({ hasText: next.shown })).toHaveCount(0);

@@ -86,6 +86,9 @@ export const OccurrenceChangeBody = Type.Object({
 export const NotificationBody = Type.Object({
   emi_due: Type.Optional(Type.Unknown({ description: 'true: mail a reminder before each unpaid EMI' })),
   recurring_due: Type.Optional(Type.Unknown({ description: 'true: mail a reminder before each occurrence' })),
+  budget_crossed: Type.Optional(
+    Type.Unknown({ description: "true: mail once a month's budget is overspent" }),
+  ),
   days_before: Loose('0 to 30 (default 3)'),
 });
 NotificationBody.properties satisfies Record<WireNames<typeof NOTIFICATION_FIELDS>, unknown>;
@@ -93,6 +96,7 @@ NotificationBody.properties satisfies Record<WireNames<typeof NOTIFICATION_FIELD
 export const WireNotifications = Type.Object({
   emi_due: Type.Boolean(),
   recurring_due: Type.Boolean(),
+  budget_crossed: Type.Boolean(),
   days_before: Type.Integer(),
 });
 export type WireNotifications = Static<typeof WireNotifications>;

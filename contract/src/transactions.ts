@@ -36,6 +36,7 @@ export const TransactionListQuery = Type.Object({
   sort_by: QueryText('transaction_date (default), amount, created_at or notes'),
   sort_order: QueryText('ASC or DESC (default)'),
   account_id: QueryText("An account's id, or none: the transactions in no account"),
+  category_id: QueryText("A category's id, or none: the uncategorised transactions"),
   as_of: AsOfParam,
 });
 export type TransactionListQuery = Static<typeof TransactionListQuery>;
@@ -69,6 +70,7 @@ export const TransactionFilters = Type.Object({
   date_from: Nullable(Type.String()),
   date_to: Nullable(Type.String()),
   account_id: Type.Optional(Nullable(Type.String())),
+  category_id: Type.Optional(Nullable(Type.String())),
   sort_by: Type.String(),
   sort_order: Type.String(),
 });

@@ -114,12 +114,44 @@ export class MoneyApi {
     return (await answer.json()).data as T;
   }
 
-  async createTransaction(notes: string, type: 'C' | 'D', date: string, amount: number): Promise<string> {
+  async createAccount(name: string, openingBalance: number, openingDate: string): Promise<string> {
+    const answer = await this.post('/accounts', {
+      name,
+      kind: 'savings',
+      opening_balance: openingBalance,
+      opening_date: openingDate,
+    });
+    return (answer.data.account as unknown as { id: string }).id;
+  }
+
+  async createTransfer(
+    fromAccountId: string,
+    toAccountId: string,
+    amount: number,
+    date: string,
+  ): Promise<void> {
+    await this.post('/transfers', {
+      from_account_id: fromAccountId,
+      to_account_id: toAccountId,
+      amount,
+      transfer_date: date,
+    });
+  }
+
+  /** `fields`: more of the transaction's wire fields (account_id, category_id, …). */
+  async createTransaction(
+    notes: string,
+    type: 'C' | 'D',
+    date: string,
+    amount: number,
+    fields: Record<string, unknown> = {},
+  ): Promise<string> {
     const answer = await this.post('/transactions', {
       notes,
       transaction_type: type,
       transaction_date: date,
       amount,
+      ...fields,
     });
     return (answer.data.transaction as unknown as { id: string }).id;
   }

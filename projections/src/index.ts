@@ -13,6 +13,15 @@ export {
   type TransferRow,
 } from './accounts/queries';
 export { type AuditGrantRow, selectAuditGrants } from './audit-grants/projector';
+export { evolveBudgetRow } from './budgets/projector';
+export {
+  type BudgetStatus,
+  type BudgetView,
+  budgetOfCategory,
+  budgetStatus,
+  getBudget,
+  listBudgets,
+} from './budgets/queries';
 export { evolveBankRow, evolveLoanTypeRow } from './catalog/projector';
 export {
   BANK_SORT_KEYS,
@@ -73,6 +82,22 @@ export {
   recurringActiveBetween,
 } from './recurring/queries';
 export { allProjections, migrationSources, runnerMigrations } from './registry';
+export { groupLedgerByCategory, type LedgerGroup } from './reports/ledger-groups';
+export {
+  incomeExpenseByMonth,
+  type MonthIncomeExpense,
+  type NetWorthPoint,
+  netWorthOn,
+} from './reports/queries';
+export {
+  type CategorySpend,
+  type MonthCategorySpend,
+  type ReportCategory,
+  reportCategories,
+  spendingByCategory,
+  spendingByMonthAndCategory,
+} from './reports/spending';
+export { rollUpSpending, type SpendingNode } from './reports/tree';
 export { type RuleCandidate, ruleCandidates } from './rules/candidates';
 export { evolveRuleRow, getRule, listRules, type RuleRow } from './rules/projector';
 export {

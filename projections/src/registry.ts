@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import type { MigrationSource } from '@kosh/event-store';
 import { accountsProjection } from './accounts/projector';
 import { auditGrantsProjection } from './audit-grants/projector';
+import { budgetsProjection } from './budgets/projector';
 import { catalogProjection } from './catalog/projector';
 import { categoriesProjection } from './categories/projector';
 import { historyProjection } from './history/projector';
@@ -46,6 +47,7 @@ export const allProjections: readonly ReadModel[] = [
   recurringProjection,
   notificationsProjection,
   categoriesProjection,
+  budgetsProjection,
   rulesProjection,
 ];
 

@@ -3,6 +3,7 @@ import { accountRoutes } from './accounts/index';
 import { auditGrantRoutes } from './audit-grants/index';
 import { authRoutes } from './auth/index';
 import { bankRoutes } from './banks/index';
+import { budgetRoutes } from './budgets/index';
 import { categoryRoutes } from './categories/index';
 import { historyRoutes } from './history/index';
 import { importRoutes } from './imports/index';
@@ -11,6 +12,7 @@ import { loanRoutes } from './loans/index';
 import { notificationRoutes, unsubscribeRoutes } from './notifications/index';
 import { recurringRoutes } from './recurring/index';
 import { cashFlowRoutes } from './reports/cash-flow';
+import { reportRoutes } from './reports/index';
 import { ruleRoutes } from './rules/index';
 import { transactionRoutes } from './transactions/index';
 import { transferRoutes } from './transfers/index';
@@ -31,6 +33,8 @@ export async function apiRoutes(app: FastifyInstance) {
   await app.register(notificationRoutes, { prefix: '/profile/notifications' });
   await app.register(unsubscribeRoutes, { prefix: '/unsubscribe' });
   await app.register(cashFlowRoutes, { prefix: '/reports' });
+  await app.register(reportRoutes, { prefix: '/reports' });
   await app.register(categoryRoutes, { prefix: '/categories' });
+  await app.register(budgetRoutes, { prefix: '/budgets' });
   await app.register(ruleRoutes, { prefix: '/rules' });
 }

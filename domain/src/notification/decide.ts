@@ -67,6 +67,11 @@ export function parseNotificationPreferences(
   };
   const emiDue = flag(NOTIFICATION_FIELDS.emiDue.wire);
   const recurringDue = flag(NOTIFICATION_FIELDS.recurringDue.wire);
+  // Budget alerts came later: a body without the flag keeps them off.
+  const budgetCrossed =
+    body[NOTIFICATION_FIELDS.budgetCrossed.wire] === undefined
+      ? false
+      : flag(NOTIFICATION_FIELDS.budgetCrossed.wire);
   const rawDays = body[NOTIFICATION_FIELDS.daysBefore.wire];
   const daysText =
     typeof rawDays === 'number' ? String(rawDays) : typeof rawDays === 'string' ? rawDays.trim() : '';
@@ -76,7 +81,7 @@ export function parseNotificationPreferences(
   if (!typed || !/^\d{0,2}$/.test(daysText) || days > DAYS_BEFORE_MAX)
     errors.push({ field: NOTIFICATION_FIELDS.daysBefore.wire, message: NOTIFICATION_MESSAGES.daysBefore });
   if (errors.length > 0) return { ok: false, errors };
-  return { ok: true, value: { emiDue, recurringDue, daysBefore: days } };
+  return { ok: true, value: { emiDue, recurringDue, budgetCrossed, daysBefore: days } };
 }
 
 export function decideNotifications(
@@ -90,6 +95,7 @@ export function decideNotifications(
       const parsed = parseNotificationPreferences({
         emi_due: next.emiDue,
         recurring_due: next.recurringDue,
+        budget_crossed: next.budgetCrossed,
         days_before: next.daysBefore,
       });
       if (!parsed.ok) throw new ValidationError(parsed.errors);

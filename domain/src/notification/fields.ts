@@ -14,6 +14,13 @@ export const NOTIFICATION_FIELDS = fieldTable({
     words: ['On', 'Off'],
     absent: false,
   },
+  budgetCrossed: {
+    wire: 'budget_crossed',
+    kind: 'flag',
+    label: 'Budget Crossed Alerts',
+    words: ['On', 'Off'],
+    absent: false,
+  },
   daysBefore: { wire: 'days_before', kind: 'int', label: 'Days Before', absent: 3 },
 });
 
@@ -22,6 +29,7 @@ export type NotificationPreferences = RecordOf<typeof NOTIFICATION_FIELDS>;
 export const DEFAULT_NOTIFICATION_PREFERENCES: NotificationPreferences = {
   emiDue: false,
   recurringDue: false,
+  budgetCrossed: false,
   daysBefore: 3,
 };
 
@@ -31,6 +39,7 @@ export const DAYS_BEFORE_MAX = 30;
 export const REMINDER_KINDS = {
   'emi-due': { flag: 'emiDue', label: 'EMI due' },
   'recurring-due': { flag: 'recurringDue', label: 'Recurring entry due' },
+  'budget-crossed': { flag: 'budgetCrossed', label: 'Budget crossed' },
 } as const satisfies Record<string, { flag: keyof NotificationPreferences; label: string }>;
 
 export type ReminderKind = keyof typeof REMINDER_KINDS;

@@ -162,7 +162,7 @@ describe('notification preferences', () => {
   it('reads the body: flags must be booleans, days a whole number (default 3)', () => {
     expect(parseNotificationPreferences({ emi_due: true, recurring_due: false })).toEqual({
       ok: true,
-      value: { emiDue: true, recurringDue: false, daysBefore: 3 },
+      value: { emiDue: true, recurringDue: false, budgetCrossed: false, daysBefore: 3 },
     });
     const bad = parseNotificationPreferences({ emi_due: 1, recurring_due: false, days_before: true });
     expect(bad.ok ? [] : bad.errors.map((e) => e.field)).toEqual(['emi_due', 'days_before']);
@@ -171,7 +171,7 @@ describe('notification preferences', () => {
     prefs([])
       .when({
         type: 'SetNotificationPreferences',
-        data: { userId, now, emiDue: true, recurringDue: false, daysBefore: 31 },
+        data: { userId, now, emiDue: true, recurringDue: false, budgetCrossed: false, daysBefore: 31 },
       })
       .thenThrows(ValidationError);
   });

@@ -5,7 +5,9 @@ import { ruleDecider } from './decide';
 import type { RuleFields } from './fields';
 import { ruleChangeOf, ruleMatcher } from './match';
 import { hasNestedRepetition, PATTERN_MESSAGES, patternError } from './pattern';
-import { parseRule, RULE_MESSAGES } from './validate';
+import { parseRule as parseWith, RULE_MESSAGES, type RuleInput } from './validate';
+
+const parseRule = (input: RuleInput) => parseWith(input, patternError);
 
 const category = '3f1c2b8e-1d2a-4c1b-9a51-7a0c6d1e2f30';
 const userId = 'b7e1a4c2-5f6d-4e3a-8b9c-0d1e2f3a4b5c';

@@ -4,7 +4,6 @@ import type { WireNames } from '../shared/field-table';
 import { decimalText } from '../validation/decimal';
 import { TRANSACTION_AMOUNT_MAX } from '../validation/transaction';
 import type { RULE_FIELDS, RuleFields } from './fields';
-import { patternError } from './pattern';
 
 export const RULE_NAME_MAX_LENGTH = 60;
 export const RULE_TEXT_MAX_LENGTH = 100;
@@ -45,9 +44,14 @@ function amountOf(value: unknown): number | null | 'invalid' {
   return paise <= 0 || paise > TRANSACTION_AMOUNT_MAX ? 'invalid' : paise;
 }
 
-/** The validated rule (text trimmed, blanks null, money in paise), or every failing field. */
+/**
+ * The validated rule (text trimmed, blanks null, money in paise), or every failing field.
+ * `patternProblem` judges the pattern: the server passes `patternError` (`@kosh/domain/rule-engine`,
+ * which brings the RE2 engine); the web's form leaves it to the server's 422 and ships no engine.
+ */
 export function parseRule(
   input: RuleInput,
+  patternProblem: (pattern: string) => string | null,
 ): { ok: true; value: RuleFields } | { ok: false; errors: FieldError[] } {
   const errors: FieldError[] = [];
   const add = (field: string, message: string) => errors.push({ field, message });
@@ -59,7 +63,7 @@ export function parseRule(
   if (matchText !== null && length(matchText) > RULE_TEXT_MAX_LENGTH)
     add('match_text', RULE_MESSAGES.textTooLong);
   const matchPattern = isBlank(input.match_pattern) ? null : String(input.match_pattern);
-  const problem = matchPattern === null ? null : patternError(matchPattern);
+  const problem = matchPattern === null ? null : patternProblem(matchPattern);
   if (problem) add('match_pattern', problem);
   const amountMin = amountOf(input.amount_min);
   const amountMax = amountOf(input.amount_max);

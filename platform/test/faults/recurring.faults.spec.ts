@@ -134,7 +134,7 @@ describe('recurring entries and reminders with two worker processes', () => {
       const set: NotificationPreferencesSet['data'] = {
         userId,
         changes: { recurringDue: true },
-        previous: { emiDue: false, recurringDue: false, daysBefore: 3 },
+        previous: { emiDue: false, recurringDue: false, budgetCrossed: false, daysBefore: 3 },
         updatedAt: now,
       };
       await store.appendToStream(

@@ -1,6 +1,7 @@
 import {
   ACCOUNT_EVENT_TYPES,
   AUDIT_EVENT_TYPES,
+  BUDGET_EVENT_TYPES,
   CATEGORY_EVENT_TYPES,
   catalogEventTypes,
   IMPORT_EVENT_TYPES,
@@ -31,11 +32,12 @@ export const HISTORY_EVENT_TYPES: readonly string[] = [
   ...NOTIFICATION_EVENT_TYPES,
   ...CATEGORY_EVENT_TYPES,
   ...RULE_EVENT_TYPES,
+  ...BUDGET_EVENT_TYPES,
 ];
 
 /** Streams whose events a user sees on their timeline (not the e-mail reservation streams). */
 const USER_STREAM =
-  /^(user|loan|txn|bank|loantype|audit|account|transfer|import|categories|rule|recurring|notifications)-/;
+  /^(user|loan|txn|bank|loantype|audit|account|transfer|import|categories|rule|budget|recurring|notifications)-/;
 
 /** Fields that hold secrets (or what a secret can be checked against): never copied. */
 export const SECRET_FIELDS = new Set(['passwordHash', 'tokenHash', 'sealedToken']);

@@ -83,7 +83,7 @@ export function streamIdOfWire(wire: string, userId: string): string | null {
   if (wire === 'notifications') return `notifications-${userId}`;
   if (wire === 'categories') return `categories-${userId}`;
   const match =
-    /^(loan|transaction|bank|loan_type|account|transfer|import|rule|recurring):([0-9A-Za-z-]{1,64})$/.exec(
+    /^(loan|transaction|bank|loan_type|account|transfer|import|rule|budget|recurring):([0-9A-Za-z-]{1,64})$/.exec(
       wire,
     );
   if (!match) return null;
@@ -97,6 +97,7 @@ export function streamIdOfWire(wire: string, userId: string): string | null {
     import: 'import',
     recurring: 'recurring',
     rule: 'rule',
+    budget: 'budget',
   }[match[1] as string];
   return `${kind}-${match[2]}`;
 }
@@ -142,6 +143,12 @@ const RULE_HISTORY = historyFields(RULE_FIELDS, {
 });
 
 const KIND_WORDS: Record<string, string> = { income: 'income', expense: 'expense' };
+
+/** A budget's terms (issue 31). */
+const BUDGET_FIELDS: Record<string, Field> = {
+  amount: { label: 'Monthly Amount', show: money },
+  rollover: { label: 'Rollover', show: (v) => (v === true ? 'On' : v === false ? 'Off' : null) },
+};
 
 /** The profile's names (`PROFILE_FIELDS`) and its address (`EMAIL_FIELDS`). */
 const PROFILE_HISTORY = historyFields(PROFILE_FIELDS);
@@ -299,6 +306,28 @@ export function timelineEntry(event: HistoryEvent, previous: Values, names: Name
         d.moveTo === null
           ? `Category ${String(d.name)} deleted: its transactions left uncategorised`
           : `Category ${String(d.name)} deleted: its transactions moved to ${String(d.moveToName)}`,
+      );
+    case 'BudgetSet':
+      return entry(
+        `Budget of ${amount(d.amount)} a month set for ${String(d.categoryName)}`,
+        diff(BUDGET_FIELDS, null, d, names),
+      );
+    case 'BudgetChanged': {
+      const changes = diff(
+        BUDGET_FIELDS,
+        d.previous as Values,
+        { ...(d.previous as object), ...(d.changes as object) },
+        names,
+      );
+      return entry(
+        `Budget edited from ${String(d.fromMonth)} (${changes.map((c) => c.field).join(', ') || 'no change'})`,
+        changes,
+      );
+    }
+    case 'BudgetDeleted':
+      return entry(
+        `Budget for ${String(d.categoryName)} deleted`,
+        diff(BUDGET_FIELDS, d.previous as Values, null, names),
       );
     case 'RuleCreated':
       return entry(`Rule ${String(d.name)} created`, diff(RULE_HISTORY, null, d, names));

@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import type {
   AccountEvent,
   AuditEvent,
+  BudgetEvent,
   CatalogEvent,
   CategoryEvent,
   EmailReservationEvent,
@@ -32,7 +33,8 @@ export type LogEvent =
   | RecurringEvent
   | NotificationEvent
   | CategoryEvent
-  | RuleEvent;
+  | RuleEvent
+  | BudgetEvent;
 
 /** The recorded events of the given types. */
 export type EventOfType<T extends string> = RecordedEvent<Extract<LogEvent, { type: T }>>;

@@ -171,6 +171,7 @@ export const api = createApi({
     'Recurring',
     'Notifications',
     'CashFlow',
+    'Budget',
   ],
   endpoints: () => ({}),
 });

@@ -105,10 +105,12 @@ type Props = {
   onClose: () => void;
   /** The account a new transaction starts in (the book's account filter), '' for none. */
   accountId?: string;
+  /** Called with the saved transaction when the user gave it a category it did not have (issue 31). */
+  onCategorised?: (transaction: Transaction) => void;
 };
 
 /** 'Add New Transaction' / 'Edit Transaction' (spec section 2). */
-export function TransactionDialog({ open, editing, onClose, accountId = '' }: Props) {
+export function TransactionDialog({ open, editing, onClose, accountId = '', onCategorised }: Props) {
   useReturnFocus();
   const [create] = useCreateTransactionMutation();
   const [update] = useUpdateTransactionMutation();
@@ -138,6 +140,8 @@ export function TransactionDialog({ open, editing, onClose, accountId = '' }: Pr
     }
     submission.succeeded();
     toast.success(editing ? 'Transaction updated successfully!' : 'Transaction created successfully!');
+    const saved = result.data.data.transaction;
+    if (saved.category_id && saved.category_id !== (editing?.category_id ?? null)) onCategorised?.(saved);
     onClose();
     return undefined;
   };

@@ -14,6 +14,8 @@ type Props = {
   onDelete: (transaction: Transaction) => void;
   /** Opens the transaction's History drawer. */
   onHistory: (transaction: Transaction) => void;
+  /** Opens a new rule made from the transaction (issue 31). */
+  onMakeRule?: (transaction: Transaction) => void;
   /** As-of mode: the history stays, edit and delete go. */
   readOnly?: boolean;
   onClearFilters: () => void;
@@ -101,6 +103,7 @@ export function TransactionTable({
   onEdit,
   onDelete,
   onHistory,
+  onMakeRule,
   readOnly = false,
   onClearFilters,
 }: Props) {
@@ -145,6 +148,7 @@ export function TransactionTable({
                 onEdit={readOnly ? undefined : onEdit}
                 onDelete={readOnly ? undefined : onDelete}
                 onHistory={onHistory}
+                onMakeRule={readOnly ? undefined : onMakeRule}
               />
             ))
           )}
@@ -159,11 +163,13 @@ function TransactionRow({
   onEdit,
   onDelete,
   onHistory,
+  onMakeRule,
 }: {
   t: Transaction;
   onEdit?: (t: Transaction) => void;
   onDelete?: (t: Transaction) => void;
   onHistory: (t: Transaction) => void;
+  onMakeRule?: (t: Transaction) => void;
 }) {
   return (
     <tr>
@@ -180,6 +186,15 @@ function TransactionRow({
             title="History"
             onClick={() => onHistory(t)}
           />
+          {onMakeRule && (t.category_id || t.payee) ? (
+            <Button
+              variant="minimal"
+              icon="predictive-analysis"
+              aria-label={`Make a rule from transaction ${t.notes}`}
+              title="Make a rule from this"
+              onClick={() => onMakeRule(t)}
+            />
+          ) : null}
           {onEdit ? (
             <Button
               variant="minimal"

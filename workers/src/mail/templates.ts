@@ -154,7 +154,13 @@ export function reminderMail(input: {
   to: string;
   firstName: string | null;
   kindLabel: string;
-  reminder: { title: string; dueDate: string; amount: number; direction: 'C' | 'D' };
+  reminder: {
+    title: string;
+    dueDate: string;
+    amount: number;
+    direction: 'C' | 'D';
+    headline?: { subject: string; text: string };
+  };
   unsubscribeUrl: string;
 }): Mail {
   const { reminder } = input;
@@ -165,10 +171,11 @@ export function reminderMail(input: {
   );
   const mail = layout(
     input.to,
-    `Reminder: ${reminder.title} due on ${date}`,
+    reminder.headline?.subject ?? `Reminder: ${reminder.title} due on ${date}`,
     [
       `Hello ${input.firstName || 'User'},`,
-      `${reminder.title} is due on ${date}: ${amount} ${reminder.direction === 'C' ? 'to come in' : 'to pay'}.`,
+      reminder.headline?.text ??
+        `${reminder.title} is due on ${date}: ${amount} ${reminder.direction === 'C' ? 'to come in' : 'to pay'}.`,
     ],
     null,
     '',

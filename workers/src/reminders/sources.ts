@@ -7,7 +7,7 @@ import {
   type ReminderKind,
 } from '@kosh/domain';
 import type { Queryable } from '@kosh/event-store';
-import { listRecurring, postedOccurrences, unpaidEmisBetween } from '@kosh/projections';
+import { budgetStatus, listRecurring, postedOccurrences, unpaidEmisBetween } from '@kosh/projections';
 
 /** One thing a user is reminded of: its kind, what it is about (`subject`) and when it is due. */
 export type DueReminder = Readonly<{
@@ -21,6 +21,8 @@ export type DueReminder = Readonly<{
   amount: Paise;
   /** Money in ('C') or out ('D'). */
   direction: 'C' | 'D';
+  /** What the mail says instead of "… is due on …" (a budget crossed is not due: it happened). */
+  headline?: { subject: string; text: string };
 }>;
 
 /**
@@ -81,7 +83,36 @@ const recurringDue: ReminderSource = {
   },
 };
 
-export const REMINDER_SOURCES: readonly ReminderSource[] = [emiDue, recurringDue];
+/**
+ * A budget overspent this month (the budgets read model's status, as the budget screen shows it):
+ * one alert per budget and month. Its "due date" is the month's last day, so the key is the
+ * month's and the alert is pointless once the month is over; `days_before` does not apply.
+ */
+const budgetCrossed: ReminderSource = {
+  kind: 'budget-crossed',
+  async due(db, userId, _from, _to, today) {
+    const month = today.slice(0, 7);
+    const [y, m] = month.split('-').map(Number) as [number, number];
+    const monthEnd = `${month}-${String(new Date(Date.UTC(y, m, 0)).getUTCDate()).padStart(2, '0')}`;
+    const status = await budgetStatus(db, userId, month);
+    return status
+      .filter((b) => b.standing.overspent && !b.categoryGone)
+      .map((b) => ({
+        kind: 'budget-crossed' as const,
+        subject: b.id,
+        title: `${b.categoryName} budget`,
+        dueDate: monthEnd,
+        amount: -b.standing.remaining,
+        direction: 'D' as const,
+        headline: {
+          subject: `Budget crossed: ${b.categoryName}`,
+          text: `You have spent ${rupees(b.standing.spent)} on ${b.categoryName} this month, ${rupees(-b.standing.remaining)} over its budget of ${rupees(b.standing.available)}.`,
+        },
+      }));
+  },
+};
+
+export const REMINDER_SOURCES: readonly ReminderSource[] = [emiDue, recurringDue, budgetCrossed];
 
 /** The flag of a kind among the preferences (a kind without a source is never asked). */
 export const flagOf = (kind: ReminderKind) => REMINDER_KINDS[kind].flag;

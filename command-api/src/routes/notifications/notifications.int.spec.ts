@@ -34,7 +34,12 @@ describe('reminders by mail', () => {
 
   it('keeps the preferences on the server: every kind off by default, bad values a 422', async () => {
     const none = await t.as(alice).get('/api/profile/notifications');
-    expect(none.body.data.notifications).toEqual({ emi_due: false, recurring_due: false, days_before: 3 });
+    expect(none.body.data.notifications).toEqual({
+      emi_due: false,
+      recurring_due: false,
+      budget_crossed: false,
+      days_before: 3,
+    });
     const before = await eventCount();
     const bad = await t.as(alice).put('/api/profile/notifications', {
       emi_due: 'yes',
@@ -53,6 +58,7 @@ describe('reminders by mail', () => {
     expect((await t.as(alice).get('/api/profile/notifications')).body.data.notifications).toEqual({
       emi_due: true,
       recurring_due: true,
+      budget_crossed: false,
       days_before: 3,
     });
   });
@@ -129,6 +135,7 @@ describe('reminders by mail', () => {
     expect((await t.as(alice).get('/api/profile/notifications')).body.data.notifications).toEqual({
       emi_due: true,
       recurring_due: false,
+      budget_crossed: false,
       days_before: 3,
     });
     // Once: the same link again, and a forged one, get the same page that tells nothing.
@@ -150,5 +157,47 @@ describe('reminders by mail', () => {
       'Unsubscribed from Recurring entry due reminders by mail link',
       'Reminder preferences changed',
     ]);
+  });
+
+  it('alerts once a month when a budget is crossed, if asked', async () => {
+    const today = clock().toISOString().slice(0, 10);
+    const categories = (await t.as(alice).get('/api/categories')).body.data.categories as {
+      id: string;
+      name: string;
+    }[];
+    const groceries = categories.find((c) => c.name === 'Groceries')?.id;
+    const budget = await t.as(alice).post('/api/budgets', { category_id: groceries, amount: '1000' });
+    expect(budget.status).toBe(201);
+    const spend = (amount: string) =>
+      t.as(alice).post('/api/transactions', {
+        notes: 'Vegetables',
+        transaction_type: 'D',
+        transaction_date: today,
+        amount,
+        category_id: groceries,
+      });
+    expect((await spend('1200')).status).toBe(201);
+    await t.caughtUp(['budgets', 'transactions', 'notifications']);
+    await scan();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Off until opted into.
+    expect(smtp.received.filter((m) => m.subject.startsWith('Budget crossed'))).toEqual([]);
+    await t.as(alice).put('/api/profile/notifications', {
+      emi_due: true,
+      recurring_due: true,
+      budget_crossed: true,
+      days_before: 3,
+    });
+    await scan();
+    const alert = await smtp.waitForMail((m) => m.subject === 'Budget crossed: Groceries');
+    expect(alert.text).toContain('₹200.00 over its budget of ₹1,000.00');
+    // More spending the same month: still the one alert.
+    expect((await spend('300')).status).toBe(201);
+    await t.caughtUp(['transactions']);
+    await scan();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await scan();
+    await waitUntil(async () => (await t.platform.queue.depth()) === 0);
+    expect(smtp.received.filter((m) => m.subject.startsWith('Budget crossed'))).toHaveLength(1);
   });
 });

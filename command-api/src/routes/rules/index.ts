@@ -17,19 +17,17 @@ import {
   fromPaise,
   isUuid,
   NotFoundError,
-  parseRule,
   RULE_FIELDS,
   RULE_MESSAGES,
   type RuleChange,
   type RuleFields,
   type RuleInput,
-  ruleChangeOf,
   ruleDecider,
-  ruleMatcher,
   ruleStreamId,
   ValidationError,
   wireOf,
 } from '@kosh/domain';
+import { parseRuleChecked, ruleChangeOf, ruleMatcher } from '@kosh/domain/rule-engine';
 import {
   evolveRuleRow,
   getRule,
@@ -89,7 +87,7 @@ export async function ruleRoutes(fastify: FastifyInstance) {
 
   /** The validated rule; its account and category must be the caller's own (else 422). */
   async function fields(userId: string, body: RuleInput): Promise<RuleFields> {
-    const parsed = parseRule(body);
+    const parsed = parseRuleChecked(body);
     if (!parsed.ok) throw new ValidationError(parsed.errors);
     const { accountId, categoryId } = parsed.value;
     const [accountOk, categoryOk] = await Promise.all([

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { PATTERN_MESSAGES } from '@kosh/domain';
+import { PATTERN_MESSAGES } from '@kosh/domain/rule-engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testClock } from '../../testing/clock';
 import { rebuildEverything } from '../../testing/round-trip';

@@ -167,6 +167,7 @@ export async function transactionRoutes(fastify: FastifyInstance) {
                 date_to: query.dateTo,
                 // Echoed only when asked for: the spec's answer has no account filter.
                 ...(query.accountId ? { account_id: query.accountId } : {}),
+                ...(query.categoryId ? { category_id: query.categoryId } : {}),
                 sort_by: query.sortBy,
                 sort_order: query.sortOrder,
               },

@@ -7,7 +7,10 @@ export const navigationEntries = [
   { href: '/accounts', label: 'Accounts', icon: 'credit-card', alsoActiveOn: [] },
   { href: '/import', label: 'Import', icon: 'import', alsoActiveOn: [] },
   { href: '/recurring', label: 'Recurring', icon: 'repeat', alsoActiveOn: [] },
-  { href: '/reports/cash-flow', label: 'Cash Flow', icon: 'timeline-bar-chart', alsoActiveOn: [] },
+  { href: '/budgets', label: 'Budgets', icon: 'pie-chart', alsoActiveOn: [] },
+  { href: '/reports', label: 'Reports', icon: 'chart', alsoActiveOn: [] },
+  { href: '/categories', label: 'Categories', icon: 'tag', alsoActiveOn: [] },
+  { href: '/rules', label: 'Rules', icon: 'predictive-analysis', alsoActiveOn: [] },
   { href: '/history', label: 'History', icon: 'history', alsoActiveOn: [] },
 ] as const;
 

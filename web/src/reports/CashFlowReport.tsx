@@ -1,11 +1,10 @@
 import { Button, Callout, Card, H2, HTMLTable, NonIdealState, Spinner } from '@blueprintjs/core';
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { downloadWithToken } from '../api/download';
-import { PageHeader } from '../app/layout/PageHeader';
 import { useAppSelector } from '../app/store';
 import { axisMoney, chartMoney } from '../dashboard/chartFormat';
 import { formatDate, formatMoney, MONTH_NAMES } from '../format';
-import { asOfParams, useAsOfMode } from '../history/asOf';
+import { asOfParams } from '../history/asOf';
 import { useGetCashFlowQuery } from '../recurring/recurringApi';
 import { toast } from '../toaster';
 import { TableScroll } from '../ui/TableScroll';
@@ -13,13 +12,11 @@ import { TableScroll } from '../ui/TableScroll';
 const monthLabel = (month: string) => `${MONTH_NAMES[Number(month.slice(5, 7)) - 1]} ${month.slice(0, 4)}`;
 
 /**
- * /reports/cash-flow (its own chunk, with recharts): what the recurring entries still to post and
- * the loans' unpaid EMIs will move in this month and the next two, as a chart and a table, with
- * CSV export and an as-of date.
+ * The Reports screen's cash-flow tab: what the recurring entries still to post and the loans'
+ * unpaid EMIs will move in this month and the next two, as a chart and tables, with CSV export;
+ * as of the screen's date.
  */
-export function CashFlowPage() {
-  const asOfMode = useAsOfMode('the forecast');
-  const { asOf } = asOfMode;
+export function CashFlowReport({ asOf }: { asOf: string | null }) {
   const token = useAppSelector((state) => state.session.token);
   const forecast = useGetCashFlowQuery(asOf ? { asOf } : {});
   const data = forecast.data;
@@ -37,17 +34,6 @@ export function CashFlowPage() {
 
   return (
     <>
-      <PageHeader
-        title="Cash-flow forecast"
-        subtitle="Recurring entries and unpaid EMIs over the next three months"
-        actions={
-          <div className="kosh-header-buttons">
-            {asOfMode.control}
-            <Button icon="download" text="Export CSV" disabled={!data} onClick={exportCsv} />
-          </div>
-        }
-      />
-      {asOfMode.banner}
       {forecast.isError ? (
         <Callout intent="danger" className="kosh-panel">
           Failed to load the cash-flow forecast
@@ -58,9 +44,12 @@ export function CashFlowPage() {
       ) : (
         <>
           <Card className="kosh-chart-card" role="region" aria-label="Money in and out by month">
-            <H2 className="kosh-section-title">
-              {formatDate(data.from)} to {formatDate(data.to)}
-            </H2>
+            <div className="kosh-card-header">
+              <H2 className="kosh-section-title">
+                Cash-flow forecast, {formatDate(data.from)} to {formatDate(data.to)}
+              </H2>
+              <Button icon="download" text="Export CSV" onClick={exportCsv} />
+            </div>
             {data.items.length === 0 ? (
               <NonIdealState
                 icon="timeline-bar-chart"
