@@ -89,10 +89,18 @@ export function IncomeExpenseReport({ asOf }: { asOf: string | null }) {
               <thead>
                 <tr>
                   <th scope="col">Month</th>
-                  <th scope="col">Income</th>
-                  <th scope="col">Expense</th>
-                  <th scope="col">Loan payments</th>
-                  <th scope="col">Net</th>
+                  <th scope="col" className="kosh-amount">
+                    Income
+                  </th>
+                  <th scope="col" className="kosh-amount">
+                    Expense
+                  </th>
+                  <th scope="col" className="kosh-amount">
+                    Loan payments
+                  </th>
+                  <th scope="col" className="kosh-amount">
+                    Net
+                  </th>
                 </tr>
               </thead>
               <tbody>

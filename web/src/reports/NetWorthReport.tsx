@@ -98,9 +98,15 @@ export function NetWorthReport({ asOf }: { asOf: string | null }) {
               <thead>
                 <tr>
                   <th scope="col">Date</th>
-                  <th scope="col">Accounts</th>
-                  <th scope="col">Loans outstanding</th>
-                  <th scope="col">Net worth</th>
+                  <th scope="col" className="kosh-amount">
+                    Accounts
+                  </th>
+                  <th scope="col" className="kosh-amount">
+                    Loans outstanding
+                  </th>
+                  <th scope="col" className="kosh-amount">
+                    Net worth
+                  </th>
                 </tr>
               </thead>
               <tbody>

@@ -202,9 +202,15 @@ export function SpendingReport({ asOf }: { asOf: string | null }) {
               <thead>
                 <tr>
                   <th scope="col">Category</th>
-                  <th scope="col">Amount</th>
-                  <th scope="col">Share</th>
-                  <th scope="col">Entries</th>
+                  <th scope="col" className="kosh-amount">
+                    Amount
+                  </th>
+                  <th scope="col" className="kosh-amount">
+                    Share
+                  </th>
+                  <th scope="col" className="kosh-amount">
+                    Entries
+                  </th>
                 </tr>
               </thead>
               <tbody>
@@ -222,7 +228,9 @@ export function SpendingReport({ asOf }: { asOf: string | null }) {
                     </tr>
                     {row.children.map((child) => (
                       <tr key={child.id ?? child.name} className="kosh-child-row">
-                        <td>{child.name}</td>
+                        <td>
+                          <span className="kosh-child-name">{child.name}</span>
+                        </td>
                         <td className="kosh-amount">{formatMoney(child.amount)}</td>
                         <td className="kosh-amount">{child.share.toFixed(1)}%</td>
                         <td className="kosh-amount">{child.count}</td>
@@ -230,7 +238,9 @@ export function SpendingReport({ asOf }: { asOf: string | null }) {
                     ))}
                     {row.children.length > 0 && row.own_amount !== 0 ? (
                       <tr className="kosh-child-row">
-                        <td>{row.name} (itself)</td>
+                        <td>
+                          <span className="kosh-child-name">{row.name} (itself)</span>
+                        </td>
                         <td className="kosh-amount">{formatMoney(row.own_amount)}</td>
                         <td />
                         <td />
