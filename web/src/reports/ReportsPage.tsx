@@ -47,6 +47,8 @@ export function ReportsPage() {
         selectedTabId={report}
         onChange={(id) => choose(id as ReportId)}
         large
+        // Four tabs wrap at 390 px: the sliding indicator would stay on the first row, past the screen.
+        animate={false}
         renderActiveTabPanelOnly
       >
         {REPORTS.map((r) => (
