@@ -25,7 +25,7 @@ test('export buttons download the book (with its filters), the ledger month, a s
   const api = await MoneyApi.signIn(request, user);
   const today = isoDate(new Date());
   const accountId = await api.createAccount('HDFC Savings', 1000, '2025-01-01');
-  await api.createTransaction('Dinner, with "friends"', 'D', today, 1234.5, accountId);
+  await api.createTransaction('Dinner, with "friends"', 'D', today, 1234.5, { account_id: accountId });
   await api.createTransaction('=refund', 'C', today, 100);
   const loanId = await api.createLoan({
     bankId: 1,

@@ -65,4 +65,6 @@ export interface Platform {
   afterAppend(position: string, waitFor: readonly string[]): Promise<boolean>;
   /** Seals a mailed link token for the event, so that only the mail worker can open it. */
   sealToken(token: string): string;
+  /** The claim of a reminder's signed unsubscribe token, or null when it is not one of ours. */
+  openUnsubscribeToken(token: string): { userId: string; kind: string; tokenId: string } | null;
 }

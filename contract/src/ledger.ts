@@ -6,6 +6,11 @@ import { AsOfParam } from './request';
 export const LedgerQuery = Type.Object({
   month: Type.Optional(Type.String({ description: '1 to 12 (default: the current month)' })),
   year: Type.Optional(Type.String({ description: 'Four-digit year (default: the current year)' })),
+  group_by: Type.Optional(
+    Type.String({
+      description: 'category: each side also grouped by category (issue 31); default the spec view',
+    }),
+  ),
   as_of: AsOfParam,
 });
 export type LedgerQuery = Static<typeof LedgerQuery>;
@@ -24,7 +29,22 @@ export const WireLedgerEntry = Type.Object({
 });
 export type WireLedgerEntry = Static<typeof WireLedgerEntry>;
 
-const Side = Type.Object({ transactions: Type.Array(WireLedgerEntry), total: Type.Number() });
+/** A side's entries of one category (`group_by=category`); loan payments are Loan EMI's. */
+export const WireLedgerGroup = Type.Object({
+  categoryId: Type.Union([Type.String(), Type.Null()], { description: 'null: Uncategorised, or Loan EMI' }),
+  name: Type.String({ description: '"Parent › Child" for a subcategory' }),
+  total: Type.Number(),
+  entryIds: Type.Array(Type.String(), { description: 'The ids of its entries, in the side’s order' }),
+});
+export type WireLedgerGroup = Static<typeof WireLedgerGroup>;
+
+const Side = Type.Object({
+  transactions: Type.Array(WireLedgerEntry),
+  total: Type.Number(),
+  groups: Type.Optional(
+    Type.Array(WireLedgerGroup, { description: 'Only with group_by=category; largest first' }),
+  ),
+});
 
 export const LedgerResponse = success(
   Type.Object({

@@ -17,6 +17,10 @@ export const TransactionBody = Type.Object({
   transaction_date: Loose('YYYY-MM-DD'),
   amount: Loose('Rupees, more than 0, at most 2 decimals, at most 9,999,999,999.99'),
   account_id: Loose('One of your accounts, or null for none; left out on an edit: unchanged'),
+  category_id: Loose(
+    'One of your categories (GET /api/categories), or null for none; left out on an edit: unchanged',
+  ),
+  payee: Loose('Who was paid or paid in, at most 100 characters, or null; left out on an edit: unchanged'),
 });
 export type TransactionBody = Static<typeof TransactionBody>;
 // Every declared transaction field is taken in (TRANSACTION_FIELDS): a field missing here does not compile.
@@ -32,6 +36,7 @@ export const TransactionListQuery = Type.Object({
   sort_by: QueryText('transaction_date (default), amount, created_at or notes'),
   sort_order: QueryText('ASC or DESC (default)'),
   account_id: QueryText("An account's id, or none: the transactions in no account"),
+  category_id: QueryText("A category's id, or none: the uncategorised transactions"),
   as_of: AsOfParam,
 });
 export type TransactionListQuery = Static<typeof TransactionListQuery>;
@@ -45,6 +50,8 @@ export const WireTransaction = Type.Object({
   transaction_date: Type.String({ description: 'YYYY-MM-DD' }),
   amount: Type.Number({ description: 'Rupees, two decimals' }),
   account_id: Type.Union([Type.String(), Type.Null()], { description: 'Its account, or null' }),
+  category_id: Type.Union([Type.String(), Type.Null()], { description: 'Its category, or null' }),
+  payee: Type.Union([Type.String(), Type.Null()], { description: 'Its payee, or null' }),
   created_at: Type.String({ description: 'ISO-8601 UTC' }),
   updated_at: Type.String({ description: 'ISO-8601 UTC' }),
 });
@@ -63,6 +70,7 @@ export const TransactionFilters = Type.Object({
   date_from: Nullable(Type.String()),
   date_to: Nullable(Type.String()),
   account_id: Type.Optional(Nullable(Type.String())),
+  category_id: Type.Optional(Nullable(Type.String())),
   sort_by: Type.String(),
   sort_order: Type.String(),
 });

@@ -124,19 +124,34 @@ export class MoneyApi {
     return (answer.data.account as unknown as { id: string }).id;
   }
 
+  async createTransfer(
+    fromAccountId: string,
+    toAccountId: string,
+    amount: number,
+    date: string,
+  ): Promise<void> {
+    await this.post('/transfers', {
+      from_account_id: fromAccountId,
+      to_account_id: toAccountId,
+      amount,
+      transfer_date: date,
+    });
+  }
+
+  /** `fields`: more of the transaction's wire fields (account_id, category_id, …). */
   async createTransaction(
     notes: string,
     type: 'C' | 'D',
     date: string,
     amount: number,
-    accountId: string | null = null,
+    fields: Record<string, unknown> = {},
   ): Promise<string> {
     const answer = await this.post('/transactions', {
       notes,
       transaction_type: type,
       transaction_date: date,
       amount,
-      ...(accountId ? { account_id: accountId } : {}),
+      ...fields,
     });
     return (answer.data.transaction as unknown as { id: string }).id;
   }

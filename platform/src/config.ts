@@ -45,6 +45,12 @@ const ConfigSchema = Type.Object({
   ANSWER_CACHE_MB: Type.Number({ minimum: 0 }),
   /** Rows of one CSV export of the transaction book at most (default 200,000); more is a 422. */
   EXPORT_MAX_ROWS: Type.Integer({ minimum: 1 }),
+  /**
+   * How often the workers post recurring entries' due occurrences (ms; default 10 minutes) and
+   * look for reminders to mail (default 1 hour). Each also runs once when a worker starts.
+   */
+  RECURRING_POST_EVERY_MS: Type.Integer({ minimum: 1000 }),
+  REMINDER_SCAN_EVERY_MS: Type.Integer({ minimum: 1000 }),
   /** Prefix of BullMQ keys, so several deployments or test runs can share one Redis. */
   QUEUE_PREFIX: Type.String({ minLength: 1 }),
   /** Turns the auth rate limits off (load tests only). */
@@ -114,6 +120,8 @@ export function loadConfig(env: Env = process.env): Config {
       : 5000,
     ANSWER_CACHE_MB: env.ANSWER_CACHE_MB ? Number(env.ANSWER_CACHE_MB) : 32,
     EXPORT_MAX_ROWS: env.EXPORT_MAX_ROWS ? Number(env.EXPORT_MAX_ROWS) : 200_000,
+    RECURRING_POST_EVERY_MS: env.RECURRING_POST_EVERY_MS ? Number(env.RECURRING_POST_EVERY_MS) : 600_000,
+    REMINDER_SCAN_EVERY_MS: env.REMINDER_SCAN_EVERY_MS ? Number(env.REMINDER_SCAN_EVERY_MS) : 3_600_000,
     QUEUE_PREFIX: env.QUEUE_PREFIX || 'kosh',
     RATE_LIMIT_ENABLED: env.RATE_LIMIT_ENABLED !== 'false',
     DOCS_ENABLED: env.DOCS_ENABLED ? env.DOCS_ENABLED === 'true' : env.NODE_ENV !== 'production',

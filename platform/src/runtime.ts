@@ -16,19 +16,25 @@ import {
   createInProcessQueue,
   createMailReactor,
   createOutboxMailer,
+  createRecurringReactor,
   createSmtpMailer,
   type ErasureDeps,
   type Mailer,
   mailMigrations,
+  RECURRING_POST_JOB,
+  REMINDER_SCAN_JOB,
   registerErasureJobs,
   registerMailJobs,
   registerProjectionJobs,
+  registerRecurringJobs,
+  registerReminderJobs,
 } from '@kosh/workers';
 import { type Config, exportSigningKeyOf, type Role } from './config';
 import { createEventStore } from './event-store';
 import { createLogger, type Logger } from './logger';
 import { createMetrics, type Metrics } from './metrics';
 import { openToken, sealToken } from './token-seal';
+import { openUnsubscribeToken, signUnsubscribeToken } from './unsubscribe-token';
 
 /**
  * Everything a request handler or a job may use, chosen once at start from configuration
@@ -81,8 +87,13 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     : createOutboxMailer(db);
   // Late-bound: tests may replace `platform.clock`.
   const clock = () => platform.clock();
-  // The mail reactor consumes the log like a read model but is not one (never rebuilt by the CLI).
-  const consumers = [...allProjections, createMailReactor({ queue, clock })];
+  // The mail and recurring reactors consume the log like read models but are not ones (never
+  // rebuilt by the CLI): each turns events into jobs.
+  const consumers = [
+    ...allProjections,
+    createMailReactor({ queue, clock }),
+    createRecurringReactor({ queue }),
+  ];
   const eventStore = await createEventStore(
     config,
     db,
@@ -122,6 +133,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     clock: options.clock ?? (() => new Date()),
     exportSigningKey: config.EXPORT_SIGNING_KEY ? exportSigningKeyOf(config.EXPORT_SIGNING_KEY) : null,
     sealToken: (token) => sealToken(token, config.JWT_SECRET),
+    openUnsubscribeToken: (token) => openUnsubscribeToken(token, config.JWT_SECRET),
     async afterAppend(position, waitFor) {
       // What the answer reads is caught up by this process itself (the runner's advisory lock
       // keeps one applier per projection across processes): the answer never waits on Redis or
@@ -164,6 +176,31 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     // a rebuild would bring the rows back), so requests wait there (ARCHITECTURE.md "Erasure").
     if (config.EVENTSTORE_URL) logger.warn({}, 'account erasure is not run on an EventStoreDB log yet');
     else await registerErasureJobs(queue, { ...erasure, clock });
+    // Recurring entries post their due occurrences, and reminders are mailed, from a repeated
+    // job (BullMQ's scheduler; the in-process queue's timer when embedded) and once at start, so
+    // what came due while no worker ran is done now (ARCHITECTURE.md "Recurring entries").
+    await registerRecurringJobs(
+      queue,
+      { db, eventStore, clock, logger },
+      { everyMs: config.RECURRING_POST_EVERY_MS },
+    );
+    await registerReminderJobs(
+      queue,
+      {
+        db,
+        mailer,
+        queue,
+        clock,
+        logger,
+        unsubscribeUrl: (claim) =>
+          `${config.APP_URL.replace(/\/+$/, '')}/api/unsubscribe?token=${encodeURIComponent(signUnsubscribeToken(claim, config.JWT_SECRET))}`,
+      },
+      { everyMs: config.REMINDER_SCAN_EVERY_MS },
+    );
+    for (const job of [RECURRING_POST_JOB, REMINDER_SCAN_JOB])
+      await queue
+        .enqueue(job, {}, { jobId: job })
+        .catch((err) => logger.warn({ job, err }, 'could not start the first run; the schedule will'));
     // How projections wake (ARCHITECTURE.md): an append of any process reaches this one by the
     // store's NOTIFY (EventStoreDB: its $all subscription) and every projection catches up at
     // once; the `project:{name}` jobs BullMQ repeats every 5 s are the safety net for a wake

@@ -13,6 +13,15 @@ export {
   type TransferRow,
 } from './accounts/queries';
 export { type AuditGrantRow, selectAuditGrants } from './audit-grants/projector';
+export { evolveBudgetRow } from './budgets/projector';
+export {
+  type BudgetStatus,
+  type BudgetView,
+  budgetOfCategory,
+  budgetStatus,
+  getBudget,
+  listBudgets,
+} from './budgets/queries';
 export { evolveBankRow, evolveLoanTypeRow } from './catalog/projector';
 export {
   BANK_SORT_KEYS,
@@ -26,6 +35,8 @@ export {
   listLoanTypes,
   nextCatalogId,
 } from './catalog/queries';
+export { type CategoryRow, evolveCategoryRow } from './categories/projector';
+export { type CategoryWithCount, getCategory, listCategories } from './categories/queries';
 export { dueErasures, getPendingErasure, type PendingErasure } from './erasures/projector';
 export { type AsOfReadModel, type AsOfScope, readAsOf } from './history/as-of';
 export { HISTORY_EVENT_TYPES } from './history/projector';
@@ -57,7 +68,39 @@ export {
   type LoanView,
   listLoans,
 } from './loans/queries';
+export {
+  evolveNotificationRow,
+  getNotificationPreferences,
+  type NotificationRow,
+  reminderSubscribers,
+} from './notifications/projector';
+export { evolveRecurringRow, type RecurringRow } from './recurring/projector';
+export {
+  getRecurring,
+  listRecurring,
+  type PostedOccurrence,
+  postedOccurrences,
+  recurringActiveBetween,
+} from './recurring/queries';
 export { allProjections, migrationSources, runnerMigrations } from './registry';
+export { groupLedgerByCategory, type LedgerGroup } from './reports/ledger-groups';
+export {
+  incomeExpenseByMonth,
+  type MonthIncomeExpense,
+  type NetWorthPoint,
+  netWorthOn,
+} from './reports/queries';
+export {
+  type CategorySpend,
+  type MonthCategorySpend,
+  type ReportCategory,
+  reportCategories,
+  spendingByCategory,
+  spendingByMonthAndCategory,
+} from './reports/spending';
+export { rollUpSpending, type SpendingNode } from './reports/tree';
+export { type RuleCandidate, ruleCandidates } from './rules/candidates';
+export { evolveRuleRow, getRule, listRules, type RuleRow } from './rules/projector';
 export {
   createProjectionRunner,
   LIVE_LOCK,
@@ -75,12 +118,14 @@ export {
 } from './schedules/present';
 export { evolveSchedule } from './schedules/projector';
 export {
+  type EmiDue,
   getSchedule,
   type LoanStanding,
   loanStandings,
   type ScheduleView,
   type ScheduleViewRow,
   standingOf,
+  unpaidEmisBetween,
 } from './schedules/queries';
 export { getSessionSubject, liveSessionsOf, type SessionRow, touchSession } from './sessions/queries';
 export { evolveTransactionRow } from './transactions/projector';

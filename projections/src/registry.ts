@@ -2,12 +2,17 @@ import { fileURLToPath } from 'node:url';
 import type { MigrationSource } from '@kosh/event-store';
 import { accountsProjection } from './accounts/projector';
 import { auditGrantsProjection } from './audit-grants/projector';
+import { budgetsProjection } from './budgets/projector';
 import { catalogProjection } from './catalog/projector';
+import { categoriesProjection } from './categories/projector';
 import { erasuresProjection } from './erasures/projector';
 import { historyProjection } from './history/projector';
 import { importsProjection } from './imports/projector';
 import { ledgerProjection } from './ledger/projector';
 import { loansProjection } from './loans/projector';
+import { notificationsProjection } from './notifications/projector';
+import { recurringProjection } from './recurring/projector';
+import { rulesProjection } from './rules/projector';
 import type { ReadModel } from './runner/define';
 import { schedulesProjection } from './schedules/projector';
 import { sessionsProjection } from './sessions/projector';
@@ -49,6 +54,11 @@ export const allProjections: readonly ReadModel[] = [
   importsProjection,
   erasuresProjection,
   sessionsProjection,
+  recurringProjection,
+  notificationsProjection,
+  categoriesProjection,
+  budgetsProjection,
+  rulesProjection,
 ];
 
 /** Migrations of the runner and of every read model, applied after the event store's. */

@@ -9,8 +9,25 @@ export {
   subjectHashOf,
 } from './erasure/erase';
 export { createOutboxMailer, createSmtpMailer, listOutbox, type Mailer, mailMigrations } from './mail/mailer';
-export { createMailReactor, registerMailJobs } from './mail/reactor';
+export { createMailReactor, deliverOnce, registerMailJobs } from './mail/reactor';
 export { registerProjectionJobs } from './projection-jobs';
 export { createBullMqQueue } from './queue/bullmq';
 export { createInProcessQueue } from './queue/in-process';
 export type { JobQueue } from './queue/port';
+export {
+  createRecurringReactor,
+  postDueOccurrences,
+  postEntryOccurrences,
+  RECURRING_CATCH_UP_DAYS,
+  RECURRING_POST_JOB,
+  recurringTransactionId,
+  registerRecurringJobs,
+} from './recurring/poster';
+export {
+  REMINDER_SCAN_JOB,
+  type ReminderJob,
+  registerReminderJobs,
+  reminderKey,
+  scanReminders,
+  sendReminderJob,
+} from './reminders/reminders';

@@ -54,7 +54,12 @@ const CREDITS = [
 export const LOAN_DURATIONS = [240, 60, 36, 120, 84, 180, 24, 48, 300, 12] as const;
 
 export type Book = {
-  appendTransactions(userId: string, count: number): Promise<number>;
+  /** `categoryIds`: each transaction gets one of these (null: none), picked at random. */
+  appendTransactions(
+    userId: string,
+    count: number,
+    categoryIds?: readonly (string | null)[],
+  ): Promise<number>;
   appendLoans(userId: string, durations?: readonly number[]): Promise<string[]>;
 };
 
@@ -62,7 +67,12 @@ export function book(platform: Runtime, now: Date, seed = 42): Book {
   const rnd = random(seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(rnd() * items.length)] as T;
 
-  function transactionEvent(userId: string, index: number, count: number): TransactionRecorded {
+  function transactionEvent(
+    userId: string,
+    index: number,
+    count: number,
+    categoryIds?: readonly (string | null)[],
+  ): TransactionRecorded {
     // Spread over 2016-01-01 .. 2025-12-31 in order, so every month has about count / 120 entries.
     const day = Math.floor((index / count) * 3653);
     const date = new Date(Date.UTC(2016, 0, 1 + day)).toISOString().slice(0, 10);
@@ -81,6 +91,7 @@ export function book(platform: Runtime, now: Date, seed = 42): Book {
         recordedAt: new Date(
           Date.UTC(2016, 0, 1, 10) + day * 86_400_000 + (index % 1000) * 1000,
         ).toISOString(),
+        ...(categoryIds ? { categoryId: pick(categoryIds) } : {}),
       },
     };
   }
@@ -127,12 +138,12 @@ export function book(platform: Runtime, now: Date, seed = 42): Book {
      * same rows the append function writes (one stream per transaction, version 1), without
      * 100,000 round trips. Readers see them exactly as appended events. Returns seconds taken.
      */
-    async appendTransactions(userId, count) {
+    async appendTransactions(userId, count, categoryIds) {
       const started = performance.now();
       for (let from = 0; from < count; from += 2000) {
         const rows = [];
         for (let i = from; i < Math.min(count, from + 2000); i++) {
-          const event = transactionEvent(userId, i, count);
+          const event = transactionEvent(userId, i, count, categoryIds);
           rows.push({ ...toNew(userId, event), stream: transactionStreamId(event.data.transactionId) });
         }
         await platform.db.query(

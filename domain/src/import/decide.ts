@@ -98,6 +98,8 @@ function recorded(row: ImportedRow, data: ImportCommitted['data']) {
     transactionDate: row.transactionDate,
     amount: row.amount,
     accountId: data.accountId,
+    ...(row.categoryId && { categoryId: row.categoryId }),
+    ...(row.payee && { payee: row.payee }),
     recordedAt: data.committedAt,
     rawNarration: row.rawNarration,
     importId: data.importId,

@@ -25,6 +25,9 @@ export type ImportedRow = {
   reference: string | null;
   /** The row's fingerprint keys in its account (statement/fingerprint.ts `fingerprintKeys`). */
   fingerprints: string[];
+  /** Issue 31: the category and payee the user kept for the row (a rule's proposal, or typed); absent: none. */
+  categoryId?: string | null;
+  payee?: string | null;
 };
 
 export type ImportCommitted = DomainEvent<

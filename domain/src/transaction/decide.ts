@@ -31,7 +31,8 @@ function validated(data: TransactionFields): TransactionFields {
   const fields = fieldsOf(data);
   const errors = validateTransactionFields(fields);
   if (errors.length > 0) throw new ValidationError(errors);
-  return { ...fields, notes: fields.notes.trim() };
+  const payee = typeof fields.payee === 'string' ? fields.payee.trim() || null : fields.payee;
+  return { ...fields, notes: fields.notes.trim(), ...(payee !== undefined && { payee }) };
 }
 
 /** The owner's live transaction; anyone else's, a deleted one or a missing one is "not found". */
@@ -45,8 +46,14 @@ export function decide(command: TransactionCommand, state: TransactionState): Tr
   switch (type) {
     case 'RecordTransaction': {
       if (state.status !== 'none') throw new ConflictError('Transaction already exists');
-      const { accountId, ...rest } = validated(data);
-      const fields = accountId ? { ...rest, accountId } : rest;
+      // Optional fields are stored only when set: an event without one reads as null (withAbsent).
+      const { accountId, categoryId, payee, ...rest } = validated(data);
+      const fields = {
+        ...rest,
+        ...(accountId && { accountId }),
+        ...(categoryId && { categoryId }),
+        ...(payee && { payee }),
+      };
       return [
         {
           type: 'TransactionRecorded',
@@ -58,9 +65,13 @@ export function decide(command: TransactionCommand, state: TransactionState): Tr
       const current = owned(state, data.userId);
       const next = validated(data);
       // Every declared field is compared: an edit that changes none records nothing.
-      // An edit that does not name the account keeps it; null takes the transaction out of it.
-      const after =
-        next.accountId === undefined ? { ...next, accountId: current.fields.accountId ?? null } : next;
+      // An edit that does not name the account (category, payee) keeps it; null takes it out.
+      const after = {
+        ...next,
+        accountId: next.accountId === undefined ? (current.fields.accountId ?? null) : next.accountId,
+        categoryId: next.categoryId === undefined ? (current.fields.categoryId ?? null) : next.categoryId,
+        payee: next.payee === undefined ? (current.fields.payee ?? null) : next.payee,
+      };
       const changed = changedKeys(TRANSACTION_FIELDS, current.fields, after);
       if (changed.length === 0) return [];
       const changes: Partial<TransactionFields> = Object.fromEntries(changed.map((key) => [key, after[key]]));

@@ -16,7 +16,7 @@ const fields: TransactionFields = {
   amount: 8_500_000,
 };
 /** A transaction recorded before accounts existed, as the decider reads it back: in no account. */
-const asStored: TransactionFields = { ...fields, accountId: null };
+const asStored: TransactionFields = { ...fields, accountId: null, categoryId: null, payee: null };
 const recorded: TransactionEvent = {
   type: 'TransactionRecorded',
   data: { transactionId, userId, ...fields, recordedAt: '2025-03-31T10:00:00.000Z' },

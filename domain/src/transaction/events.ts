@@ -16,6 +16,9 @@ export type TransactionRecorded = DomainEvent<
     /** Issue 30: a row of a statement import carries the bank's narration as written, and its import. */
     rawNarration?: string;
     importId?: string;
+    /** Issue 31: an occurrence of a recurring entry, posted by the workers (its scheduled date). */
+    recurringId?: string;
+    occurrenceDate?: string;
   }
 >;
 

@@ -20,7 +20,13 @@ export const TRANSACTION_MESSAGES = {
   amountPositive: 'Amount must be greater than 0',
   amountDecimals: 'Amount can have maximum 2 decimal places',
   amountTooLarge: 'Amount cannot exceed 9,999,999,999.99',
+  payeeTooLong: 'Payee must not exceed 100 characters',
 } as const;
+
+export const PAYEE_MAX_LENGTH = 100;
+
+/** "Category not found": the same message whether the id is malformed or not the user's. */
+export const TRANSACTION_CATEGORY_NOT_FOUND = 'Category not found';
 
 export const NOTES_MAX_LENGTH = 255;
 /** The largest amount `numeric(14,2)` holds with room for the sign: ₹9,999,999,999.99. */
@@ -48,6 +54,33 @@ function accountIdError(accountId: unknown): string | null {
 function accountIdOf(input: TransactionInput): { accountId?: string | null } {
   if (input.account_id === undefined) return {};
   return { accountId: isBlank(input.account_id) ? null : (input.account_id as string).trim().toLowerCase() };
+}
+
+function categoryIdError(categoryId: unknown): string | null {
+  if (isBlank(categoryId)) return null;
+  return typeof categoryId === 'string' && UUID.test(categoryId.trim())
+    ? null
+    : TRANSACTION_CATEGORY_NOT_FOUND;
+}
+
+/** The category of a valid input: absent stays absent, blank is null. */
+function categoryIdOf(input: TransactionInput): { categoryId?: string | null } {
+  if (input.category_id === undefined) return {};
+  return {
+    categoryId: isBlank(input.category_id) ? null : (input.category_id as string).trim().toLowerCase(),
+  };
+}
+
+function payeeError(payee: unknown): string | null {
+  if (isBlank(payee)) return null;
+  if (typeof payee !== 'string') return TRANSACTION_MESSAGES.payeeTooLong;
+  return characterCount(payee.trim()) > PAYEE_MAX_LENGTH ? TRANSACTION_MESSAGES.payeeTooLong : null;
+}
+
+/** The payee of a valid input: absent stays absent, blank is null, else trimmed. */
+function payeeOf(input: TransactionInput): { payee?: string | null } {
+  if (input.payee === undefined) return {};
+  return { payee: isBlank(input.payee) ? null : (input.payee as string).trim() };
 }
 
 const DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -90,7 +123,7 @@ function dateError(date: unknown): string | null {
 }
 
 /** Decimal text of a form or JSON amount, or null when it is not a plain non-negative decimal. */
-function amountText(amount: unknown): string | null {
+export function amountText(amount: unknown): string | null {
   if (typeof amount === 'number') {
     if (!Number.isFinite(amount)) return null;
     return amount < 0 ? '-' : String(amount).includes('e') ? amount.toFixed(20) : String(amount);
@@ -98,7 +131,8 @@ function amountText(amount: unknown): string | null {
   return typeof amount === 'string' ? amount.trim() : null;
 }
 
-function amountError(amount: unknown): string | null {
+/** The message of what is wrong with a form or JSON amount, or null (shared with recurring entries). */
+export function amountError(amount: unknown): string | null {
   // Spec section 5 has one message for a missing, zero or negative amount.
   if (isBlank(amount)) return TRANSACTION_MESSAGES.amountPositive;
   if (typeof amount === 'number' && amount > TRANSACTION_AMOUNT_MAX / 100)
@@ -121,6 +155,8 @@ export function validateTransaction(input: TransactionInput): FieldError[] {
     transaction_date: dateError(input.transaction_date),
     amount: amountError(input.amount),
     account_id: accountIdError(input.account_id),
+    category_id: categoryIdError(input.category_id),
+    payee: payeeError(input.payee),
   };
   return Object.entries(checks).flatMap(([field, message]) => (message ? [{ field, message }] : []));
 }
@@ -139,6 +175,8 @@ export function parseTransaction(
       transactionDate: input.transaction_date as string,
       amount: toPaise(amountText(input.amount) as string),
       ...accountIdOf(input),
+      ...categoryIdOf(input),
+      ...payeeOf(input),
     },
   };
 }
@@ -157,6 +195,8 @@ export function validateTransactionFields(fields: TransactionFields): FieldError
     transaction_date: dateError(fields.transactionDate),
     amount: amountMessage,
     account_id: accountIdError(fields.accountId),
+    category_id: categoryIdError(fields.categoryId),
+    payee: payeeError(fields.payee),
   };
   return Object.entries(checks).flatMap(([field, message]) => (message ? [{ field, message }] : []));
 }

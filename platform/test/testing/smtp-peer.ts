@@ -7,6 +7,8 @@ export type ReceivedMail = {
   text: string;
   html: string;
   from: string;
+  /** The raw header lines ("List-Unsubscribe: <…>"). */
+  headerLines: string[];
 };
 
 export type SmtpPeer = {
@@ -38,6 +40,7 @@ export async function startSmtpPeer(): Promise<SmtpPeer> {
             subject: parsed.subject ?? '',
             text: parsed.text ?? '',
             html: typeof parsed.html === 'string' ? parsed.html : '',
+            headerLines: parsed.headerLines.map((h) => h.line),
           });
           for (const wake of waiters) wake();
           callback();

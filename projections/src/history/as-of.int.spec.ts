@@ -3,6 +3,8 @@ import { migrate } from '@kosh/event-store';
 import { createTestDatabase, type TestDatabase } from '@kosh/event-store/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { accountsProjection } from '../accounts/projector';
+import { budgetsProjection } from '../budgets/projector';
+import { categoriesProjection } from '../categories/projector';
 import { ledgerProjection } from '../ledger/projector';
 import { loansProjection } from '../loans/projector';
 import { now, transactionId, userId } from '../runner/testing/fixtures';
@@ -22,6 +24,8 @@ beforeAll(async () => {
     loansProjection,
     schedulesProjection,
     accountsProjection,
+    categoriesProjection,
+    budgetsProjection,
   ];
   await migrate(
     database.db,

@@ -1,8 +1,11 @@
 import type { RecordedEvent } from '@kosh/domain';
 import type { Db, Queryable } from '@kosh/event-store';
 import { accountsProjection } from '../accounts/projector';
+import { budgetsProjection } from '../budgets/projector';
+import { categoriesProjection } from '../categories/projector';
 import { ledgerProjection } from '../ledger/projector';
 import { loansProjection } from '../loans/projector';
+import { recurringProjection } from '../recurring/projector';
 import type { Projection } from '../runner/types';
 import { schedulesProjection } from '../schedules/projector';
 import { transactionsProjection } from '../transactions/projector';
@@ -30,6 +33,10 @@ export const AS_OF_PROJECTIONS: readonly Projection[] = [
   loansProjection,
   schedulesProjection,
   accountsProjection,
+  // Issue 31: a report as of an instant names and nests the categories as they stood then.
+  categoriesProjection,
+  budgetsProjection,
+  recurringProjection,
 ];
 
 /** `ledger_names` is the ledger's copy of the catalog: read live, like the catalog. */
@@ -38,7 +45,15 @@ const LIVE_TABLES = new Set(['ledger_names']);
 const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 /** The read models an as-of answer can be made from (names of their projections). */
-export type AsOfReadModel = 'transactions' | 'ledger' | 'loans' | 'schedules' | 'accounts';
+export type AsOfReadModel =
+  | 'transactions'
+  | 'ledger'
+  | 'loans'
+  | 'schedules'
+  | 'accounts'
+  | 'categories'
+  | 'budgets'
+  | 'recurring';
 
 /**
  * Folds `events` into fresh shadow copies of the read models named in `models`, then runs

@@ -1,12 +1,17 @@
 import {
   ACCOUNT_EVENT_TYPES,
   AUDIT_EVENT_TYPES,
+  BUDGET_EVENT_TYPES,
+  CATEGORY_EVENT_TYPES,
   catalogEventTypes,
   ERASURE_EVENT_TYPES,
   IMPORT_EVENT_TYPES,
   loanChangeEventTypes,
   loanEventTypes,
+  NOTIFICATION_EVENT_TYPES,
+  RECURRING_EVENT_TYPES,
   type RecordedEvent,
+  RULE_EVENT_TYPES,
   TRANSACTION_EVENT_TYPES,
   TRANSFER_EVENT_TYPES,
   USER_EVENT_TYPES,
@@ -24,11 +29,17 @@ export const HISTORY_EVENT_TYPES: readonly string[] = [
   ...ACCOUNT_EVENT_TYPES,
   ...TRANSFER_EVENT_TYPES,
   ...IMPORT_EVENT_TYPES,
+  ...RECURRING_EVENT_TYPES,
+  ...NOTIFICATION_EVENT_TYPES,
+  ...CATEGORY_EVENT_TYPES,
+  ...RULE_EVENT_TYPES,
+  ...BUDGET_EVENT_TYPES,
   ...ERASURE_EVENT_TYPES,
 ];
 
 /** Streams whose events a user sees on their timeline (not the e-mail reservation streams). */
-const USER_STREAM = /^(user|loan|txn|bank|loantype|audit|account|transfer|import|erasure)-/;
+const USER_STREAM =
+  /^(user|loan|txn|bank|loantype|audit|account|transfer|import|categories|rule|budget|recurring|notifications|erasure)-/;
 
 /** Fields that hold secrets (or what a secret can be checked against): never copied. */
 export const SECRET_FIELDS = new Set([

@@ -4,7 +4,13 @@ import {
   type AccountKind,
   EMAIL_FIELDS,
   fromPaise,
+  NOTIFICATION_FIELDS,
   PROFILE_FIELDS,
+  RECURRING_FIELDS,
+  RECURRING_FREQUENCY_LABELS,
+  REMINDER_KINDS,
+  type RecurringFrequency,
+  RULE_FIELDS,
   TRANSACTION_FIELDS,
 } from '@kosh/domain';
 import {
@@ -58,8 +64,12 @@ export function wireStreamOf(streamId: string): string {
     case 'user':
     case 'erasure':
       return 'profile';
+    case 'notifications':
+      return 'notifications';
     case 'txn':
       return `transaction:${id}`;
+    case 'categories':
+      return 'categories';
     case 'loantype':
       return `loan_type:${id}`;
     default:
@@ -70,7 +80,12 @@ export function wireStreamOf(streamId: string): string {
 /** The inverse of `wireStreamOf` for the caller's own streams; null when it is not one. */
 export function streamIdOfWire(wire: string, userId: string): string | null {
   if (wire === 'profile') return `user-${userId}`;
-  const match = /^(loan|transaction|bank|loan_type|account|transfer|import):([0-9A-Za-z-]{1,64})$/.exec(wire);
+  if (wire === 'notifications') return `notifications-${userId}`;
+  if (wire === 'categories') return `categories-${userId}`;
+  const match =
+    /^(loan|transaction|bank|loan_type|account|transfer|import|rule|budget|recurring):([0-9A-Za-z-]{1,64})$/.exec(
+      wire,
+    );
   if (!match) return null;
   const kind = {
     loan: 'loan',
@@ -80,6 +95,9 @@ export function streamIdOfWire(wire: string, userId: string): string | null {
     account: 'account',
     transfer: 'transfer',
     import: 'import',
+    recurring: 'recurring',
+    rule: 'rule',
+    budget: 'budget',
   }[match[1] as string];
   return `${kind}-${match[2]}`;
 }
@@ -116,6 +134,27 @@ const MAPPING_FIELDS: Record<string, Field> = {
   drCr: { label: 'Dr/Cr Column', show: text },
   balance: { label: 'Balance Column', show: text },
   balanceDrCr: { label: 'Balance Dr/Cr Column', show: text },
+};
+
+/** Recurring entry fields (`RECURRING_FIELDS`); the type, the repeat and the last day in words. */
+const RECURRING_HISTORY = historyFields(RECURRING_FIELDS, {
+  transactionType: (v) => (v === 'C' ? 'Credit' : v === 'D' ? 'Debit' : null),
+  frequency: (v) => RECURRING_FREQUENCY_LABELS[v as RecurringFrequency] ?? null,
+  dayOfMonth: (v) => (typeof v === 'number' ? v : v === null ? 'Last day' : null),
+});
+
+const NOTIFICATION_HISTORY = historyFields(NOTIFICATION_FIELDS);
+/** Rule fields (`RULE_FIELDS`); the type in words. */
+const RULE_HISTORY = historyFields(RULE_FIELDS, {
+  transactionType: (v) => (v === 'C' ? 'Credit' : v === 'D' ? 'Debit' : null),
+});
+
+const KIND_WORDS: Record<string, string> = { income: 'income', expense: 'expense' };
+
+/** A budget's terms (issue 31). */
+const BUDGET_FIELDS: Record<string, Field> = {
+  amount: { label: 'Monthly Amount', show: money },
+  rollover: { label: 'Rollover', show: (v) => (v === true ? 'On' : v === false ? 'Off' : null) },
 };
 
 /** The profile's names (`PROFILE_FIELDS`) and its address (`EMAIL_FIELDS`). */
@@ -166,7 +205,7 @@ export function timelineEntry(event: HistoryEvent, previous: Values, names: Name
   switch (event.type) {
     case 'TransactionRecorded':
       return entry(
-        `${d.transactionType === 'C' ? 'Credit' : 'Debit'} of ${amount(d.amount)} recorded`,
+        `${d.transactionType === 'C' ? 'Credit' : 'Debit'} of ${amount(d.amount)} recorded${d.recurringId ? ` by a recurring entry (${String(d.occurrenceDate)})` : ''}`,
         diff(TRANSACTION_HISTORY, null, d, names),
       );
     case 'TransactionUpdated': {
@@ -225,6 +264,114 @@ export function timelineEntry(event: HistoryEvent, previous: Values, names: Name
       return entry(
         `Statement import undone: ${ids} transactions removed from ${account(d.accountId, names)}`,
         [{ field: 'Account', from: account(d.accountId, names), to: null }],
+      );
+    }
+    case 'RecurringEntryCreated':
+      return entry(
+        `Recurring ${d.transactionType === 'C' ? 'credit' : 'debit'} ${String(d.notes)} of ${amount(d.amount)} created`,
+        diff(RECURRING_HISTORY, null, d, names),
+      );
+    case 'RecurringEntryUpdated': {
+      const after = { ...(d.previous as object), ...(d.changes as object) };
+      const changes = diff(RECURRING_HISTORY, d.previous as Values, after, names);
+      return entry(
+        `Recurring entry edited (${changes.map((c) => c.field).join(', ') || 'no change'})`,
+        changes,
+      );
+    }
+    case 'RecurringEntryDeleted': {
+      const p = (d.previous ?? {}) as Record<string, unknown>;
+      return entry(`Recurring entry ${String(p.notes)} deleted`, diff(RECURRING_HISTORY, p, null, names));
+    }
+    case 'RecurringOccurrenceSkipped':
+      return entry(`Occurrence of ${String(d.occurrenceDate)} skipped`);
+    case 'RecurringOccurrenceChanged':
+      return entry(`Occurrence of ${String(d.occurrenceDate)} changed to ${amount(d.amount)}`, [
+        { field: 'Amount', from: null, to: money(d.amount, names) },
+        { field: 'Notes', from: null, to: text(d.notes, names) },
+      ]);
+    case 'RecurringOccurrenceRestored':
+      return entry(`Occurrence of ${String(d.occurrenceDate)} restored to the entry's values`);
+    case 'NotificationPreferencesSet': {
+      const after = { ...(d.previous as object), ...(d.changes as object) };
+      return entry(
+        'Reminder preferences changed',
+        diff(NOTIFICATION_HISTORY, d.previous as Values, after, names),
+      );
+    }
+    case 'ReminderUnsubscribed':
+      return entry(
+        `Unsubscribed from ${REMINDER_KINDS[d.kind as keyof typeof REMINDER_KINDS]?.label ?? String(d.kind)} reminders by mail link`,
+      );
+    case 'CategoriesSeeded': {
+      const count = Array.isArray(d.categories) ? d.categories.length : 0;
+      return entry(`Categories set up: ${count} household categories`);
+    }
+    case 'CategoryCreated':
+      return entry(
+        `Category ${String(d.name)} added (${KIND_WORDS[String(d.kind)] ?? String(d.kind)})`,
+        [
+          { field: 'Name', from: null, to: text(d.name, names) },
+          { field: 'Parent', from: null, to: text(d.parentId, names) },
+        ].filter((c) => c.to !== null),
+      );
+    case 'CategoryRenamed':
+      return entry(`Category ${String(d.previousName)} renamed to ${String(d.name)}`, [
+        { field: 'Name', from: text(d.previousName, names), to: text(d.name, names) },
+      ]);
+    case 'CategoryMoved':
+      return entry(d.parentId === null ? 'Category moved to the top level' : 'Category moved under another', [
+        { field: 'Parent', from: text(d.previousParentId, names), to: text(d.parentId, names) },
+      ]);
+    case 'CategoryMerged':
+      return entry(`Category ${String(d.name)} merged into ${String(d.intoName)}: its transactions moved`);
+    case 'CategoryDeleted':
+      return entry(
+        d.moveTo === null
+          ? `Category ${String(d.name)} deleted: its transactions left uncategorised`
+          : `Category ${String(d.name)} deleted: its transactions moved to ${String(d.moveToName)}`,
+      );
+    case 'BudgetSet':
+      return entry(
+        `Budget of ${amount(d.amount)} a month set for ${String(d.categoryName)}`,
+        diff(BUDGET_FIELDS, null, d, names),
+      );
+    case 'BudgetChanged': {
+      const changes = diff(
+        BUDGET_FIELDS,
+        d.previous as Values,
+        { ...(d.previous as object), ...(d.changes as object) },
+        names,
+      );
+      return entry(
+        `Budget edited from ${String(d.fromMonth)} (${changes.map((c) => c.field).join(', ') || 'no change'})`,
+        changes,
+      );
+    }
+    case 'BudgetDeleted':
+      return entry(
+        `Budget for ${String(d.categoryName)} deleted`,
+        diff(BUDGET_FIELDS, d.previous as Values, null, names),
+      );
+    case 'RuleCreated':
+      return entry(`Rule ${String(d.name)} created`, diff(RULE_HISTORY, null, d, names));
+    case 'RuleUpdated': {
+      const changes = diff(
+        RULE_HISTORY,
+        d.previous as Values,
+        { ...(d.previous as object), ...(d.changes as object) },
+        names,
+      );
+      return entry(`Rule edited (${changes.map((c) => c.field).join(', ') || 'no change'})`, changes);
+    }
+    case 'RuleDeleted': {
+      const p = (d.previous ?? {}) as Record<string, unknown>;
+      return entry(`Rule ${String(p.name)} deleted`, diff(RULE_HISTORY, p, null, names));
+    }
+    case 'RuleApplied': {
+      const n = Array.isArray(d.changes) ? d.changes.length : 0;
+      return entry(
+        `Rule ${String(d.name)} applied to existing entries: ${n} transaction${n === 1 ? '' : 's'} changed`,
       );
     }
     case 'UserRegistered':

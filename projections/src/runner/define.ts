@@ -2,12 +2,17 @@ import { fileURLToPath } from 'node:url';
 import type {
   AccountEvent,
   AuditEvent,
+  BudgetEvent,
   CatalogEvent,
+  CategoryEvent,
   EmailReservationEvent,
   ErasureEvent,
   ImportEvent,
   LoanStreamEvent,
+  NotificationEvent,
   RecordedEvent,
+  RecurringEvent,
+  RuleEvent,
   TransactionEvent,
   TransferEvent,
   UserEvent,
@@ -26,7 +31,12 @@ export type LogEvent =
   | AuditEvent
   | AccountEvent
   | TransferEvent
-  | ImportEvent;
+  | ImportEvent
+  | RecurringEvent
+  | NotificationEvent
+  | CategoryEvent
+  | RuleEvent
+  | BudgetEvent;
 
 /** The recorded events of the given types. */
 export type EventOfType<T extends string> = RecordedEvent<Extract<LogEvent, { type: T }>>;

@@ -1,4 +1,4 @@
-import { type EmiMark, loanStatus, overdueEmiCount, toPaise } from '@kosh/domain';
+import { type EmiMark, emiStandings, loanStatus, overdueEmiCount, toPaise } from '@kosh/domain';
 import type { Queryable } from '@kosh/event-store';
 import { marksOf, type ScheduleView, type ScheduleViewRow } from './projector';
 
@@ -177,4 +177,65 @@ export async function loanStandings(
       return [r.loan_id, { status, overdueEmis, closedOn: r.closed_on }];
     }),
   );
+}
+
+export type EmiDue = Readonly<{
+  loanId: string;
+  userId: string;
+  emiNumber: number;
+  /** "HDFC Bank · 1234…" as the screens name the loan. */
+  loanLabel: string;
+  dueDate: string;
+  /** What is still to pay of it (paise): the EMI less what was marked or matched. */
+  amount: number;
+}>;
+
+/**
+ * The EMIs due from `from` to `to` (YYYY-MM-DD) not covered by what the borrower marked paid or
+ * matched (the paid-EMI model, domain `emiStandings` on `today`): a paid EMI is neither reminded
+ * nor forecast. `userId` null: every user's (the reminders' scan).
+ */
+export async function unpaidEmisBetween(
+  db: Queryable,
+  userId: string | null,
+  from: string,
+  to: string,
+  today: string,
+): Promise<EmiDue[]> {
+  const { rows } = await db.query<{
+    loan_id: string;
+    user_id: string;
+    n: number;
+    account_number: string;
+    lender: string | null;
+    due: string;
+    emi: string;
+    auto: boolean;
+  }>(
+    `SELECT r.loan_id::text AS loan_id, r.user_id, r.payment_number AS n, l.account_number, b.bank_name AS lender,
+            to_char(r.emi_date, 'YYYY-MM-DD') AS due, r.emi::text AS emi,
+            coalesce(l.emis_auto_debited, true) AS auto
+       FROM loan_schedule_rows r
+       JOIN loans l ON l.id = r.loan_id
+       LEFT JOIN catalog_banks b ON b.id = l.bank_id
+      WHERE ($1::text IS NULL OR r.user_id = $1) AND r.kind = 'emi' AND r.emi_date BETWEEN $2::date AND $3::date
+      ORDER BY r.emi_date, r.loan_id`,
+    [userId, from, to],
+  );
+  const marks = await marksOf(db, [...new Set(rows.map((r) => r.loan_id))]);
+  return rows.flatMap((r) => {
+    const row = { kind: 'emi' as const, paymentNumber: Number(r.n), date: r.due, amount: toPaise(r.emi) };
+    const [standing] = emiStandings([row], marks.get(r.loan_id) ?? [], r.auto, today);
+    if (!standing || standing.remainder === 0 || standing.state === 'auto-debited') return [];
+    return [
+      {
+        loanId: r.loan_id,
+        userId: r.user_id,
+        emiNumber: row.paymentNumber,
+        loanLabel: `${r.lender ?? 'Loan'} · ${r.account_number}`,
+        dueDate: r.due,
+        amount: standing.remainder,
+      },
+    ];
+  });
 }

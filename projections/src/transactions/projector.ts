@@ -1,9 +1,13 @@
 import {
   assertNever,
+  CATEGORY_MOVE_EVENT_TYPES,
+  type CategoryDeleted,
+  type CategoryMerged,
   IMPORT_EVENT_TYPES,
   type Paise,
   pickFields,
   type RecordedEvent,
+  type RuleApplied,
   TRANSACTION_EVENT_TYPES,
   TRANSACTION_FIELDS,
   type TransactionEvent,
@@ -346,13 +350,58 @@ async function saveBatch(
   await dropEmptyCounts(tx, rows);
 }
 
+/** Events of other streams that re-categorise many transactions at once (issue 31). */
+type CategorisingEvent = CategoryMerged | CategoryDeleted | RuleApplied;
+const CATEGORISING_TYPES = new Set<string>([...CATEGORY_MOVE_EVENT_TYPES, 'RuleApplied']);
+const isCategorising = (event: RecordedEvent): event is RecordedEvent<CategorisingEvent> =>
+  CATEGORISING_TYPES.has(event.type);
+
+/**
+ * A category's merge or delete moves every transaction of the user still in it; a rule's
+ * application sets the category and payee of the transactions it lists. Neither touches the
+ * row's version (the transaction's own stream is unchanged) nor the totals or the notes' indexes.
+ */
+async function categorise(tx: Queryable, event: RecordedEvent<CategorisingEvent>): Promise<void> {
+  if (event.type === 'RuleApplied') {
+    const { userId, changes } = event.data;
+    if (changes.length === 0) return;
+    await tx.query(
+      `UPDATE transactions t SET category_id = r."categoryId", payee = r."payee"
+         FROM jsonb_to_recordset($2::jsonb) AS r("transactionId" uuid, "categoryId" uuid, "payee" text)
+        WHERE t.id = r."transactionId" AND t.user_id = $1`,
+      [userId, JSON.stringify(changes)],
+    );
+    return;
+  }
+  const to = event.type === 'CategoryMerged' ? event.data.intoId : event.data.moveTo;
+  await tx.query('UPDATE transactions SET category_id = $3 WHERE user_id = $1 AND category_id = $2', [
+    event.data.userId,
+    event.data.categoryId,
+    to,
+  ]);
+}
+
+/** The transactions' own events (and imports' rows) of a batch, folded and saved together. */
+async function applyTransactionEvents(tx: Queryable, batch: readonly RecordedEvent[]): Promise<void> {
+  // A statement import's rows are folded as the transactions they record (issue 30).
+  const events = withImportedTransactions(batch) as VersionedTransactionEvent[];
+  const before = await loadRows(tx, [...new Set(events.map(transactionIdOf))]);
+  const changes = foldRows(before, events, transactionIdOf, evolveTransactionRow);
+  if (changes.length === 0) return;
+  const { removed, saved } = splitChanges(changes);
+  if (removed.length > 0) await tx.query('DELETE FROM transactions WHERE id = ANY($1::uuid[])', [removed]);
+  await saveBatch(tx, changes, saved);
+}
+
 /**
  * The transaction list, each user's totals, note grams and note words: one read and one write
- * per batch (a removal, or a count gone to 0, adds one).
+ * per batch (a removal, or a count gone to 0, adds one). A batch holding a category's merge or
+ * delete or a rule's application is applied in order around it: the rows before it are saved,
+ * then it moves what they hold, then the rest follows.
  */
 export const transactionsProjection = defineProjection({
   name: 'transactions',
-  handles: [...TRANSACTION_EVENT_TYPES, ...IMPORT_EVENT_TYPES],
+  handles: [...TRANSACTION_EVENT_TYPES, ...IMPORT_EVENT_TYPES, ...CATEGORY_MOVE_EVENT_TYPES, 'RuleApplied'],
   tables: [
     'transactions',
     'transaction_stats',
@@ -362,13 +411,16 @@ export const transactionsProjection = defineProjection({
   ],
   migrations: new URL('./migrations', import.meta.url),
   async apply(tx, batch) {
-    // A statement import's rows are folded as the transactions they record (issue 30).
-    const events = withImportedTransactions(batch) as VersionedTransactionEvent[];
-    const before = await loadRows(tx, [...new Set(events.map(transactionIdOf))]);
-    const changes = foldRows(before, events, transactionIdOf, evolveTransactionRow);
-    if (changes.length === 0) return;
-    const { removed, saved } = splitChanges(changes);
-    if (removed.length > 0) await tx.query('DELETE FROM transactions WHERE id = ANY($1::uuid[])', [removed]);
-    await saveBatch(tx, changes, saved);
+    let run: RecordedEvent[] = [];
+    for (const event of batch as readonly RecordedEvent[]) {
+      if (!isCategorising(event)) {
+        run.push(event);
+        continue;
+      }
+      if (run.length > 0) await applyTransactionEvents(tx, run);
+      run = [];
+      await categorise(tx, event);
+    }
+    if (run.length > 0) await applyTransactionEvents(tx, run);
   },
 });

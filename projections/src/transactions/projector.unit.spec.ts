@@ -49,6 +49,8 @@ describe('transaction row fold', () => {
       userId,
       ...fields,
       accountId: null,
+      categoryId: null,
+      payee: null,
       rawNarration: null,
       importId: null,
       createdAt: '2025-03-31T10:00:00.000Z',

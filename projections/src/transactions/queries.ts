@@ -24,6 +24,8 @@ export type TransactionListQuery = {
   dateTo: string | null;
   /** An account's id, 'none' (the transactions in no account) or null (all). */
   accountId?: string | null;
+  /** Issue 31: a category's id, 'none' (the uncategorised) or null (all). */
+  categoryId?: string | null;
   sortBy: TransactionSortKey;
   sortOrder: SortOrder;
 };
@@ -71,6 +73,11 @@ export async function listTransactions(
     params.push(query.accountId);
     where.push(`account_id = $${params.length}::uuid`);
   }
+  if (query.categoryId === 'none') where.push('category_id IS NULL');
+  else if (query.categoryId) {
+    params.push(query.categoryId);
+    where.push(`category_id = $${params.length}::uuid`);
+  }
   const column = {
     transaction_date: 'transaction_date',
     amount: 'amount',
@@ -94,7 +101,14 @@ export async function listTransactions(
         params,
       )
     ).rows.map(fromDb);
-  if (query.search && !query.transactionType && !query.dateFrom && !query.dateTo && !query.accountId) {
+  if (
+    query.search &&
+    !query.transactionType &&
+    !query.dateFrom &&
+    !query.dateTo &&
+    !query.accountId &&
+    !query.categoryId
+  ) {
     const total = await shortSearchCount(db, userId, query.search);
     if (total === 0) return { rows: [], totalItems: 0 };
     if (total !== null) {
@@ -123,7 +137,7 @@ export async function listTransactions(
     const total = rows[0]?.total ?? (offset > 0 ? await countRows(db, filter, params) : 0);
     return { rows: rows.map(fromDb), totalItems: total };
   }
-  if (!query.dateFrom && !query.dateTo && !query.accountId) {
+  if (!query.dateFrom && !query.dateTo && !query.accountId && !query.categoryId) {
     // The count is the stats row's: read in the same statement (one round trip, one snapshot).
     const counter =
       query.transactionType === 'C'
@@ -242,7 +256,7 @@ async function countTransactions(
   filter: string,
   params: unknown[],
 ): Promise<number> {
-  if (!query.search && !query.dateFrom && !query.dateTo && !query.accountId) {
+  if (!query.search && !query.dateFrom && !query.dateTo && !query.accountId && !query.categoryId) {
     const stats = await getTransactionStats(db, userId);
     if (query.transactionType === 'C') return stats.creditCount;
     if (query.transactionType === 'D') return stats.debitCount;

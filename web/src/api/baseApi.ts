@@ -169,6 +169,12 @@ export const api = createApi({
     'Erasure',
     'TwoFactor',
     'Session',
+    'Category',
+    'Rule',
+    'Recurring',
+    'Notifications',
+    'CashFlow',
+    'Budget',
   ],
   endpoints: () => ({}),
 });

@@ -5,6 +5,7 @@ import { PageHeader } from '../app/layout/PageHeader';
 import { useAppSelector } from '../app/store';
 import { useAuditAccount } from '../audit/auditMode';
 import { SharedWithYouNotice } from '../audit/SharedWithYouNotice';
+import { BudgetsThisMonth } from '../budgets/BudgetsThisMonth';
 import { formatMoney } from '../format';
 import { useGetLoanStatsQuery } from '../loans/loansApi';
 import { StatCard, StatGrid } from '../ui/StatCard';
@@ -64,6 +65,7 @@ export function DashboardPage() {
       </StatGrid>
       {stats.isError ? <p className="kosh-muted">Failed to fetch statistics</p> : null}
       <LoansToday />
+      <BudgetsThisMonth />
       <Card className="kosh-panel">
         <H2 className="kosh-section-title">Quick Actions</H2>
         <div className="kosh-quick-actions">

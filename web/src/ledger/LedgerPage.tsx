@@ -1,4 +1,14 @@
-import { Callout, Card, FormGroup, H2, HTMLSelect, Intent, Spinner, SpinnerSize } from '@blueprintjs/core';
+import {
+  Callout,
+  Card,
+  FormGroup,
+  H2,
+  HTMLSelect,
+  Intent,
+  Spinner,
+  SpinnerSize,
+  Switch,
+} from '@blueprintjs/core';
 import { useState } from 'react';
 import { isApiError } from '../api/apiError';
 import { PageHeader } from '../app/layout/PageHeader';
@@ -62,10 +72,16 @@ export function LedgerPage() {
   const { asOf } = asOfMode;
   const periods = useGetLedgerPeriodsQuery(asOf ?? undefined);
   const [chosen, setChosen] = useState<LedgerMonth | null>(null);
+  // Issue 31: the spec's view by default; grouped by category on asking.
+  const [grouped, setGrouped] = useState(false);
   const now = new Date();
   const selected: LedgerMonth | null = chosen ?? initialLedgerMonth(periods, now);
   const ledger = useGetLedgerQuery(
-    { ...(selected ?? { month: 0, year: 0 }), ...asOfArg(asOf) },
+    {
+      ...(selected ?? { month: 0, year: 0 }),
+      ...asOfArg(asOf),
+      ...(grouped ? { groupBy: 'category' as const } : {}),
+    },
     { skip: selected === null },
   );
 
@@ -178,6 +194,12 @@ export function LedgerPage() {
             <span className="kosh-muted">
               {formatDate(data.dateRange.startDate)} to {formatDate(data.dateRange.endDate)}
             </span>
+            <Switch
+              className="kosh-group-switch"
+              label="Group by category"
+              checked={grouped}
+              onChange={(e) => setGrouped(e.currentTarget.checked)}
+            />
           </div>
           <div className="kosh-ledger-grid">
             <Card>

@@ -12,6 +12,26 @@ const LOAN_PAYMENT_TAGS = {
 
 type Props = { title: string; side: LedgerSide; kind: 'credit' | 'debit'; empty: string };
 
+type Entry = LedgerSide['transactions'][number];
+
+/**
+ * The side's entries, or (grouped by category, issue 31) each group's heading followed by its
+ * entries, in the groups' order.
+ */
+function rowsOf(
+  side: LedgerSide,
+): ({ group: NonNullable<LedgerSide['groups']>[number] } | { entry: Entry })[] {
+  if (!side.groups) return side.transactions.map((entry) => ({ entry }));
+  const byId = new Map(side.transactions.map((e) => [e.id, e]));
+  return side.groups.flatMap((group) => [
+    { group },
+    ...group.entryIds.flatMap((id) => {
+      const entry = byId.get(id);
+      return entry ? [{ entry }] : [];
+    }),
+  ]);
+}
+
 /** One side of the month: Date, Particulars, Amount, with a total footer. */
 export function LedgerTable({ title, side, kind, empty }: Props) {
   return (
@@ -33,7 +53,17 @@ export function LedgerTable({ title, side, kind, empty }: Props) {
               </td>
             </tr>
           ) : (
-            side.transactions.map((entry) => {
+            rowsOf(side).map((row) => {
+              if ('group' in row)
+                return (
+                  <tr key={`group-${row.group.categoryId ?? row.group.name}`} className="kosh-ledger-group">
+                    <th colSpan={2} scope="rowgroup" className="kosh-ledger-group-cell">
+                      {row.group.name}
+                    </th>
+                    <th className="kosh-num kosh-ledger-group-cell">{formatMoney(row.group.total)}</th>
+                  </tr>
+                );
+              const { entry } = row;
               const loanPayment = entry.type === 'transaction' ? null : LOAN_PAYMENT_TAGS[entry.type];
               return (
                 <tr key={entry.id} className={loanPayment ? 'kosh-emi-row' : undefined}>

@@ -17,13 +17,16 @@ export type LedgerPeriod = LedgerPeriods['periods'][number];
 export type LedgerMonth = { month: number; year: number };
 
 /** A month, read as of a past date when `asOf` is given (issue 14). */
-export type LedgerArgs = LedgerMonth & { asOf?: string };
+export type LedgerArgs = LedgerMonth & { asOf?: string; groupBy?: 'category' };
 
 export const ledgerApi = api.injectEndpoints({
   endpoints: (build) => ({
     getLedger: build.query<Ledger, LedgerArgs>({
       extraOptions: { errorFallback: 'Failed to load ledger data' },
-      query: ({ month, year, asOf }) => ({ url: '/ledger', params: { month, year, ...asOfParams(asOf) } }),
+      query: ({ month, year, asOf, groupBy }) => ({
+        url: '/ledger',
+        params: { month, year, ...asOfParams(asOf), ...(groupBy ? { group_by: groupBy } : {}) },
+      }),
       transformResponse: (answer: wire.LedgerResponse) => answer.data,
       providesTags: (_r, _e, { month, year }) => [{ type: 'Ledger', id: `${year}-${month}` }, 'Ledger'],
     }),

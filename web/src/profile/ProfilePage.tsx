@@ -11,6 +11,7 @@ import { FormErrorCallout, formValidator, InputGroupField, SubmitButton, toSubmi
 import { HistoryExport } from '../history/HistoryExport';
 import { toast } from '../toaster';
 import { AccountDeletion, ErasureBanner } from './AccountDeletion';
+import { NotificationPreferences } from './NotificationPreferences';
 import { ProfilePicture } from './ProfilePicture';
 import { SessionsSection } from './SessionsSection';
 import { TwoFactorSection } from './TwoFactorSection';
@@ -116,6 +117,7 @@ export function ProfilePage() {
       </Card>
       <TwoFactorSection />
       <SessionsSection />
+      <NotificationPreferences />
       <HistoryExport />
       <AuditorAccessSection />
       <AccountDeletion />

@@ -5,6 +5,7 @@ import { Fragment, type ReactNode } from 'react';
 import { Form } from 'react-final-form';
 import { type Account, useGetAccountsQuery } from '../accounts/accountsApi';
 import { useReturnFocus } from '../app/useReturnFocus';
+import { type Category, categoryOptions, useGetCategoriesQuery } from '../categories/categoriesApi';
 import { todayIso } from '../format';
 import {
   amountText,
@@ -36,7 +37,8 @@ type Values = Record<WireNames<typeof TRANSACTION_FIELDS>, string>;
 const FIELDS: readonly string[] = fieldKeys(TRANSACTION_FIELDS).map((key) => TRANSACTION_FIELDS[key].wire);
 
 /** Each field's input, in the order the dialog shows them. */
-const INPUTS: Record<keyof Values, (accounts: readonly Account[]) => ReactNode> = {
+type Lists = { accounts: readonly Account[]; categories: readonly Category[] };
+const INPUTS: Record<keyof Values, (lists: Lists) => ReactNode> = {
   notes: () => (
     <TextAreaField name="notes" label="Notes" rows={3} placeholder="What was this for?" autoFocus />
   ),
@@ -53,13 +55,21 @@ const INPUTS: Record<keyof Values, (accounts: readonly Account[]) => ReactNode> 
   ),
   transaction_date: () => <InputGroupField name="transaction_date" label="Transaction Date" type="date" />,
   amount: () => <NumberField name="amount" label="Amount (₹)" placeholder="0.00" />,
-  account_id: (accounts) => (
+  account_id: ({ accounts }) => (
     <HTMLSelectField
       name="account_id"
       label="Account"
       options={[{ value: '', label: 'No account' }, ...accounts.map((a) => ({ value: a.id, label: a.name }))]}
     />
   ),
+  category_id: ({ categories }) => (
+    <HTMLSelectField
+      name="category_id"
+      label="Category"
+      options={[{ value: '', label: 'No category' }, ...categoryOptions(categories)]}
+    />
+  ),
+  payee: () => <InputGroupField name="payee" label="Payee" placeholder="Who was paid, or paid you" />,
 };
 
 const validateTyped = formValidator<Values>(validateTransaction);
@@ -74,6 +84,8 @@ function initialValues(editing: Transaction | null, accountId: string): Values {
       transaction_date: todayIso(),
       amount: '',
       account_id: accountId,
+      category_id: '',
+      payee: '',
     };
   }
   return {
@@ -82,6 +94,8 @@ function initialValues(editing: Transaction | null, accountId: string): Values {
     transaction_date: editing.transaction_date.slice(0, 10),
     amount: editing.amount.toFixed(2),
     account_id: editing.account_id ?? '',
+    category_id: editing.category_id ?? '',
+    payee: editing.payee ?? '',
   };
 }
 
@@ -91,15 +105,18 @@ type Props = {
   onClose: () => void;
   /** The account a new transaction starts in (the book's account filter), '' for none. */
   accountId?: string;
+  /** Called with the saved transaction when the user gave it a category it did not have (issue 31). */
+  onCategorised?: (transaction: Transaction) => void;
 };
 
 /** 'Add New Transaction' / 'Edit Transaction' (spec section 2). */
-export function TransactionDialog({ open, editing, onClose, accountId = '' }: Props) {
+export function TransactionDialog({ open, editing, onClose, accountId = '', onCategorised }: Props) {
   useReturnFocus();
   const [create] = useCreateTransactionMutation();
   const [update] = useUpdateTransactionMutation();
   const submission = useSubmissionKey();
   const accounts = useGetAccountsQuery(undefined, { skip: !open });
+  const categories = useGetCategoriesQuery(undefined, { skip: !open });
 
   const save = async (values: Values): Promise<SubmissionErrors | undefined> => {
     const body: TransactionBody = {
@@ -108,6 +125,8 @@ export function TransactionDialog({ open, editing, onClose, accountId = '' }: Pr
       transaction_date: values.transaction_date,
       amount: Number(amountText(values.amount)),
       account_id: values.account_id ? values.account_id : null,
+      category_id: values.category_id ? values.category_id : null,
+      payee: values.payee?.trim() ? values.payee.trim() : null,
     };
     const result = editing
       ? await update({ id: editing.id, body })
@@ -121,6 +140,8 @@ export function TransactionDialog({ open, editing, onClose, accountId = '' }: Pr
     }
     submission.succeeded();
     toast.success(editing ? 'Transaction updated successfully!' : 'Transaction created successfully!');
+    const saved = result.data.data.transaction;
+    if (saved.category_id && saved.category_id !== (editing?.category_id ?? null)) onCategorised?.(saved);
     onClose();
     return undefined;
   };
@@ -141,7 +162,9 @@ export function TransactionDialog({ open, editing, onClose, accountId = '' }: Pr
             <DialogBody>
               <FormErrorCallout />
               {Object.entries(INPUTS).map(([name, input]) => (
-                <Fragment key={name}>{input(accounts.data ?? [])}</Fragment>
+                <Fragment key={name}>
+                  {input({ accounts: accounts.data ?? [], categories: categories.data ?? [] })}
+                </Fragment>
               ))}
             </DialogBody>
             <DialogFooter

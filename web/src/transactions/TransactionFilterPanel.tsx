@@ -1,11 +1,14 @@
 import { Button, Card, FormGroup, HTMLSelect, InputGroup, Tag } from '@blueprintjs/core';
 import type { FormEvent } from 'react';
+import { type Category, categoryLabel, categoryOptions } from '../categories/categoriesApi';
 import { formatDate } from '../format';
 import type { TransactionFilters } from './transactionsApi';
 
 type Props = {
   /** The user's accounts, for the account filter (id and name). */
   accounts: readonly { id: string; name: string }[];
+  /** The user's categories, for the category filter. */
+  categories: readonly Category[];
   typed: TransactionFilters;
   applied: TransactionFilters;
   onType: (filters: TransactionFilters) => void;
@@ -16,8 +19,17 @@ type Props = {
 export const isFiltered = (filters: TransactionFilters): boolean =>
   Object.values(filters).some((value) => value.trim() !== '');
 
-function badgesOf(filters: TransactionFilters, accounts: Props['accounts']): string[] {
+function badgesOf(
+  filters: TransactionFilters,
+  accounts: Props['accounts'],
+  categories: readonly Category[],
+): string[] {
   const badges: string[] = [];
+  if (filters.category_id === 'none') badges.push('Category: None');
+  else if (filters.category_id) {
+    const category = categories.find((c) => c.id === filters.category_id);
+    badges.push(`Category: ${category ? categoryLabel(category, categories) : 'Unknown'}`);
+  }
   if (filters.account_id === 'none') badges.push('Account: No account');
   else if (filters.account_id) {
     badges.push(`Account: ${accounts.find((a) => a.id === filters.account_id)?.name ?? 'Unknown'}`);
@@ -36,7 +48,15 @@ export const REVERSED_RANGE = "'Date To' is before 'Date From': choose a range t
  * Typed values apply only on Search or Enter (spec section 2). A reversed date range is not
  * applied (it would show an empty book as if nothing matched): the field says why instead.
  */
-export function TransactionFilterPanel({ accounts, typed, applied, onType, onApply, onClear }: Props) {
+export function TransactionFilterPanel({
+  accounts,
+  categories,
+  typed,
+  applied,
+  onType,
+  onApply,
+  onClear,
+}: Props) {
   const set = (patch: Partial<TransactionFilters>) => onType({ ...typed, ...patch });
   const reversed = typed.date_from !== '' && typed.date_to !== '' && typed.date_to < typed.date_from;
   const submit = (event: FormEvent) => {
@@ -115,6 +135,19 @@ export function TransactionFilterPanel({ accounts, typed, applied, onType, onApp
               ]}
             />
           </FormGroup>
+          <FormGroup label="Category" labelFor="filter-category">
+            <HTMLSelect
+              id="filter-category"
+              fill
+              value={typed.category_id}
+              onChange={(e) => set({ category_id: e.target.value })}
+              options={[
+                { value: '', label: 'All' },
+                { value: 'none', label: 'No category' },
+                ...categoryOptions(categories),
+              ]}
+            />
+          </FormGroup>
           <div className="kosh-actions">
             <Button type="submit" intent="primary" icon="search" text="Search" />
             {active ? <Button icon="cross" text="Clear" onClick={onClear} /> : null}
@@ -122,7 +155,7 @@ export function TransactionFilterPanel({ accounts, typed, applied, onType, onApp
         </div>
         {isFiltered(applied) ? (
           <ul className="kosh-badges" aria-label="Active filters">
-            {badgesOf(applied, accounts).map((badge) => (
+            {badgesOf(applied, accounts, categories).map((badge) => (
               <li key={badge}>
                 <Tag minimal intent="primary" round>
                   {badge}

@@ -1,6 +1,7 @@
 import { Button, HTMLTable, Spinner, Tag } from '@blueprintjs/core';
 import type { TRANSACTION_FIELDS, WireNames } from '@kosh/domain';
 import { Fragment, type ReactNode } from 'react';
+import { categoryLabel, useGetCategoriesQuery } from '../categories/categoriesApi';
 import { formatDate, formatDateTime, formatMoney } from '../format';
 import { TableScroll } from '../ui/TableScroll';
 import type { Transaction } from './transactionsApi';
@@ -13,6 +14,8 @@ type Props = {
   onDelete: (transaction: Transaction) => void;
   /** Opens the transaction's History drawer. */
   onHistory: (transaction: Transaction) => void;
+  /** Opens a new rule made from the transaction (issue 31). */
+  onMakeRule?: (transaction: Transaction) => void;
   /** As-of mode: the history stays, edit and delete go. */
   readOnly?: boolean;
   onClearFilters: () => void;
@@ -58,7 +61,31 @@ const FIELD_COLUMNS: Record<WireNames<typeof TRANSACTION_FIELDS>, Column | 'hidd
   },
   /** The book filters by account; the row does not repeat it. */
   account_id: 'hidden',
+  category_id: {
+    th: <th>Category</th>,
+    td: (t) => (
+      <td data-label="Category">
+        <CategoryName id={t.category_id} />
+      </td>
+    ),
+  },
+  payee: {
+    th: <th>Payee</th>,
+    td: (t) => (
+      <td data-label="Payee" className="kosh-notes" title={t.payee ?? ''}>
+        {t.payee ?? ''}
+      </td>
+    ),
+  },
 };
+
+/** A category's name from the user's list ("Food › Groceries"); blank for none. */
+function CategoryName({ id }: { id: string | null }) {
+  const categories = useGetCategoriesQuery(undefined, { skip: id === null });
+  if (id === null) return null;
+  const category = categories.data?.find((c) => c.id === id);
+  return category ? categoryLabel(category, categories.data ?? []) : null;
+}
 
 const isCredit = (t: Transaction) => t.transaction_type === 'C';
 
@@ -76,6 +103,7 @@ export function TransactionTable({
   onEdit,
   onDelete,
   onHistory,
+  onMakeRule,
   readOnly = false,
   onClearFilters,
 }: Props) {
@@ -120,6 +148,7 @@ export function TransactionTable({
                 onEdit={readOnly ? undefined : onEdit}
                 onDelete={readOnly ? undefined : onDelete}
                 onHistory={onHistory}
+                onMakeRule={readOnly ? undefined : onMakeRule}
               />
             ))
           )}
@@ -134,11 +163,13 @@ function TransactionRow({
   onEdit,
   onDelete,
   onHistory,
+  onMakeRule,
 }: {
   t: Transaction;
   onEdit?: (t: Transaction) => void;
   onDelete?: (t: Transaction) => void;
   onHistory: (t: Transaction) => void;
+  onMakeRule?: (t: Transaction) => void;
 }) {
   return (
     <tr>
@@ -155,6 +186,15 @@ function TransactionRow({
             title="History"
             onClick={() => onHistory(t)}
           />
+          {onMakeRule && (t.category_id || t.payee) ? (
+            <Button
+              variant="minimal"
+              icon="predictive-analysis"
+              aria-label={`Make a rule from transaction ${t.notes}`}
+              title="Make a rule from this"
+              onClick={() => onMakeRule(t)}
+            />
+          ) : null}
           {onEdit ? (
             <Button
               variant="minimal"

@@ -2,13 +2,16 @@ import { Button, Callout, Card, Intent } from '@blueprintjs/core';
 import { useState } from 'react';
 import { useGetAccountsQuery } from '../accounts/accountsApi';
 import { PageHeader } from '../app/layout/PageHeader';
+import { categoryLabel, useGetCategoriesQuery } from '../categories/categoriesApi';
 import { formatMoney } from '../format';
 import { asOfArg, useAsOfMode } from '../history/asOf';
 import { ExportCsvButton } from '../ui/ExportCsvButton';
 import { StatCard, StatGrid } from '../ui/StatCard';
 import '../history/history.css';
 import { HistoryDrawer } from '../history/HistoryDrawer';
+import { RuleDialog } from '../rules/RuleDialog';
 import { DeleteTransactionDialog } from './DeleteTransactionDialog';
+import { ruleValuesFrom } from './ruleFromTransaction';
 import { TransactionDialog } from './TransactionDialog';
 import { isFiltered, TransactionFilterPanel } from './TransactionFilterPanel';
 import { TransactionPagination } from './TransactionPagination';
@@ -33,12 +36,19 @@ export function TransactionsPage() {
   const [editing, setEditing] = useState<Editing>({ open: false });
   const [deleting, setDeleting] = useState<Transaction | null>(null);
   const [history, setHistory] = useState<Transaction | null>(null);
+  /** Just categorised by hand: the page offers to make a rule from it (issue 31). */
+  const [categorised, setCategorised] = useState<Transaction | null>(null);
+  const [ruleFrom, setRuleFrom] = useState<Transaction | null>(null);
   const asOfMode = useAsOfMode('the transaction book');
   const { asOf, readOnly } = asOfMode;
 
   const list = useGetTransactionsQuery({ page, filters: applied, ...asOfArg(asOf) });
   const accounts = useGetAccountsQuery(asOf ? { asOf } : undefined);
   const stats = useGetTransactionStatsQuery(asOf ?? undefined);
+  const categories = useGetCategoriesQuery();
+  const categorisedAs = categorised?.category_id
+    ? categories.data?.find((c) => c.id === categorised.category_id)
+    : undefined;
 
   const apply = () => {
     setApplied({ ...typed, search: typed.search.trim() });
@@ -104,12 +114,36 @@ export function TransactionsPage() {
       </StatGrid>
       <TransactionFilterPanel
         accounts={accounts.data ?? []}
+        categories={categories.data ?? []}
         typed={typed}
         applied={applied}
         onType={setTyped}
         onApply={apply}
         onClear={clear}
       />
+      {categorised ? (
+        <Callout intent="success" icon="tag" className="kosh-panel" aria-live="polite">
+          <p>
+            “{categorised.notes}” is now in{' '}
+            <strong>
+              {categorisedAs ? categoryLabel(categorisedAs, categories.data ?? []) : 'its category'}
+            </strong>
+            . Categorise others like it automatically?
+          </p>
+          <div className="kosh-actions">
+            <Button
+              intent="primary"
+              icon="predictive-analysis"
+              text="Make a rule from this"
+              onClick={() => {
+                setRuleFrom(categorised);
+                setCategorised(null);
+              }}
+            />
+            <Button variant="minimal" text="Not now" onClick={() => setCategorised(null)} />
+          </div>
+        </Callout>
+      ) : null}
       <Card>
         {list.isError ? (
           <Callout intent="danger" className="kosh-panel">
@@ -123,6 +157,7 @@ export function TransactionsPage() {
           onEdit={(transaction) => setEditing({ open: true, transaction })}
           onDelete={setDeleting}
           onHistory={setHistory}
+          onMakeRule={setRuleFrom}
           readOnly={readOnly}
           onClearFilters={clear}
         />
@@ -141,7 +176,11 @@ export function TransactionsPage() {
           editing={editing.transaction}
           accountId={applied.account_id === 'none' ? '' : applied.account_id}
           onClose={() => setEditing({ open: false })}
+          onCategorised={setCategorised}
         />
+      ) : null}
+      {ruleFrom ? (
+        <RuleDialog editing={null} initial={ruleValuesFrom(ruleFrom)} onClose={() => setRuleFrom(null)} />
       ) : null}
       {deleting ? <DeleteTransactionDialog transaction={deleting} onClose={() => setDeleting(null)} /> : null}
       {history ? (

@@ -21,6 +21,8 @@ export type TransactionFilters = Narrowed<
     date_to: string;
     /** An account's id, 'none', or '' for every transaction. */
     account_id: string;
+    /** A category's id, 'none', or '' for every transaction. */
+    category_id: string;
   }
 >;
 
@@ -30,6 +32,7 @@ export const NO_FILTERS: TransactionFilters = {
   date_from: '',
   date_to: '',
   account_id: '',
+  category_id: '',
 };
 
 export type TransactionList = wire.TransactionListResponse['data'];

@@ -2,7 +2,14 @@ import { randomUUID } from 'node:crypto';
 import type { Queryable } from '@kosh/event-store';
 import nodemailer from 'nodemailer';
 
-export type Mail = Readonly<{ to: string; subject: string; text: string; html: string }>;
+export type Mail = Readonly<{
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  /** Extra headers (a reminder's List-Unsubscribe and List-Unsubscribe-Post, RFC 8058). */
+  headers?: Readonly<Record<string, string>>;
+}>;
 
 export type OutboxMessage = Readonly<{
   id: string;
@@ -34,6 +41,7 @@ export function createSmtpMailer(smtpUrl: string, from: string): Mailer {
         subject: mail.subject,
         text: mail.text,
         html: mail.html,
+        ...(mail.headers && { headers: { ...mail.headers } }),
       });
     },
     async close() {

@@ -224,44 +224,62 @@ export const MAIL_CLAIM_LEASE_MS = 10_000;
 export class MailClaimedElsewhere extends Error {}
 
 /**
- * Renders and sends one mail. The event id is claimed in `mail_deliveries` first, so a job that
- * runs twice (replay, redelivery) sends once. A claim is a lease until the send is recorded: a
+ * Sends one mail at most once per `key` (an event id, or a reminder's (user, kind, subject, due
+ * date)): the key is claimed in `mail_deliveries` first, so a job that runs twice (replay,
+ * redelivery, two worker processes) sends once. A claim is a lease until the send is recorded: a
  * failed send releases it, and one whose release was lost too (the database cut) is taken over by
  * a retry once `MAIL_CLAIM_LEASE_MS` has passed, so a mail is never dropped as "already sent".
- * A run that finds a fresh claim of another fails and is retried.
+ * A run that finds a fresh claim of another fails and is retried. False: it was sent before.
  */
-export async function sendMailJob(job: MailJob, deps: MailProcessorDeps): Promise<void> {
+export async function deliverOnce(
+  deps: Pick<MailProcessorDeps, 'db' | 'clock'>,
+  key: string,
+  kind: string,
+  send: () => Promise<void>,
+): Promise<boolean> {
   const now = deps.clock();
-  if (Date.parse(job.expiresAt) <= now.getTime()) return;
   const claimed = await deps.db.query<{ sent: boolean; mine: boolean }>(
     `INSERT INTO mail_deliveries AS d (event_id, kind, sent, claimed_at) VALUES ($1, $2, false, $3)
      ON CONFLICT (event_id) DO UPDATE SET claimed_at = EXCLUDED.claimed_at
        WHERE NOT d.sent AND d.claimed_at <= $3::timestamptz - make_interval(secs => $4::double precision / 1000)
      RETURNING sent, true AS mine`,
-    [job.eventId, job.kind, now.toISOString(), MAIL_CLAIM_LEASE_MS],
+    [key, kind, now.toISOString(), MAIL_CLAIM_LEASE_MS],
   );
   if (claimed.rows.length === 0) {
     const { rows } = await deps.db.query<{ sent: boolean }>(
       'SELECT sent FROM mail_deliveries WHERE event_id = $1',
-      [job.eventId],
+      [key],
     );
-    if (rows[0]?.sent !== false) return;
-    throw new MailClaimedElsewhere(`mail ${job.eventId} is being sent by another run`);
+    if (rows[0]?.sent !== false) return false;
+    throw new MailClaimedElsewhere(`mail ${key} is being sent by another run`);
   }
   try {
-    if (job.sealedToken && job.position) await deps.usersCaughtUp?.(job.position);
-    await deps.mailer.send(render(job, deps));
+    await send();
   } catch (error) {
     await deps.db
-      .query('DELETE FROM mail_deliveries WHERE event_id = $1 AND NOT sent', [job.eventId])
+      .query('DELETE FROM mail_deliveries WHERE event_id = $1 AND NOT sent', [key])
       .catch(() => undefined);
     throw error;
   }
   await deps.db.query('UPDATE mail_deliveries SET sent = true, sent_at = $2 WHERE event_id = $1', [
-    job.eventId,
+    key,
     deps.clock().toISOString(),
   ]);
-  deps.logger?.info({ kind: job.kind, eventId: job.eventId, correlationId: job.correlationId }, 'mail sent');
+  return true;
+}
+
+/** Renders and sends the mail an event asked for, once (`deliverOnce`, keyed by the event id). */
+export async function sendMailJob(job: MailJob, deps: MailProcessorDeps): Promise<void> {
+  if (Date.parse(job.expiresAt) <= deps.clock().getTime()) return;
+  const sent = await deliverOnce(deps, job.eventId, job.kind, async () => {
+    if (job.sealedToken && job.position) await deps.usersCaughtUp?.(job.position);
+    await deps.mailer.send(render(job, deps));
+  });
+  if (sent)
+    deps.logger?.info(
+      { kind: job.kind, eventId: job.eventId, correlationId: job.correlationId },
+      'mail sent',
+    );
 }
 
 export function registerMailJobs(queue: JobQueue, deps: MailProcessorDeps): void {

@@ -232,3 +232,50 @@ export function newSignInMail(input: {
     ],
   );
 }
+
+/**
+ * A reminder (issue 31): what is due, when and how much, with the one-click unsubscribe link
+ * in the body and in `List-Unsubscribe` / `List-Unsubscribe-Post` (RFC 8058).
+ */
+export function reminderMail(input: {
+  to: string;
+  firstName: string | null;
+  kindLabel: string;
+  reminder: {
+    title: string;
+    dueDate: string;
+    amount: number;
+    direction: 'C' | 'D';
+    headline?: { subject: string; text: string };
+  };
+  unsubscribeUrl: string;
+}): Mail {
+  const { reminder } = input;
+  const [y, m, d] = reminder.dueDate.split('-');
+  const date = `${d}/${m}/${y}`;
+  const amount = new Intl.NumberFormat('en-IN', { style: 'currency', currency: 'INR' }).format(
+    reminder.amount / 100,
+  );
+  const mail = layout(
+    input.to,
+    reminder.headline?.subject ?? `Reminder: ${reminder.title} due on ${date}`,
+    [
+      `Hello ${input.firstName || 'User'},`,
+      reminder.headline?.text ??
+        `${reminder.title} is due on ${date}: ${amount} ${reminder.direction === 'C' ? 'to come in' : 'to pay'}.`,
+    ],
+    null,
+    '',
+    [
+      `You get this because ${input.kindLabel} reminders are on in your ${PRODUCT_NAME} profile.`,
+      `To stop them, open: ${input.unsubscribeUrl}`,
+    ],
+  );
+  return {
+    ...mail,
+    headers: {
+      'List-Unsubscribe': `<${input.unsubscribeUrl}>`,
+      'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+    },
+  };
+}

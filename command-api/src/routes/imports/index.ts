@@ -40,6 +40,7 @@ import { commandContext } from '../../commands/route';
 import { importUploadRateLimit } from '../auth/limits';
 import { releaseMatchesOfDeletedDebit } from '../loans/release-matches';
 import { IMPORT_MAX_BYTES, readStatementPreview, type StoredPreview } from './preview';
+import { proposalOf, type RuleProposal, ruleProposer } from './rule-proposals';
 
 const tags = ['Imports'];
 const security = [{ bearerAuth: [] }];
@@ -126,8 +127,15 @@ function mappingToWire(mapping: ColumnMapping | null) {
   };
 }
 
-function rowToWire(row: ImportPreviewRow, transactionId: string | null) {
+function rowToWire(
+  row: ImportPreviewRow,
+  transactionId: string | null,
+  proposal: RuleProposal | null = null,
+) {
   return {
+    // Issue 31: what the user's rules propose (recorded with the row on commit).
+    proposed_category_id: proposal?.categoryId ?? null,
+    proposed_payee: proposal?.payee ?? null,
     index: row.index,
     line: row.line,
     status: row.status,
@@ -291,12 +299,13 @@ export async function importRoutes(fastify: FastifyInstance) {
       : record.preview.rows;
     const shown = limit === null ? matching : matching.slice((page - 1) * limit, page * limit);
     const recorded = record.preview.committed?.transactions ?? {};
+    const propose = await ruleProposer(platform.db, userId, record.accountId);
     return {
       success: true as const,
       data: {
         import: {
           ...summaryToWire(record),
-          rows: shown.map((row) => rowToWire(row, recorded[String(row.index)] ?? null)),
+          rows: shown.map((row) => rowToWire(row, recorded[String(row.index)] ?? null, propose(row))),
           rows_pagination: {
             current_page: page,
             total_items: matching.length,
@@ -644,6 +653,7 @@ export async function importRoutes(fastify: FastifyInstance) {
       );
       const fresh = chosen.filter((row) => !row.fingerprints.some((key) => known.has(key)));
       const transactions: Record<string, string> = {};
+      const propose = await ruleProposer(platform.db, userId, record.accountId);
       const rows: ImportedRow[] = fresh.map((row) => {
         const transactionId = randomUUID();
         transactions[String(row.index)] = transactionId;
@@ -661,6 +671,7 @@ export async function importRoutes(fastify: FastifyInstance) {
           rawNarration: row.narration,
           reference: row.reference,
           fingerprints: row.fingerprints,
+          ...proposalOf(propose(row)),
         };
       });
       const now = platform.clock().toISOString();

@@ -10,13 +10,15 @@ import { createTestApp, type TestApp } from '../../testing/test-app';
  * out of GET, survives an edit, a rebuild of every read model and an as-of replay, and shows in
  * History with its label. A new field is covered by iterating the table.
  */
-const bodiesWith = (accounts: readonly [string, string]) =>
+const bodiesWith = (accounts: readonly [string, string], categories: readonly [string, string]) =>
   roundTripBodies(TRANSACTION_FIELDS, {
     transactionType: ['D', 'C'],
     transactionDate: ['2025-12-01', '2025-12-24'],
     amount: [1500.25, 99999.5],
     notes: ['Round trip one', 'Round trip two'],
     accountId: accounts,
+    categoryId: categories,
+    payee: ['Big Bazaar', 'Acme Payroll'],
   });
 
 const clock = testClock('2026-01-10T04:00:00.000Z');
@@ -44,7 +46,15 @@ describe('every transaction field, end to end', () => {
       expect(opened.status).toBe(201);
       return opened.body.data.account.id as string;
     };
-    const bodies = bodiesWith([await account('Salary account'), await account('Household account')]);
+    const tree = await t.as(alice).get('/api/categories');
+    expect(tree.status).toBe(200);
+    const idOf = (name: string) =>
+      (tree.body.data.categories as { id: string; name: string }[]).find((c) => c.name === name)
+        ?.id as string;
+    const bodies = bodiesWith(
+      [await account('Salary account'), await account('Household account')],
+      [idOf('Groceries'), idOf('Salary')],
+    );
     await checkRoundTrip(t, clock, t.as(alice), TRANSACTION_FIELDS, bodies, {
       create: async (api, body) => {
         const created = await api.post('/api/transactions', body);

@@ -21,6 +21,7 @@ export const LIST_QUERY_MESSAGES = {
   sortBy: `Sort by must be one of ${TRANSACTION_SORT_KEYS.join(', ')}`,
   sortOrder: 'Sort order must be ASC or DESC',
   accountId: "Account must be an account's id or none",
+  categoryId: "Category must be a category's id or none",
 } as const;
 
 export const DEFAULT_LIMIT = 10;
@@ -102,6 +103,12 @@ export function parseTransactionListQuery(
       ? accountText
       : fail('account_id', LIST_QUERY_MESSAGES.accountId);
 
+  const categoryText = present(raw.category_id)?.toLowerCase() ?? null;
+  const categoryId =
+    categoryText === null || categoryText === 'none' || isUuid(categoryText)
+      ? categoryText
+      : fail('category_id', LIST_QUERY_MESSAGES.categoryId);
+
   if (errors.length > 0 || page === null || limit === null || sortBy === null || sortOrder === null) {
     return { ok: false, errors };
   }
@@ -117,6 +124,7 @@ export function parseTransactionListQuery(
       sortBy,
       sortOrder,
       ...(accountId !== null && { accountId }),
+      ...(categoryId !== null && { categoryId }),
     },
   };
 }

@@ -6,6 +6,11 @@ export const navigationEntries = [
   { href: '/ledger', label: 'Ledger View', icon: 'th-list', alsoActiveOn: [] },
   { href: '/accounts', label: 'Accounts', icon: 'credit-card', alsoActiveOn: [] },
   { href: '/import', label: 'Import', icon: 'import', alsoActiveOn: [] },
+  { href: '/recurring', label: 'Recurring', icon: 'repeat', alsoActiveOn: [] },
+  { href: '/budgets', label: 'Budgets', icon: 'pie-chart', alsoActiveOn: [] },
+  { href: '/reports', label: 'Reports', icon: 'chart', alsoActiveOn: [] },
+  { href: '/categories', label: 'Categories', icon: 'tag', alsoActiveOn: [] },
+  { href: '/rules', label: 'Rules', icon: 'predictive-analysis', alsoActiveOn: [] },
   { href: '/history', label: 'History', icon: 'history', alsoActiveOn: [] },
 ] as const;
 

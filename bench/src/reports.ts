@@ -1,0 +1,134 @@
+/**
+ * Reports benchmark (issue 31): `npm run bench:reports`.
+ *
+ * One user with 100,000 transactions over ten years (2016–2025), each debit in one of the user's
+ * expense categories or none, and 10 loans; four other users with 5,000 each; on PostgreSQL (a
+ * fresh database on DATABASE_URL's server). Events go into the log in batched inserts, then are
+ * projected. The answer cache is off (ANSWER_CACHE_MB=0), so every call builds its answer from
+ * the read models: "cold" as far as the app goes. Calls go through the whole Fastify app
+ * (`app.inject`: routing, auth, schema, queries, roll-up, serialisation).
+ *
+ * Against each report call, in the same run and interleaved with it, the plain grouped SQL query
+ * of the same rows (the period's debits summed by category) is timed on the same pool: the report
+ * must stay within 2× of it at p95, and under 100 ms.
+ *
+ * Options (environment): BENCH_TRANSACTIONS=100000  BENCH_CALLS=100
+ */
+import { randomUUID } from 'node:crypto';
+import { loadavg } from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { seedCatalog } from '@kosh/command-api';
+import { createTestApp } from '@kosh/command-api/testing';
+import { book } from './support/book';
+
+const MAIN_TRANSACTIONS = Number(process.env.BENCH_TRANSACTIONS ?? 100_000);
+const OTHER_USERS = 4;
+const OTHER_TRANSACTIONS = 5_000;
+const CALLS = Number(process.env.BENCH_CALLS ?? 100);
+const NOW = new Date('2025-12-20T06:00:00.000Z');
+
+const PLAIN_SQL = `SELECT category_id, sum(amount) AS amount, count(*) AS count FROM transactions
+  WHERE user_id = $1 AND transaction_type = 'D' AND transaction_date BETWEEN $2::date AND $3::date
+  GROUP BY category_id`;
+
+function percentile(sorted: readonly number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(p * (sorted.length - 1)))] ?? Number.NaN;
+}
+
+const stats = (times: number[]) => {
+  const sorted = [...times].sort((a, b) => a - b);
+  return { p50: percentile(sorted, 0.5), p95: percentile(sorted, 0.95) };
+};
+
+async function main() {
+  const t = await createTestApp({ clock: () => NOW, env: { ANSWER_CACHE_MB: '0' } });
+  try {
+    const userId = randomUUID();
+    console.log(`Kosh reports bench: PostgreSQL, ${MAIN_TRANSACTIONS} transactions for one user, 10 loans`);
+    await seedCatalog(t.platform.eventStore, NOW);
+    const headers = await t.signedInHeader(userId);
+    // The first read of the categories seeds the user's household set.
+    const listed = await t.app.inject({ method: 'GET', url: '/api/categories', headers });
+    const categories = (listed.json().data.categories as { id: string; kind: string }[]).filter(
+      (c) => c.kind === 'expense',
+    );
+    const seed = book(t.platform, NOW);
+    await seed.appendLoans(userId);
+    const seconds = await seed.appendTransactions(userId, MAIN_TRANSACTIONS, [
+      ...categories.map((c) => c.id),
+      null,
+    ]);
+    for (let u = 0; u < OTHER_USERS; u++) await seed.appendTransactions(randomUUID(), OTHER_TRANSACTIONS);
+    console.log(
+      `seeded: ${MAIN_TRANSACTIONS} transactions in ${seconds.toFixed(1)} s (${categories.length} expense categories and none)`,
+    );
+    for (const name of ['transactions', 'ledger', 'loans', 'schedules', 'categories']) {
+      const started = performance.now();
+      const result = await t.platform.runner.catchUp(name);
+      console.log(
+        `live catch-up ${name}: ${result.events} events in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+      );
+    }
+    await t.platform.db.query('VACUUM ANALYZE');
+    console.log(`load ${loadavg()[0]?.toFixed(1)}`);
+
+    const scenarios = [
+      { name: 'ten years (every transaction)', from: '2016-01-01', to: '2025-12-31' },
+      { name: 'a financial year (FY 2024-25)', from: '2024-04-01', to: '2025-03-31' },
+      { name: 'a month (November 2025)', from: '2025-11-01', to: '2025-11-30' },
+    ];
+    console.log(
+      `\n${CALLS} calls each, interleaved with the plain grouped query (after 10 warm-up), ms:\n` +
+        `${'spending report'.padEnd(32)} ${'first'.padStart(7)} ${'p50'.padStart(7)} ${'p95'.padStart(7)}` +
+        ` | ${'SQL p50'.padStart(7)} ${'SQL p95'.padStart(7)} | ${'p95 ×'.padStart(6)}   rows`,
+    );
+    for (const scenario of scenarios) {
+      const url = `/api/reports/spending?from=${scenario.from}&to=${scenario.to}`;
+      const args = [userId, scenario.from, scenario.to];
+      const call = async () => {
+        const started = performance.now();
+        const response = await t.app.inject({ method: 'GET', url, headers });
+        const ms = performance.now() - started;
+        if (response.statusCode !== 200) throw new Error(`${url}: ${response.statusCode} ${response.body}`);
+        return { ms, body: response.json() };
+      };
+      const sql = async () => {
+        const started = performance.now();
+        const result = await t.platform.db.query(PLAIN_SQL, args);
+        return { ms: performance.now() - started, rows: result.rows.length };
+      };
+      // The first call of the scenario: the report's own first read of these rows.
+      const first = await call();
+      for (let i = 0; i < 10; i++) {
+        await call();
+        await sql();
+      }
+      const reportTimes: number[] = [];
+      const sqlTimes: number[] = [];
+      let counted = 0;
+      for (let i = 0; i < CALLS; i++) {
+        // Alternate which goes first, so neither always finds the other's pages warm.
+        if (i % 2 === 0) {
+          const r = await call();
+          reportTimes.push(r.ms);
+          sqlTimes.push((await sql()).ms);
+          counted = r.body.data.categories.reduce((n: number, c: { count: number }) => n + c.count, 0);
+        } else {
+          sqlTimes.push((await sql()).ms);
+          reportTimes.push((await call()).ms);
+        }
+      }
+      const report = stats(reportTimes);
+      const plain = stats(sqlTimes);
+      console.log(
+        `${scenario.name.padEnd(32)} ${first.ms.toFixed(1).padStart(7)} ${report.p50.toFixed(1).padStart(7)} ` +
+          `${report.p95.toFixed(1).padStart(7)} | ${plain.p50.toFixed(1).padStart(7)} ${plain.p95.toFixed(1).padStart(7)} | ` +
+          `${(report.p95 / plain.p95).toFixed(2).padStart(6)}   ${counted} debits and loan payments`,
+      );
+    }
+  } finally {
+    await t.close();
+  }
+}
+
+await main();

@@ -1,0 +1,117 @@
+import { type Paise, toPaise } from '@kosh/domain';
+import type { Queryable } from '@kosh/event-store';
+
+/** A category of the user's tree as a report names it. */
+export type ReportCategory = Readonly<{
+  id: string;
+  name: string;
+  kind: 'income' | 'expense';
+  parentId: string | null;
+  systemKey: string | null;
+  position: number;
+}>;
+
+/** The user's live categories (names and tree only: no counts). */
+export async function reportCategories(db: Queryable, userId: string): Promise<ReportCategory[]> {
+  const { rows } = await db.query<{
+    id: string;
+    name: string;
+    kind: 'income' | 'expense';
+    parent_id: string | null;
+    system_key: string | null;
+    position: number;
+  }>(
+    `SELECT id::text AS id, name, kind, parent_id::text AS parent_id, system_key, position
+       FROM categories WHERE user_id = $1 AND NOT deleted`,
+    [userId],
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    kind: r.kind,
+    parentId: r.parent_id,
+    systemKey: r.system_key,
+    position: Number(r.position),
+  }));
+}
+
+/** Money spent in one category (null: none) over a range, and in how many debits. */
+export type CategorySpend = Readonly<{ categoryId: string | null; amount: Paise; count: number }>;
+
+/**
+ * What the user spent from `from` to `to` (inclusive), as the ledger debits it: every debit of the
+ * transaction book by its category, except a debit matched to an EMI (the EMI counts it), and the
+ * loans' payments (EMIs, part-payments, foreclosures) apart. Transfers between own accounts are
+ * not debits of the book. Two grouped reads.
+ */
+export async function spendingByCategory(
+  db: Queryable,
+  userId: string,
+  from: string,
+  to: string,
+): Promise<{ categories: CategorySpend[]; loanPayments: { amount: Paise; count: number } }> {
+  const [debits, loans] = await Promise.all([
+    db.query<{ category_id: string | null; amount: string; count: number }>(
+      `SELECT t.category_id::text AS category_id, sum(t.amount)::text AS amount, count(*)::int AS count
+         FROM transactions t
+        WHERE t.user_id = $1 AND t.transaction_type = 'D' AND t.transaction_date BETWEEN $2::date AND $3::date
+          AND NOT EXISTS (SELECT 1 FROM loan_emi_marks m WHERE m.user_id = $1 AND m.transaction_id = t.id::text)
+        GROUP BY t.category_id`,
+      [userId, from, to],
+    ),
+    db.query<{ amount: string; count: number }>(
+      `SELECT coalesce(sum(amount), 0)::text AS amount, count(*)::int AS count FROM ledger_entries
+        WHERE user_id = $1 AND entry_date BETWEEN $2::date AND $3::date AND side = 'D' AND kind <> 'transaction'`,
+      [userId, from, to],
+    ),
+  ]);
+  return {
+    categories: debits.rows.map((r) => ({
+      categoryId: r.category_id,
+      amount: toPaise(r.amount),
+      count: Number(r.count),
+    })),
+    loanPayments: { amount: toPaise(loans.rows[0]?.amount ?? '0'), count: Number(loans.rows[0]?.count ?? 0) },
+  };
+}
+
+/** What one month spent in one category (null: none), for budgets' rollover. */
+export type MonthCategorySpend = CategorySpend & Readonly<{ month: string }>;
+
+/**
+ * `spendingByCategory` month by month (`month`: YYYY-MM) from `from` to `to`; loan payments under
+ * the category id `loanEmiId` (the system's Loan EMI category, when the user has one).
+ */
+export async function spendingByMonthAndCategory(
+  db: Queryable,
+  userId: string,
+  from: string,
+  to: string,
+  loanEmiId: string | null,
+): Promise<MonthCategorySpend[]> {
+  const { rows } = await db.query<{
+    month: string;
+    category_id: string | null;
+    amount: string;
+    count: number;
+  }>(
+    `SELECT to_char(t.transaction_date, 'YYYY-MM') AS month, t.category_id::text AS category_id,
+            sum(t.amount)::text AS amount, count(*)::int AS count
+       FROM transactions t
+      WHERE t.user_id = $1 AND t.transaction_type = 'D' AND t.transaction_date BETWEEN $2::date AND $3::date
+        AND NOT EXISTS (SELECT 1 FROM loan_emi_marks m WHERE m.user_id = $1 AND m.transaction_id = t.id::text)
+      GROUP BY 1, 2
+     UNION ALL
+     SELECT to_char(entry_date, 'YYYY-MM'), $4::text, sum(amount)::text, count(*)::int FROM ledger_entries
+      WHERE user_id = $1 AND entry_date BETWEEN $2::date AND $3::date AND side = 'D' AND kind <> 'transaction'
+        AND $4::text IS NOT NULL
+      GROUP BY 1`,
+    [userId, from, to, loanEmiId],
+  );
+  return rows.map((r) => ({
+    month: r.month,
+    categoryId: r.category_id,
+    amount: toPaise(r.amount),
+    count: Number(r.count),
+  }));
+}
