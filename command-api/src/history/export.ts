@@ -9,7 +9,7 @@ import {
   signedText,
 } from '@kosh/domain';
 import type { Queryable } from '@kosh/event-store';
-import { exportPage } from '@kosh/projections';
+import { exportEventData, exportPage } from '@kosh/projections';
 
 export const sha256Hex = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
 
@@ -47,6 +47,14 @@ export function exportStream(db: Queryable, userId: string, key: KeyObject, expo
       for (const e of events) {
         n++;
         count++;
+        // An event History keeps a summary of (a statement import): its data as the log recorded
+        // it, read alone and written out before the next is read, so a big import is in memory once.
+        const fromLog = e.data === null;
+        if (fromLog && chunk) {
+          yield chunk;
+          chunk = '';
+        }
+        const data = e.data ?? (await exportEventData(db, userId, e));
         const next: ExportEventLine = {
           n,
           prev: sha256Hex(line),
@@ -58,7 +66,7 @@ export function exportStream(db: Queryable, userId: string, key: KeyObject, expo
             stream_version: e.streamVersion,
             type: e.type,
             recorded_at: e.recordedAt,
-            data: e.data,
+            data,
             metadata: e.metadata,
           },
           ...(e.chain ? { chain: e.chain } : {}),
@@ -66,6 +74,10 @@ export function exportStream(db: Queryable, userId: string, key: KeyObject, expo
         chainHead = e.chain;
         line = JSON.stringify(next);
         chunk += `${line}\n`;
+        if (fromLog) {
+          yield chunk;
+          chunk = '';
+        }
       }
       if (chunk) yield chunk;
       const last = events[events.length - 1];
