@@ -18,6 +18,8 @@ export function publicKeyOf(privateKey: KeyObject): string {
   return createPublicKey(privateKey).export({ format: 'der', type: 'spki' }).toString('base64');
 }
 
+const DATA_SLOT = '"data":null,"metadata":';
+
 /** Events read per query while streaming. */
 const PAGE = 2000;
 
@@ -54,7 +56,7 @@ export function exportStream(db: Queryable, userId: string, key: KeyObject, expo
           yield chunk;
           chunk = '';
         }
-        const data = e.data ?? (await exportEventData(db, userId, e));
+        const dataText = fromLog ? await exportEventData(db, userId, e) : null;
         const next: ExportEventLine = {
           n,
           prev: sha256Hex(line),
@@ -66,13 +68,16 @@ export function exportStream(db: Queryable, userId: string, key: KeyObject, expo
             stream_version: e.streamVersion,
             type: e.type,
             recorded_at: e.recordedAt,
-            data,
+            data: e.data,
             metadata: e.metadata,
           },
           ...(e.chain ? { chain: e.chain } : {}),
         };
         chainHead = e.chain;
         line = JSON.stringify(next);
+        // The log's JSON text goes in as it is: `"data":null,"metadata":` can only be the event's
+        // own keys here (every field before it is a string, whose quotes JSON escapes).
+        if (dataText !== null) line = line.replace(DATA_SLOT, () => `"data":${dataText},"metadata":`);
         chunk += `${line}\n`;
         if (fromLog) {
           yield chunk;

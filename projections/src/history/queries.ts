@@ -441,21 +441,21 @@ export async function exportPage(
 }
 
 /**
- * The data of one of the user's events as the log recorded it (PostgreSQL and PGlite); on
- * EventStoreDB, whose log is not in this database, History's copy (its export is signed, not
- * chained).
+ * The data of one of the user's events as the log recorded it, as jsonb prints it (JSON text, not
+ * parsed: a 50,000-row import is one string, not 50,000 objects); on EventStoreDB, whose log is
+ * not in this database, History's copy (its export is signed, not chained).
  */
 export async function exportEventData(
   db: Queryable,
   userId: string,
   event: Pick<ExportedEvent, 'position' | 'eventId'>,
-): Promise<Record<string, unknown>> {
-  const { rows } = await db.query<{ data: Record<string, unknown> }>(
+): Promise<string> {
+  const { rows } = await db.query<{ data: string | null }>(
     `SELECT coalesce(
-       (SELECT e.data FROM events e
+       (SELECT e.data::text FROM events e
          WHERE e.global_position = split_part($2, ':', 2)::bigint AND e.event_id = $3),
-       (SELECT h.data FROM history_events h WHERE h.user_id = $1 AND h.position = $2)) AS data`,
+       (SELECT h.data::text FROM history_events h WHERE h.user_id = $1 AND h.position = $2)) AS data`,
     [userId, event.position, event.eventId],
   );
-  return rows[0]?.data ?? {};
+  return rows[0]?.data ?? '{}';
 }
