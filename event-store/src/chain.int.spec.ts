@@ -1,9 +1,9 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { copyFile, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { eventOwner } from '@kosh/domain';
+import { chainLinkText, eventOwner, GENESIS } from '@kosh/domain';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from './db';
@@ -332,6 +332,28 @@ function upgradeContract(name: string, open: () => Promise<{ db: Db; close(): Pr
       expect(await verify(alice)).toBeNull();
       expect(await verify(bob)).toBeNull();
       expect(await head(bob)).toEqual(bobBefore);
+      // As verify-export recomputes them: each link from the event as read, in export order.
+      const { rows: chained } = await db.query<{
+        hash: string;
+        event_id: string;
+        stream_id: string;
+        stream_version: number;
+        type: string;
+        data: unknown;
+        metadata: unknown;
+      }>(
+        `SELECT c.hash, e.event_id, e.stream_id, e.stream_version, e.type, e.data, e.metadata
+           FROM event_chain c JOIN events e ON e.global_position = c.global_position
+          WHERE c.user_id = $1 ORDER BY e.transaction_id, e.global_position`,
+        [alice],
+      );
+      let previous = GENESIS;
+      for (const link of chained) {
+        expect(createHash('sha256').update(chainLinkText(previous, link), 'utf8').digest('hex')).toBe(
+          link.hash,
+        );
+        previous = link.hash;
+      }
       const { rows: rewrites } = await db.query<{
         user_id: string;
         previous_seq: number;
