@@ -19,6 +19,7 @@ export * from './category/state';
 export * from './erasure/decide';
 export * from './erasure/events';
 export * from './export/chain-hash';
+export * from './export/event-owner';
 export * from './export/history-export';
 export * from './export/web-crypto';
 export * from './import/decide';

@@ -1,4 +1,10 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
+import { copyFile, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chainLinkText, eventOwner, GENESIS } from '@kosh/domain';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from './db';
 import { createPgliteDb } from './db-pglite';
@@ -120,6 +126,87 @@ function chainContract(name: string, open: () => Promise<{ db: Db; close(): Prom
       }
       expect(await verify(slipped)).toBe(5);
     });
+
+    it('chains every stream an event of a user is on (migration 009), not e-mail reservations, erased-accounts or the seeded catalog', async () => {
+      const carol = randomUUID();
+      // Streams 003-008 did not list (accounts, transfers, imports) and ones added later.
+      const streams = [
+        `account-${randomUUID()}`,
+        `transfer-${randomUUID()}`,
+        `import-${randomUUID()}`,
+        `categories-${carol}`,
+        `budget-${randomUUID()}`,
+      ];
+      for (const stream of streams) {
+        await store.appendToStream(stream, [event(carol)], { expectedVersion: 'no_stream' });
+      }
+      await store.appendToStream(`email-${randomUUID()}`, [event(carol, { userId: carol })], {
+        expectedVersion: 'no_stream',
+      });
+      await store.appendToStream('erased-accounts', [event(carol, { userId: carol })], {
+        expectedVersion: 'any',
+      });
+      await store.appendToStream(`bank-${Date.now()}`, [event(null)], { expectedVersion: 'no_stream' });
+      const { rows } = await db.query<{ stream_id: string }>(
+        `SELECT e.stream_id FROM event_chain c JOIN events e ON e.global_position = c.global_position
+          WHERE c.user_id = $1 ORDER BY c.seq`,
+        [carol],
+      );
+      expect(rows.map((r) => r.stream_id)).toEqual(streams);
+      expect(await verify(carol)).toBeNull();
+    });
+
+    it('owns events as the domain rule eventOwner does (History uses it), on any stream and data', async () => {
+      const id = fc.oneof(fc.uuid(), fc.constantFrom('', 'x'));
+      const value = fc.oneof(fc.constant(undefined), fc.constant(null), id, fc.integer(), fc.boolean());
+      const stream = fc.oneof(
+        fc
+          .tuple(
+            fc.constantFrom(
+              'user',
+              'loan',
+              'txn',
+              'bank',
+              'loantype',
+              'audit',
+              'account',
+              'transfer',
+              'import',
+              'erasure',
+              'email',
+              'categories',
+              'rule',
+              'budget',
+              'recurring',
+              'erased',
+              'anything',
+            ),
+            id,
+          )
+          .map(([prefix, rest]) => `${prefix}-${rest}`),
+        fc.constantFrom('erased-accounts', 'bank-1', 'loantype-2', 'email-', 'emails-x', 'user'),
+      );
+      const defined = (entries: [string, unknown][]) =>
+        Object.fromEntries(entries.filter(([, v]) => v !== undefined));
+      await fc.assert(
+        fc.asyncProperty(stream, value, value, value, async (streamId, metaUser, dataUser, ownerUser) => {
+          const metadata = defined([
+            ['userId', metaUser],
+            ['correlationId', 'c'],
+          ]);
+          const data = defined([
+            ['userId', dataUser],
+            ['ownerUserId', ownerUser],
+          ]);
+          const { rows } = await db.query<{ owner: string | null }>(
+            'SELECT kosh_event_owner($1, $2::jsonb, $3::jsonb) AS owner',
+            [streamId, JSON.stringify(data), JSON.stringify(metadata)],
+          );
+          expect(rows[0]?.owner ?? null).toBe(eventOwner(streamId, data, metadata));
+        }),
+        { numRuns: 150 },
+      );
+    });
   });
 }
 
@@ -130,5 +217,178 @@ chainContract('PGlite', async () => {
 
 chainContract('PostgreSQL', async () => {
   const database = await createTestDatabase({ max: 12 });
+  return { db: database.db, close: () => database.drop() };
+});
+
+/**
+ * Migration 009 on a database deployed before it: accounts, transfers and imports appended under
+ * the rule of 003-008 were not chained; after 009 their owners' chains hold them, re-linked from
+ * genesis in log order, verify, record the rewrite, and go on from there; other chains are untouched.
+ */
+function upgradeContract(name: string, open: () => Promise<{ db: Db; close(): Promise<void> }>) {
+  describe(`migration 009 on a log chained by 008: ${name}`, () => {
+    let db: Db;
+    let close: () => Promise<void>;
+    let store: EventStore;
+    let upTo008: string;
+    beforeAll(async () => {
+      ({ db, close } = await open());
+      upTo008 = await mkdtemp(join(tmpdir(), 'kosh-migrations-008-'));
+      const dir = fileURLToPath(new URL('./migrations', import.meta.url));
+      for (const file of await readdir(dir)) {
+        if (file.endsWith('.sql') && file < '009') await copyFile(join(dir, file), join(upTo008, file));
+      }
+      await migrate(db, [{ scope: 'event-store', dir: upTo008 }]);
+      store = createPostgresEventStore(db);
+    });
+    afterAll(async () => {
+      await store?.close();
+      await close?.();
+      if (upTo008) await rm(upTo008, { recursive: true, force: true });
+    });
+
+    const event = (userId: string | null, type: string, data: Record<string, unknown> = {}): NewEvent => ({
+      id: randomUUID(),
+      type,
+      data,
+      metadata: {
+        userId,
+        correlationId: randomUUID(),
+        causationId: null,
+        recordedAt: new Date().toISOString(),
+        schemaVersion: 1,
+      },
+    });
+    const links = async (userId: string) =>
+      (
+        await db.query<{ seq: number; stream_id: string }>(
+          `SELECT c.seq, e.stream_id FROM event_chain c JOIN events e ON e.global_position = c.global_position
+            WHERE c.user_id = $1 ORDER BY c.seq`,
+          [userId],
+        )
+      ).rows;
+    const head = async (userId: string) =>
+      (
+        await db.query<{ seq: number; hash: string }>(
+          'SELECT seq, hash FROM event_chain_heads WHERE user_id = $1',
+          [userId],
+        )
+      ).rows[0];
+    const verify = async (userId: string) =>
+      (await db.query<{ broken: number | null }>('SELECT kosh_chain_verify($1) AS broken', [userId])).rows[0]
+        ?.broken;
+
+    it('chains the accounts, transfers and imports appended before it, and the chains verify', async () => {
+      const alice = randomUUID();
+      const bob = randomUUID();
+      const account = `account-${randomUUID()}`;
+      const txn = `txn-${randomUUID()}`;
+      await store.appendToStream(`user-${alice}`, [event(null, 'UserRegistered', { userId: alice })], {
+        expectedVersion: 'no_stream',
+      });
+      await store.appendToStream(account, [event(alice, 'AccountOpened', { name: 'Savings' })], {
+        expectedVersion: 'no_stream',
+      });
+      await store.appendToStream(txn, [event(alice, 'TransactionRecorded', { amount: 100 })], {
+        expectedVersion: 'no_stream',
+      });
+      await store.appendToStream(
+        `transfer-${randomUUID()}`,
+        [event(alice, 'TransferRecorded', { amount: 5 })],
+        {
+          expectedVersion: 'no_stream',
+        },
+      );
+      await store.appendToStream(
+        `import-${randomUUID()}`,
+        [event(alice, 'ImportCommitted', { rows: [{ amount: 1, transactionType: 'C' }] })],
+        { expectedVersion: 'no_stream' },
+      );
+      await store.appendToStream(account, [event(alice, 'AccountUpdated', { name: 'Salary' })], {
+        expectedVersion: 1,
+      });
+      await store.appendToStream(`txn-${randomUUID()}`, [event(bob, 'TransactionRecorded', { amount: 7 })], {
+        expectedVersion: 'no_stream',
+      });
+      // Under 008: only her user and transaction events are chained, and her chain "verifies".
+      expect((await links(alice)).map((l) => l.stream_id)).toEqual([`user-${alice}`, txn]);
+      expect(await verify(alice)).toBeNull();
+      const aliceBefore = await head(alice);
+      const bobBefore = await head(bob);
+
+      const applied = await migrate(db, [eventStoreMigrations]);
+      expect(applied.map((m) => m.name)).toEqual(['009_chain_owner_every_stream.sql']);
+
+      const after = await links(alice);
+      expect(after.map((l) => l.seq)).toEqual([1, 2, 3, 4, 5, 6]);
+      expect(after.map((l) => l.stream_id.split('-')[0])).toEqual([
+        'user',
+        'account',
+        'txn',
+        'transfer',
+        'import',
+        'account',
+      ]);
+      expect(await verify(alice)).toBeNull();
+      expect(await verify(bob)).toBeNull();
+      expect(await head(bob)).toEqual(bobBefore);
+      // As verify-export recomputes them: each link from the event as read, in export order.
+      const { rows: chained } = await db.query<{
+        hash: string;
+        event_id: string;
+        stream_id: string;
+        stream_version: number;
+        type: string;
+        data: unknown;
+        metadata: unknown;
+      }>(
+        `SELECT c.hash, e.event_id, e.stream_id, e.stream_version, e.type, e.data, e.metadata
+           FROM event_chain c JOIN events e ON e.global_position = c.global_position
+          WHERE c.user_id = $1 ORDER BY e.transaction_id, e.global_position`,
+        [alice],
+      );
+      let previous = GENESIS;
+      for (const link of chained) {
+        expect(createHash('sha256').update(chainLinkText(previous, link), 'utf8').digest('hex')).toBe(
+          link.hash,
+        );
+        previous = link.hash;
+      }
+      const { rows: rewrites } = await db.query<{
+        user_id: string;
+        previous_seq: number;
+        previous_head: string;
+        seq: number;
+        head: string;
+        reason: string;
+      }>(
+        'SELECT user_id, previous_seq, previous_head, seq, head, reason FROM event_chain_rewrites ORDER BY id',
+      );
+      expect(rewrites).toEqual([
+        {
+          user_id: alice,
+          previous_seq: aliceBefore?.seq,
+          previous_head: aliceBefore?.hash,
+          seq: 6,
+          head: (await head(alice))?.hash,
+          reason: expect.stringMatching(/^migration 009/),
+        },
+      ]);
+
+      // Appends go on from the re-linked head.
+      await store.appendToStream(account, [event(alice, 'AccountClosed')], { expectedVersion: 2 });
+      expect((await links(alice)).map((l) => l.seq)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+      expect(await verify(alice)).toBeNull();
+    });
+  });
+}
+
+upgradeContract('PGlite', async () => {
+  const db = await createPgliteDb(undefined);
+  return { db, close: () => db.close() };
+});
+
+upgradeContract('PostgreSQL', async () => {
+  const database = await createTestDatabase({ max: 4 });
   return { db: database.db, close: () => database.drop() };
 });

@@ -18,6 +18,7 @@ const eventStoreFiles = [
   'event-store/006_chain_lock_then_write.sql',
   'event-store/007_erasure.sql',
   'event-store/008_chain_erasure_stream.sql',
+  'event-store/009_chain_owner_every_stream.sql',
 ];
 
 async function waitUntil(check: () => boolean, what: string, timeoutMs = 10_000) {

@@ -40,7 +40,7 @@ export { type CategoryWithCount, getCategory, listCategories } from './categorie
 export { dueErasures, getPendingErasure, type PendingErasure } from './erasures/projector';
 export { type AsOfReadModel, type AsOfScope, readAsOf } from './history/as-of';
 export { HISTORY_EVENT_TYPES } from './history/projector';
-export { exportPage, type HistoryFilter, historyPage, ownsStream } from './history/queries';
+export { exportEventData, exportPage, type HistoryFilter, historyPage, ownsStream } from './history/queries';
 export {
   diffSchedules,
   type ScheduleVersion,

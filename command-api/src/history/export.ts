@@ -9,7 +9,7 @@ import {
   signedText,
 } from '@kosh/domain';
 import type { Queryable } from '@kosh/event-store';
-import { exportPage } from '@kosh/projections';
+import { exportEventData, exportPage } from '@kosh/projections';
 
 export const sha256Hex = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
 
@@ -17,6 +17,8 @@ export const sha256Hex = (text: string): string => createHash('sha256').update(t
 export function publicKeyOf(privateKey: KeyObject): string {
   return createPublicKey(privateKey).export({ format: 'der', type: 'spki' }).toString('base64');
 }
+
+const DATA_SLOT = '"data":null,"metadata":';
 
 /** Events read per query while streaming. */
 const PAGE = 2000;
@@ -47,6 +49,14 @@ export function exportStream(db: Queryable, userId: string, key: KeyObject, expo
       for (const e of events) {
         n++;
         count++;
+        // An event History keeps a summary of (a statement import): its data as the log recorded
+        // it, read alone and written out before the next is read, so a big import is in memory once.
+        const fromLog = e.data === null;
+        if (fromLog && chunk) {
+          yield chunk;
+          chunk = '';
+        }
+        const dataText = fromLog ? await exportEventData(db, userId, e) : null;
         const next: ExportEventLine = {
           n,
           prev: sha256Hex(line),
@@ -65,7 +75,14 @@ export function exportStream(db: Queryable, userId: string, key: KeyObject, expo
         };
         chainHead = e.chain;
         line = JSON.stringify(next);
+        // The log's JSON text goes in as it is: `"data":null,"metadata":` can only be the event's
+        // own keys here (every field before it is a string, whose quotes JSON escapes).
+        if (dataText !== null) line = line.replace(DATA_SLOT, () => `"data":${dataText},"metadata":`);
         chunk += `${line}\n`;
+        if (fromLog) {
+          yield chunk;
+          chunk = '';
+        }
       }
       if (chunk) yield chunk;
       const last = events[events.length - 1];

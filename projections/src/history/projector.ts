@@ -5,6 +5,7 @@ import {
   CATEGORY_EVENT_TYPES,
   catalogEventTypes,
   ERASURE_EVENT_TYPES,
+  eventOwner,
   IMPORT_EVENT_TYPES,
   loanChangeEventTypes,
   loanEventTypes,
@@ -37,10 +38,6 @@ export const HISTORY_EVENT_TYPES: readonly string[] = [
   ...ERASURE_EVENT_TYPES,
 ];
 
-/** Streams whose events a user sees on their timeline (not the e-mail reservation streams). */
-const USER_STREAM =
-  /^(user|loan|txn|bank|loantype|audit|account|transfer|import|categories|rule|budget|recurring|notifications|erasure)-/;
-
 /** Fields that hold secrets (or what a secret can be checked against): never copied. */
 export const SECRET_FIELDS = new Set([
   'passwordHash',
@@ -60,13 +57,12 @@ export function withoutSecrets(data: unknown): Record<string, unknown> {
 
 /**
  * Whose event this is: the acting user, else the user the data names (registration is
- * anonymous), else the owner of a catalog entry; null for the seeded catalog.
+ * anonymous), else the owner of a catalog entry; null for the seeded catalog, e-mail reservations
+ * and `erased-accounts`. The event store's chain has the same rule (domain `eventOwner`,
+ * event-store migration 009), so every event History shows and exports is chained.
  */
 export function ownerOf(event: RecordedEvent): string | null {
-  if (!USER_STREAM.test(event.streamId)) return null;
-  const data = (event.data ?? {}) as { userId?: unknown; ownerUserId?: unknown };
-  const owner = event.metadata.userId ?? data.userId ?? data.ownerUserId ?? null;
-  return typeof owner === 'string' ? owner : null;
+  return eventOwner(event.streamId, event.data, event.metadata);
 }
 
 export type HistoryRecord = {
@@ -81,7 +77,11 @@ export type HistoryRecord = {
   recordedAt: string;
 };
 
-/** A statement import's rows are the book's; the timeline keeps how many (issue 30). */
+/**
+ * A statement import's rows are the book's; the timeline keeps how many (issue 30). The signed
+ * export reads the event's data as recorded from the log instead (queries.ts `exportPage`), so its
+ * chain link can be recomputed.
+ */
 function importSummary(data: unknown): Record<string, unknown> {
   const { rows, ...rest } = (data ?? {}) as { rows?: { amount: number; transactionType: string }[] };
   const list = rows ?? [];

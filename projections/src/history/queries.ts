@@ -387,11 +387,19 @@ export type ExportedEvent = {
   streamVersion: number;
   type: string;
   recordedAt: string;
-  data: Record<string, unknown>;
+  /** History's copy; null when the export reads the event's data from the log (`exportEventData`). */
+  data: Record<string, unknown> | null;
   metadata: RecordedEvent['metadata'];
   /** Its link in the owner's hash chain in the event store (null: the store keeps none). */
   chain: { seq: number; hash: string } | null;
 };
+
+/**
+ * Events History keeps a summary of (a statement import's rows are the book's): the export reads
+ * their data as recorded from the log, one event at a time (a 50,000-row import is megabytes), so
+ * their chain links can be recomputed from the export.
+ */
+export const EXPORT_DATA_FROM_LOG: ReadonlySet<string> = new Set(['ImportCommitted']);
 
 /** The user's events after `after` in log order, at most `limit` (one page of the export). */
 export async function exportPage(
@@ -403,15 +411,21 @@ export async function exportPage(
   // The event store's chain lives in the same database on PostgreSQL and PGlite (position
   // 'xid:global_position'); on EventStoreDB the table is empty and events carry no link.
   const { rows } = await db.query<
-    DbHistoryRow & { event_id: string; seq: number | null; hash: string | null }
+    Omit<DbHistoryRow, 'data'> & {
+      data: Record<string, unknown> | null;
+      event_id: string;
+      seq: number | null;
+      hash: string | null;
+    }
   >(
-    `SELECT h.position, h.stream_id, h.stream_version, h.type, h.data, h.metadata,
+    `SELECT h.position, h.stream_id, h.stream_version, h.type,
+            CASE WHEN h.type = ANY ($3::text[]) THEN NULL ELSE h.data END AS data, h.metadata,
             ${ISO('h.recorded_at')} AS recorded_at, h.event_id, c.seq, c.hash
        FROM history_events h
        LEFT JOIN event_chain c ON c.global_position = split_part(h.position, ':', 2)::bigint AND c.user_id = h.user_id
       WHERE h.user_id = $1 AND h.position > $2
       ORDER BY h.position LIMIT ${limit}`,
-    [userId, after],
+    [userId, after, [...EXPORT_DATA_FROM_LOG]],
   );
   return rows.map((r) => ({
     position: r.position,
@@ -424,4 +438,24 @@ export async function exportPage(
     metadata: r.metadata,
     chain: r.seq === null || r.hash === null ? null : { seq: Number(r.seq), hash: r.hash },
   }));
+}
+
+/**
+ * The data of one of the user's events as the log recorded it, as jsonb prints it (JSON text, not
+ * parsed: a 50,000-row import is one string, not 50,000 objects); on EventStoreDB, whose log is
+ * not in this database, History's copy (its export is signed, not chained).
+ */
+export async function exportEventData(
+  db: Queryable,
+  userId: string,
+  event: Pick<ExportedEvent, 'position' | 'eventId'>,
+): Promise<string> {
+  const { rows } = await db.query<{ data: string | null }>(
+    `SELECT coalesce(
+       (SELECT e.data::text FROM events e
+         WHERE e.global_position = split_part($2, ':', 2)::bigint AND e.event_id = $3),
+       (SELECT h.data::text FROM history_events h WHERE h.user_id = $1 AND h.position = $2)) AS data`,
+    [userId, event.position, event.eventId],
+  );
+  return rows[0]?.data ?? '{}';
 }

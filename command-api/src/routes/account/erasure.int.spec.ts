@@ -108,6 +108,21 @@ describe.each(['postgres', 'embedded'] as const)('account export and erasure (%s
       account_id: accountId,
     });
     expect(txn.statusCode, txn.body).toBe(201);
+    const wallet = await me.send('POST', '/api/accounts', {
+      name: `Wallet of ${victim.lastName}`,
+      kind: 'wallet',
+      opening_balance: '0',
+      opening_date: '2026-04-01',
+    });
+    expect(wallet.statusCode, wallet.body).toBe(201);
+    const transfer = await me.send('POST', '/api/transfers', {
+      from_account_id: accountId,
+      to_account_id: wallet.json().data.account.id,
+      amount: 1500,
+      transfer_date: '2026-04-04',
+      notes: 'Top up',
+    });
+    expect(transfer.statusCode, transfer.body).toBe(201);
     const loan = await me.send('POST', '/api/loans', loanInput({ principal_amount: 431719.37 }));
     expect(loan.statusCode, loan.body).toBe(201);
 
@@ -216,15 +231,37 @@ describe.each(['postgres', 'embedded'] as const)('account export and erasure (%s
     expect(text('accounts.csv')).toContain(accountName);
     expect(text('schedules.csv').split('\r\n').length).toBeGreaterThan(10);
     const key = (await as(victimToken).send('GET', '/api/export/public-key')).json().data.public_key;
-    // The signed history, as GET /api/export/history gives it. (Its verification fails for any user
-    // with a bank account, before this issue too: `account-`/`import-` events are in History but
-    // not in the chain; see the report. Bob's, without one, verifies below.)
+    // The signed history, as GET /api/export/history gives it: it verifies in full (every line's
+    // link recomputed), her accounts, transfer and import included (event-store migration 009).
     const history = text('history.jsonl').trim().split('\n');
     expect(JSON.parse(history[history.length - 1] as string)).toMatchObject({
       kind: 'summary',
       public_key: key,
     });
     expect(history.length).toBeGreaterThan(10);
+    const verified = await verifyExport(text('history.jsonl'), nodeExportCrypto, key);
+    expect(verified).toMatchObject({ ok: true, userId: victimId, count: history.length - 2 });
+    const types = history.map((l) => JSON.parse(l).event?.type as string | undefined);
+    expect(types).toEqual(
+      expect.arrayContaining(['AccountOpened', 'TransferRecorded', 'ImportCommitted', 'TransactionRecorded']),
+    );
+    // The import's line is the event as recorded (its rows), so its link is recomputed from it.
+    const imported = JSON.parse(history[types.indexOf('ImportCommitted')] as string);
+    expect(imported.chain).toEqual({ seq: expect.any(Number), hash: expect.any(String) });
+    expect(JSON.stringify(imported.event.data.rows)).toContain(importMarker);
+    const { rows: store } = await t.platform.db.query<{ seq: string; hash: string }>(
+      'SELECT seq, hash FROM event_chain_heads WHERE user_id = $1',
+      [victimId],
+    );
+    expect(verified.ok && verified.chainHead).toEqual({ seq: Number(store[0]?.seq), hash: store[0]?.hash });
+    // Every one of her events in the store is a line of the export, and the same GET verifies.
+    const { rows: owned } = await t.platform.db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM events WHERE kosh_event_owner(stream_id, data, metadata) = $1',
+      [victimId],
+    );
+    expect(owned[0]?.n).toBe(history.length - 2);
+    const direct = await as(victimToken).send('GET', '/api/export/history');
+    expect(await verifyExport(direct.body, nodeExportCrypto, key)).toMatchObject({ ok: true });
     // Nothing of Bob's, though he shared his account with her.
     for (const name of Object.keys(files)) expect(text(name)).not.toContain(bobNotes);
   });
