@@ -32,7 +32,15 @@ export async function ledgerEntries(
       ORDER BY e.entry_date, e.created_at, e.entry_id`,
     [userId, from, to],
   );
-  return rows.map((r) => ({ ...r, amount: toPaise(r.amount) }));
+  // Each field by name (a month holds hundreds of entries; a spread of the driver's row is slower).
+  return rows.map((r) => ({
+    id: r.id,
+    date: r.date,
+    side: r.side,
+    kind: r.kind,
+    particulars: r.particulars,
+    amount: toPaise(r.amount),
+  }));
 }
 
 export type LedgerPeriod = { year: number; month: number; transactionCount: number; emiCount: number };
