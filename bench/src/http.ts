@@ -15,8 +15,10 @@
  *
  * Per route and connection count it prints req/s, p50, p99, the ratio of req/s to its thin
  * baseline at the same connection count (the transaction page's for the transaction routes; the
- * thin ledger month, schedule and loan list for theirs), and CPU per request of the server's node process and of the
- * PostgreSQL backends connected to the bench database (read from /proc; Linux only). Every
+ * thin ledger month, schedule and loan list for theirs), CPU per request of the server's node
+ * process and of the PostgreSQL backends connected to the bench database (read from /proc; Linux
+ * only), and cpu/thin: the baseline's CPU per request over the route's (steadier than req/s on a
+ * shared machine). Every
  * request carries a browser's `Accept-Encoding: gzip, deflate, br`.
  * Not a test: figures only.
  *
@@ -470,10 +472,13 @@ async function main() {
         .map((l) => l.toFixed(2))
         .join(' ')}`,
     );
-    const head = `${'route'.padEnd(42)} ${'conns'.padStart(5)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'/thin'.padStart(7)} ${'node ms/req'.padStart(12)} ${'pg ms/req'.padStart(10)}`;
+    const head = `${'route'.padEnd(42)} ${'conns'.padStart(5)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'/thin'.padStart(7)} ${'node ms/req'.padStart(12)} ${'pg ms/req'.padStart(10)} ${'cpu/thin'.padStart(9)}`;
     console.log(`\n${head}`);
     // Req/s of each thin baseline by connection count.
     const thin = new Map<string, number>();
+    // CPU (node + PostgreSQL) per request of each thin baseline: on a shared machine req/s follow
+    // the load of the moment, CPU per request much less (cpu/thin = baseline's CPU / the route's).
+    const thinCpu = new Map<string, number>();
     for (const route of routes) {
       // The baselines always run, but a thin one only for the routes asked for.
       const versus = route.baseline ?? route.versus ?? 'page';
@@ -486,11 +491,16 @@ async function main() {
       if (route.method !== 'POST') await run(route, 10, 1);
       for (const connections of CONNECTIONS) {
         const f = await run(route, connections, DURATION);
-        if (route.baseline) thin.set(`${route.baseline}@${connections}`, f.rps);
+        if (route.baseline) {
+          thin.set(`${route.baseline}@${connections}`, f.rps);
+          thinCpu.set(`${route.baseline}@${connections}`, f.nodeMs + f.pgMs);
+        }
+        const baseCpu = route.baseline === 'hello' ? undefined : thinCpu.get(`${versus}@${connections}`);
+        const cpuRatio = baseCpu ? `${((100 * baseCpu) / (f.nodeMs + f.pgMs || 1)).toFixed(1)}%` : '';
         const base = route.baseline === 'hello' ? undefined : thin.get(`${versus}@${connections}`);
         const ratio = base ? `${((100 * f.rps) / base).toFixed(1)}%` : '';
         console.log(
-          `${route.name.padEnd(42)} ${String(connections).padStart(5)} ${f.rps.toFixed(0).padStart(8)} ${String(f.p50).padStart(7)} ${String(f.p99).padStart(7)} ${ratio.padStart(7)} ${f.nodeMs.toFixed(3).padStart(12)} ${f.pgMs.toFixed(3).padStart(10)}${f.bad ? `   ${f.bad} failed` : ''}`,
+          `${route.name.padEnd(42)} ${String(connections).padStart(5)} ${f.rps.toFixed(0).padStart(8)} ${String(f.p50).padStart(7)} ${String(f.p99).padStart(7)} ${ratio.padStart(7)} ${f.nodeMs.toFixed(3).padStart(12)} ${f.pgMs.toFixed(3).padStart(10)} ${cpuRatio.padStart(9)}${f.bad ? `   ${f.bad} failed` : ''}`,
         );
       }
     }
