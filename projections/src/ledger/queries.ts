@@ -31,6 +31,7 @@ export async function ledgerEntries(
       WHERE e.user_id = $1 AND e.entry_date BETWEEN $2::date AND $3::date AND e.matched_to IS NULL
       ORDER BY e.entry_date, e.created_at, e.entry_id`,
     [userId, from, to],
+    { prepared: true },
   );
   // Each field by name (a month holds hundreds of entries; a spread of the driver's row is slower).
   return rows.map((r) => ({
@@ -64,6 +65,7 @@ export async function ledgerPeriods(
       WHERE user_id = $1 AND (transaction_count > 0 OR (emi_count > 0 AND year * 12 + month <= $2))
       ORDER BY year DESC, month DESC`,
     [userId, current.year * 12 + current.month],
+    { prepared: true },
   );
   return rows.map((r) => ({
     year: r.year,
