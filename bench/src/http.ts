@@ -6,14 +6,19 @@
  * its own process, and drives them with autocannon in the same run:
  *
  *   hello     — Fastify answering a fixed ~2 KB JSON document (the HTTP floor)
- *   thin raw  — Fastify + `pg`, one indexed query for the same first page of transactions
+ *   thin raw  — Fastify + `pg`, one indexed query answered as the driver gives it: the same
+ *               first page of transactions, and (issue 33) the same rows of the ledger month, the
+ *               600-row schedule and the loan list (bench/src/support/http-targets.ts)
  *   Kosh      — `platform/src/server.ts` as production runs it (NODE_ENV=production, PostgreSQL,
  *               BullMQ on Redis, info-level logs to a pipe), rate limits off; and a second one
  *               with no answers kept (ANSWER_CACHE_MB=0)
  *
- * Per route and connection count it prints req/s, p50, p99, the ratio of req/s to thin raw at
- * the same connection count, and CPU per request of the server's node process and of the
- * PostgreSQL backends connected to the bench database (read from /proc; Linux only). Every
+ * Per route and connection count it prints req/s, p50, p99, the ratio of req/s to its thin
+ * baseline at the same connection count (the transaction page's for the transaction routes; the
+ * thin ledger month, schedule and loan list for theirs), CPU per request of the server's node
+ * process and of the PostgreSQL backends connected to the bench database (read from /proc; Linux
+ * only), and cpu/thin: the baseline's CPU per request over the route's (steadier than req/s on a
+ * shared machine). Every
  * request carries a browser's `Accept-Encoding: gzip, deflate, br`.
  * Not a test: figures only.
  *
@@ -21,9 +26,16 @@
  * rows marked "no cache" go to a second Kosh server with ANSWER_CACHE_MB=0, so they measure the
  * read itself; `<new …>` rows ask a new search term per request.
  *
+ * Last, the answer cache under many users (issue 33): BENCH_USERS (1,000) new users, each in turn
+ * recording a transaction and then reading its transaction page, totals, ledger month and loan
+ * list, from 10 at a time, against the cached server; the server's own count of hits
+ * (kosh_answer_cache_total at /metrics) gives the hit rate per route.
+ *
  * Options (environment): BENCH_TRANSACTIONS=100000  BENCH_DURATION=5 (seconds per run)
  * BENCH_CONNECTIONS=10,50  BENCH_ONLY=<substrings of route names, comma-separated>  BENCH_LOG_LEVEL=info
+ * BENCH_USERS=1000 (0: no many-user run)
  * BENCH_KEEP=1 (keep the database, for EXPLAIN; drop it yourself)
+ * BENCH_REUSE=<database URL a BENCH_KEEP run printed> (no seeding: that book, kept afterwards)
  * BENCH_CPU_PROF=/abs/dir (Kosh's servers write CPU profiles to its `kosh/` and `uncached/`; the
  * largest file of each is the main thread's)
  */
@@ -35,7 +47,8 @@ import { loadavg } from 'node:os';
 import path from 'node:path';
 import { repoRoot, seedCatalog } from '@kosh/command-api';
 import { fixtureSessionId, signUp } from '@kosh/command-api/testing';
-import { createTestDatabase } from '@kosh/event-store/testing';
+import { createPgDb } from '@kosh/event-store';
+import { createTestDatabase, type TestDatabase } from '@kosh/event-store/testing';
 import { buildHttpApp, createRuntime, loadConfig } from '@kosh/platform';
 import { allProjections } from '@kosh/projections';
 import autocannon from 'autocannon';
@@ -45,6 +58,8 @@ import { book, LOAN_DURATIONS } from './support/book';
 const TRANSACTIONS = Number(process.env.BENCH_TRANSACTIONS ?? 100_000);
 const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 const CONNECTIONS = (process.env.BENCH_CONNECTIONS ?? '10,50').split(',').map(Number);
+const USERS = Number(process.env.BENCH_USERS ?? 1000);
+const REUSE = process.env.BENCH_REUSE;
 const ONLY = (process.env.BENCH_ONLY ?? '').split(',').filter(Boolean);
 const NOW = new Date('2025-12-20T06:00:00.000Z');
 const TICKS_PER_MS = 100 / 1000; // USER_HZ
@@ -126,23 +141,117 @@ type Route = {
   method?: 'GET' | 'POST';
   body?: string;
   headers?: Record<string, string>;
-  baseline?: boolean;
+  /** A thin route: the ratio of the routes that name it in `versus`. */
+  baseline?: Baseline;
+  /** The baseline its ratio is to (the transaction page's when none). */
+  versus?: Baseline;
   /** A new path for every request (terms the answer cache has not seen), instead of `path`. */
   paths?: () => string;
 };
 
+type Baseline = 'page' | 'ledger' | 'schedule' | 'loans' | 'hello';
+
 type Figures = { rps: number; p50: number; p99: number; nodeMs: number; pgMs: number; bad: number };
 
+/** `kosh_answer_cache_total` of a server: count by `route outcome`. */
+async function cacheCounts(url: string, token: string): Promise<Map<string, number>> {
+  const text = await (
+    await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${token}` } })
+  ).text();
+  const counts = new Map<string, number>();
+  for (const line of text.split('\n')) {
+    const m = /^kosh_answer_cache_total\{(.*)\} (\d+)/.exec(line);
+    if (!m) continue;
+    const labels = Object.fromEntries(
+      [...(m[1] as string).matchAll(/(\w+)="([^"]*)"/g)].map((l) => [l[1], l[2]]),
+    );
+    counts.set(`${labels.route} ${labels.outcome}`, Number(m[2]));
+  }
+  return counts;
+}
+
+/**
+ * The answer cache under many users (issue 33): each user in turn opens its screens, records a
+ * transaction and opens them again (read-your-writes), 10 users at a time, on the cached server.
+ * Prints the hit rate per route from the server's own counts.
+ */
+async function manyUsers(url: string, tokens: readonly string[], metricsToken: string): Promise<void> {
+  const reads = [
+    '/api/transactions',
+    '/api/transactions/stats',
+    '/api/ledger?month=12&year=2025',
+    '/api/loans',
+  ];
+  const before = await cacheCounts(url, metricsToken);
+  let next = 0;
+  let failed = 0;
+  const started = performance.now();
+  const get = async (path: string, authorization: string) => {
+    const res = await fetch(`${url}${path}`, { headers: { authorization, 'accept-encoding': 'gzip' } });
+    await res.arrayBuffer();
+    if (res.status !== 200) failed++;
+  };
+  const user = async () => {
+    while (next < tokens.length) {
+      const authorization = `Bearer ${tokens[next++]}`;
+      for (const path of reads) await get(path, authorization);
+      const res = await fetch(`${url}/api/transactions`, {
+        method: 'POST',
+        headers: { authorization, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          notes: 'Crowd write',
+          transaction_type: 'D',
+          transaction_date: '2025-12-01',
+          amount: 99.5,
+        }),
+      });
+      await res.arrayBuffer();
+      if (res.status !== 201) failed++;
+      for (const path of reads) await get(path, authorization);
+    }
+  };
+  await Promise.all(Array.from({ length: 10 }, user));
+  const seconds = (performance.now() - started) / 1000;
+  const after = await cacheCounts(url, metricsToken);
+  const delta = (key: string) => (after.get(key) ?? 0) - (before.get(key) ?? 0);
+  console.log(
+    `\nanswer cache, ${tokens.length} users (each: 4 reads, a write, the 4 reads again; 10 at a time): ${(
+      (tokens.length * 9) / seconds
+    ).toFixed(0)} req/s${failed ? `, ${failed} failed` : ''}`,
+  );
+  const routes = [...new Set([...after.keys()].map((k) => k.split(' ')[0] as string))].sort();
+  let hits = 0;
+  let all = 0;
+  for (const route of routes) {
+    const hit = delta(`${route} hit`);
+    const total = hit + delta(`${route} miss`);
+    if (total === 0) continue;
+    hits += hit;
+    all += total;
+    console.log(
+      `  ${route.padEnd(30)} ${String(total).padStart(6)} reads  hit rate ${((100 * hit) / total).toFixed(1)}%`,
+    );
+  }
+  console.log(
+    `  ${'all'.padEnd(30)} ${String(all).padStart(6)} reads  hit rate ${((100 * hits) / (all || 1)).toFixed(1)}%`,
+  );
+}
+
 async function main() {
-  const database = await createTestDatabase({ prefix: 'kosh_bench' });
+  const kept = REUSE ? createPgDb(REUSE) : null;
+  const database: TestDatabase = kept
+    ? { url: REUSE as string, db: kept, drop: () => kept.close().catch(() => {}) }
+    : await createTestDatabase({ prefix: 'kosh_bench' });
   const admin = new pg.Client({ connectionString: database.url });
   await admin.connect();
   const servers: Server[] = [];
   try {
     const secret = randomBytes(32).toString('hex');
-    const userId = randomUUID();
+    let userId: string = randomUUID();
     console.log(
-      `Kosh HTTP bench: PostgreSQL, ${TRANSACTIONS} transactions and 10 loans for one user, 4×5000 for others`,
+      REUSE
+        ? `Kosh HTTP bench: PostgreSQL, the book kept at ${REUSE}`
+        : `Kosh HTTP bench: PostgreSQL, ${TRANSACTIONS} transactions and 10 loans for one user, 4×5000 for others`,
     );
     const config = loadConfig({
       NODE_ENV: 'test',
@@ -152,20 +261,37 @@ async function main() {
       DATA_DIR: path.join(repoRoot, 'data', 'bench-http'),
     });
     const platform = await createRuntime(config, { db: database.db, clock: () => NOW });
-    const seed = book(platform, NOW);
-    await seedCatalog(platform.eventStore, NOW);
-    const durations = LOAN_DURATIONS.map((d, i) => (i === 8 ? 600 : d));
-    const loanIds = await seed.appendLoans(userId, durations);
-    const longLoan = loanIds[8] as string;
-    const started = performance.now();
-    await seed.appendTransactions(userId, TRANSACTIONS);
-    for (let u = 0; u < 4; u++) await seed.appendTransactions(randomUUID(), 5000);
-    for (const { name } of allProjections) await platform.runner.catchUp(name);
-    await signUp(platform, userId);
-    console.log(`seeded and projected in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    let longLoan: string;
+    if (REUSE) {
+      // The seeded user holds the 600-month loan, the longest schedule.
+      const { rows } = await admin.query<{ user_id: string; loan_id: string }>(
+        `SELECT user_id, loan_id::text AS loan_id FROM loan_schedules ORDER BY number_of_payments DESC LIMIT 1`,
+      );
+      if (!rows[0]) throw new Error('BENCH_REUSE: no schedule in that database');
+      userId = rows[0].user_id;
+      longLoan = rows[0].loan_id;
+    } else {
+      const seed = book(platform, NOW);
+      await seedCatalog(platform.eventStore, NOW);
+      const durations = LOAN_DURATIONS.map((d, i) => (i === 8 ? 600 : d));
+      const loanIds = await seed.appendLoans(userId, durations);
+      longLoan = loanIds[8] as string;
+      const started = performance.now();
+      await seed.appendTransactions(userId, TRANSACTIONS);
+      for (let u = 0; u < 4; u++) await seed.appendTransactions(randomUUID(), 5000);
+      for (const { name } of allProjections) await platform.runner.catchUp(name);
+      await signUp(platform, userId);
+      console.log(`seeded and projected in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    }
+    // The many-user run's users: registered, nothing recorded yet.
+    const crowd = Array.from({ length: USERS }, () => randomUUID());
+    for (const id of crowd) await signUp(platform, id);
     const app = await buildHttpApp(platform);
     await app.ready();
     const token = app.issueToken(userId, { rememberMe: true, sessionId: fixtureSessionId(userId) });
+    const crowdTokens = crowd.map((id) =>
+      app.issueToken(id, { rememberMe: true, sessionId: fixtureSessionId(id) }),
+    );
     await app.close();
     await platform.close();
     await admin.query('VACUUM ANALYZE');
@@ -187,6 +313,8 @@ async function main() {
       RATE_LIMIT_ENABLED: 'false',
       LOG_LEVEL: process.env.BENCH_LOG_LEVEL || 'info',
       DATA_DIR: config.DATA_DIR,
+      // The cache's hit count (kosh_answer_cache_total) for the many-user run.
+      METRICS_TOKEN: secret,
     };
     const kosh = await start('kosh', ['platform/src/server.ts'], koshEnv);
     servers.push(kosh);
@@ -214,11 +342,29 @@ async function main() {
     });
     const ledgerPath = `/api/ledger?month=${month.month}&year=${month.year}`;
     const schedulePath = `/api/loans/${longLoan}/amortization`;
+    const monthRange = (() => {
+      const last = new Date(Date.UTC(month.year, month.month, 0)).getUTCDate();
+      const mm = String(month.month).padStart(2, '0');
+      return `from=${month.year}-${mm}-01&to=${month.year}-${mm}-${last}`;
+    })();
     const newShortTerm = () => `/api/transactions?search=${randomTerm(1 + Math.floor(Math.random() * 2))}`;
     const newOrderNumber = () => `/api/transactions?search=${orderNumberTerm()}`;
     const routes: Route[] = [
-      { name: 'hello world (2 KB JSON)', server: 'hello', path: '/', baseline: true },
-      { name: 'thin raw (1 query, page 1)', server: 'thin', path: '/', baseline: true },
+      { name: 'hello world (2 KB JSON)', server: 'hello', path: '/', baseline: 'hello' },
+      { name: 'thin raw (1 query, page 1)', server: 'thin', path: '/', baseline: 'page' },
+      {
+        name: `thin raw: ledger month (${month.n})`,
+        server: 'thin',
+        path: `/ledger?${monthRange}`,
+        baseline: 'ledger',
+      },
+      {
+        name: 'thin raw: schedule (600)',
+        server: 'thin',
+        path: `/schedule/${longLoan}`,
+        baseline: 'schedule',
+      },
+      { name: 'thin raw: loans (10)', server: 'thin', path: '/loans', baseline: 'loans' },
       { name: 'GET /api/transactions', server: 'kosh', path: '/api/transactions' },
       {
         name: 'GET /api/transactions?search=swiggy',
@@ -226,17 +372,27 @@ async function main() {
         path: '/api/transactions?search=swiggy',
       },
       { name: 'GET /api/transactions/stats', server: 'kosh', path: '/api/transactions/stats' },
-      { name: `GET /api/ledger (${month.n} entries)`, server: 'kosh', path: ledgerPath },
+      { name: `GET /api/ledger (${month.n} entries)`, server: 'kosh', path: ledgerPath, versus: 'ledger' },
       { name: 'GET /api/ledger/periods', server: 'kosh', path: '/api/ledger/periods' },
-      { name: 'GET /api/loans', server: 'kosh', path: '/api/loans' },
+      { name: 'GET /api/loans', server: 'kosh', path: '/api/loans', versus: 'loans' },
       { name: 'GET /api/loans/stats', server: 'kosh', path: '/api/loans/stats' },
-      { name: 'GET /api/loans/{id}/amortization (600)', server: 'kosh', path: schedulePath },
+      {
+        name: 'GET /api/loans/{id}/amortization (600)',
+        server: 'kosh',
+        path: schedulePath,
+        versus: 'schedule',
+      },
       // Built on every request (ANSWER_CACHE_MB=0): the reads themselves, and the notes search
       // (a repeated search is a cache hit on the server above).
       { name: 'no cache: GET /api/transactions', server: 'uncached', path: '/api/transactions' },
-      { name: `no cache: GET /api/ledger (${month.n})`, server: 'uncached', path: ledgerPath },
-      { name: 'no cache: GET /api/loans', server: 'uncached', path: '/api/loans' },
-      { name: 'no cache: amortization (600)', server: 'uncached', path: schedulePath },
+      {
+        name: `no cache: GET /api/ledger (${month.n})`,
+        server: 'uncached',
+        path: ledgerPath,
+        versus: 'ledger',
+      },
+      { name: 'no cache: GET /api/loans', server: 'uncached', path: '/api/loans', versus: 'loans' },
+      { name: 'no cache: amortization (600)', server: 'uncached', path: schedulePath, versus: 'schedule' },
       { name: 'no cache: search=swiggy', server: 'uncached', path: '/api/transactions?search=swiggy' },
       { name: 'no cache: search=ui', server: 'uncached', path: '/api/transactions?search=ui' },
       { name: 'no cache: search=z', server: 'uncached', path: '/api/transactions?search=z' },
@@ -318,24 +474,39 @@ async function main() {
         .map((l) => l.toFixed(2))
         .join(' ')}`,
     );
-    const head = `${'route'.padEnd(42)} ${'conns'.padStart(5)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'/thin'.padStart(7)} ${'node ms/req'.padStart(12)} ${'pg ms/req'.padStart(10)}`;
+    const head = `${'route'.padEnd(42)} ${'conns'.padStart(5)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'/thin'.padStart(7)} ${'node ms/req'.padStart(12)} ${'pg ms/req'.padStart(10)} ${'cpu/thin'.padStart(9)}`;
     console.log(`\n${head}`);
-    const thin = new Map<number, number>();
+    // Req/s of each thin baseline by connection count.
+    const thin = new Map<string, number>();
+    // CPU (node + PostgreSQL) per request of each thin baseline: on a shared machine req/s follow
+    // the load of the moment, CPU per request much less (cpu/thin = baseline's CPU / the route's).
+    const thinCpu = new Map<string, number>();
     for (const route of routes) {
-      if (ONLY.length > 0 && !route.baseline && !ONLY.some((o) => route.name.includes(o))) continue;
+      // The baselines always run, but a thin one only for the routes asked for.
+      const versus = route.baseline ?? route.versus ?? 'page';
+      const asked = (r: Route) => ONLY.some((o) => r.name.includes(o));
+      if (ONLY.length > 0 && !asked(route)) {
+        const wanted = routes.some((r) => !r.baseline && asked(r) && (r.versus ?? 'page') === versus);
+        if (!route.baseline || !(versus === 'hello' || wanted)) continue;
+      }
       // Warm-up (JIT, plans, connection pools), not counted.
       if (route.method !== 'POST') await run(route, 10, 1);
       for (const connections of CONNECTIONS) {
         const f = await run(route, connections, DURATION);
-        if (route.server === 'thin') thin.set(connections, f.rps);
-        const ratio = thin.get(connections)
-          ? `${((100 * f.rps) / (thin.get(connections) as number)).toFixed(1)}%`
-          : '';
+        if (route.baseline) {
+          thin.set(`${route.baseline}@${connections}`, f.rps);
+          thinCpu.set(`${route.baseline}@${connections}`, f.nodeMs + f.pgMs);
+        }
+        const baseCpu = route.baseline === 'hello' ? undefined : thinCpu.get(`${versus}@${connections}`);
+        const cpuRatio = baseCpu ? `${((100 * baseCpu) / (f.nodeMs + f.pgMs || 1)).toFixed(1)}%` : '';
+        const base = route.baseline === 'hello' ? undefined : thin.get(`${versus}@${connections}`);
+        const ratio = base ? `${((100 * f.rps) / base).toFixed(1)}%` : '';
         console.log(
-          `${route.name.padEnd(42)} ${String(connections).padStart(5)} ${f.rps.toFixed(0).padStart(8)} ${String(f.p50).padStart(7)} ${String(f.p99).padStart(7)} ${ratio.padStart(7)} ${f.nodeMs.toFixed(3).padStart(12)} ${f.pgMs.toFixed(3).padStart(10)}${f.bad ? `   ${f.bad} failed` : ''}`,
+          `${route.name.padEnd(42)} ${String(connections).padStart(5)} ${f.rps.toFixed(0).padStart(8)} ${String(f.p50).padStart(7)} ${String(f.p99).padStart(7)} ${ratio.padStart(7)} ${f.nodeMs.toFixed(3).padStart(12)} ${f.pgMs.toFixed(3).padStart(10)} ${cpuRatio.padStart(9)}${f.bad ? `   ${f.bad} failed` : ''}`,
         );
       }
     }
+    if (USERS > 0) await manyUsers(serverOf('kosh').url, crowdTokens, secret);
     console.log(
       `\nload at the end ${loadavg()
         .map((l) => l.toFixed(2))
@@ -344,8 +515,8 @@ async function main() {
   } finally {
     for (const server of servers) await stop(server);
     await admin.end();
-    if (process.env.BENCH_KEEP) console.log(`kept the database: ${database.url}`);
-    else await database.drop();
+    if (process.env.BENCH_KEEP && !REUSE) console.log(`kept the database: ${database.url}`);
+    if (!process.env.BENCH_KEEP || REUSE) await database.drop();
   }
 }
 

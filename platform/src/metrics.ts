@@ -1,6 +1,6 @@
 import type { ProjectionRunner, ProjectionStatus } from '@kosh/projections';
 import type { JobQueue } from '@kosh/workers';
-import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
 /**
  * What an operator graphs and alerts on (Prometheus text at `/metrics`). Projection lag, dead
@@ -12,6 +12,7 @@ export type Metrics = {
   readonly httpDuration: Histogram<'method' | 'route' | 'status_code'>;
   readonly appendDuration: Histogram;
   readonly readYourWritesWait: Histogram<'outcome'>;
+  readonly answerCache: Counter<'route' | 'outcome'>;
 };
 
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -37,6 +38,13 @@ export function createMetrics(deps: { runner: ProjectionRunner; queue: JobQueue 
     help: 'How long a command waited for its read models (outcome: reached or timeout)',
     labelNames: ['outcome'] as const,
     buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  });
+
+  const answerCache = new Counter({
+    name: 'kosh_answer_cache_total',
+    help: 'Live reads by route and how the answer cache served them (hit, miss, not_modified)',
+    labelNames: ['route', 'outcome'] as const,
     registers: [registry],
   });
 
@@ -100,5 +108,5 @@ export function createMetrics(deps: { runner: ProjectionRunner; queue: JobQueue 
       this.set(await deps.queue.depth().catch(() => -1));
     },
   });
-  return { registry, httpDuration, appendDuration, readYourWritesWait };
+  return { registry, httpDuration, appendDuration, readYourWritesWait, answerCache };
 }

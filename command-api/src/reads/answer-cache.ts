@@ -58,8 +58,13 @@ function acceptsGzip(header: string | string[] | undefined): boolean {
 }
 
 /** A cache of `ANSWER_CACHE_MB` (0: none kept, each read built; the ETag and 304 still hold). */
-export function createAnswerCache(platform: Pick<Platform, 'db' | 'config'>): AnswerCache {
+export function createAnswerCache(
+  platform: Pick<Platform, 'db' | 'config'> & { metrics?: Pick<Platform['metrics'], 'answerCache'> },
+): AnswerCache {
   const { db } = platform;
+  const counter = platform.metrics?.answerCache;
+  const count = (request: FastifyRequest, outcome: 'hit' | 'miss' | 'not_modified') =>
+    counter?.inc({ route: request.routeOptions.url ?? 'unmatched', outcome });
   const maxBytes = platform.config.ANSWER_CACHE_MB * 1024 * 1024;
   const entries = lruMap<Entry>(maxBytes, (entry) => entry.body.length + (entry.gzipped?.length ?? 0));
   const tags = checkpointTags(db);
@@ -72,20 +77,29 @@ export function createAnswerCache(platform: Pick<Platform, 'db' | 'config'>): An
       // Weak: the same tag names the plain and the gzipped bytes of one answer.
       const etag = `W/"${createHash('sha256').update(`${key}\n${tag}`).digest('base64url').slice(0, 27)}"`;
       reply.header('ETag', etag).header('Vary', 'Accept-Encoding');
-      if (matches(request.headers['if-none-match'], etag)) return reply.code(304).send();
+      if (matches(request.headers['if-none-match'], etag)) {
+        count(request, 'not_modified');
+        return reply.code(304).send();
+      }
       let entry = entries.get(key);
       if (entry?.etag !== etag) {
+        count(request, 'miss');
         entry = { etag, body: String(reply.serialize(await build())) };
         entries.set(key, entry);
-      }
+      } else count(request, 'hit');
       reply.type('application/json; charset=utf-8');
       // Large answers compress about tenfold; compressed once per version, then served as is.
       if (entry.body.length >= 1024 && acceptsGzip(request.headers['accept-encoding'])) {
         if (!entry.gzipped) {
           // A small body is compressed at once: the thread pool's hand-off cost more than the
           // deflate (a 3 KB page: 150 µs of CPU through `gzip`, 45 µs through `gzipSync`).
+          // Compressed for this request alone when nothing is kept: the fastest level (a 600-row
+          // schedule, 219 KB: 16 KB in 7 ms at the default level, 25 KB in 3 ms at level 1).
+          const options = maxBytes > 0 ? {} : { level: 1 };
           entry.gzipped =
-            entry.body.length < SYNC_GZIP_BELOW ? gzipSync(entry.body) : await gzipAsync(entry.body);
+            entry.body.length < SYNC_GZIP_BELOW
+              ? gzipSync(entry.body, options)
+              : await gzipAsync(entry.body, options);
           entries.grew(key, entry, entry.gzipped.length);
         }
         return reply.header('Content-Encoding', 'gzip').send(entry.gzipped);

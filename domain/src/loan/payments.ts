@@ -157,9 +157,14 @@ type EmiRow = Pick<ActualScheduleRow, 'kind' | 'paymentNumber' | 'date' | 'amoun
 
 /** Payments marked or matched for each EMI number (a paid-up-to mark pays each row's amount on its date). */
 export function paymentsByEmi(rows: readonly EmiRow[], marks: readonly EmiMark[]): Map<number, EmiPayment[]> {
-  const due = new Map(rows.filter((r) => r.kind === 'emi').map((r) => [r.paymentNumber, r]));
   const byEmi = new Map<number, EmiPayment[]>();
-  const push = (n: number, payment: EmiPayment) => byEmi.set(n, [...(byEmi.get(n) ?? []), payment]);
+  if (marks.length === 0) return byEmi;
+  let due: Map<number, EmiRow> | undefined;
+  const push = (n: number, payment: EmiPayment) => {
+    const payments = byEmi.get(n);
+    if (payments) payments.push(payment);
+    else byEmi.set(n, [payment]);
+  };
   for (const mark of marks) {
     switch (mark.kind) {
       case 'paid':
@@ -169,6 +174,7 @@ export function paymentsByEmi(rows: readonly EmiRow[], marks: readonly EmiMark[]
         push(mark.paymentNumber, { ...pick(mark), via: 'matched', transactionId: mark.transactionId });
         break;
       case 'paid-up-to':
+        due ??= new Map(rows.filter((r) => r.kind === 'emi').map((r) => [r.paymentNumber, r]));
         for (const n of mark.paymentNumbers) {
           const row = due.get(n);
           if (row)
@@ -197,7 +203,15 @@ const pick = (mark: Readonly<{ markId: string; paidOn: string; amount: Paise }>)
   amount: mark.amount,
 });
 
-/** The standing of every EMI of `rows` on `today` (YYYY-MM-DD, India). */
+/** No payments (shared: a standing's payments are never changed). */
+const NO_PAYMENTS: readonly EmiPayment[] = Object.freeze([]);
+
+const byPaidOn = (a: EmiPayment, b: EmiPayment) => (a.paidOn < b.paidOn ? -1 : a.paidOn > b.paidOn ? 1 : 0);
+
+/**
+ * The standing of every EMI of `rows` on `today` (YYYY-MM-DD, India). Every read of a schedule
+ * judges each of its rows (600 for a 50-year loan), so each standing is one object of one shape.
+ */
 export function emiStandings(
   rows: readonly EmiRow[],
   marks: readonly EmiMark[],
@@ -207,43 +221,53 @@ export function emiStandings(
   const byEmi = paymentsByEmi(rows, marks);
   const missed = new Map<number, string>();
   for (const mark of marks) if (mark.kind === 'missed') missed.set(mark.paymentNumber, mark.markId);
-  return rows
-    .filter((row) => row.kind === 'emi')
-    .map((row): EmiStanding => {
-      const payments = [...(byEmi.get(row.paymentNumber) ?? [])].sort((a, b) =>
-        a.paidOn < b.paidOn ? -1 : a.paidOn > b.paidOn ? 1 : 0,
-      );
-      const missedMarkId = missed.get(row.paymentNumber) ?? null;
-      const base = {
-        paymentNumber: row.paymentNumber,
-        dueDate: row.date,
-        amount: row.amount,
-        payments,
-        missedMarkId,
-      };
-      if (payments.length === 0 && missedMarkId === null && emisAutoDebited && row.date <= today)
-        return {
-          ...base,
-          state: 'auto-debited',
-          paid: row.amount,
-          remainder: 0,
-          paidOn: row.date,
-          overdue: false,
-        };
-      let paid = 0;
-      let paidOn: string | null = null;
+  const standings: EmiStanding[] = [];
+  for (const row of rows) {
+    if (row.kind !== 'emi') continue;
+    const own = byEmi.get(row.paymentNumber);
+    const payments = own === undefined ? NO_PAYMENTS : own.length > 1 ? [...own].sort(byPaidOn) : own;
+    const missedMarkId = missed.get(row.paymentNumber) ?? null;
+    let state: EmiStanding['state'];
+    let paid = 0;
+    let paidOn: string | null = null;
+    let overdue = false;
+    if (payments.length === 0 && missedMarkId === null && emisAutoDebited && row.date <= today) {
+      state = 'auto-debited';
+      paid = row.amount;
+      paidOn = row.date;
+    } else {
       for (const payment of payments) {
         paid += payment.amount;
         if (paidOn === null && paid >= row.amount) paidOn = payment.paidOn;
       }
-      const remainder = Math.max(0, row.amount - paid);
-      if (remainder === 0) return { ...base, state: 'paid', paid, remainder, paidOn, overdue: false };
       const past = row.date < today;
-      if (paid > 0) return { ...base, state: 'partly-paid', paid, remainder, paidOn: null, overdue: past };
-      if (missedMarkId !== null)
-        return { ...base, state: 'missed', paid, remainder, paidOn: null, overdue: true };
-      if (past && !emisAutoDebited)
-        return { ...base, state: 'overdue', paid, remainder, paidOn: null, overdue: true };
-      return { ...base, state: 'due', paid, remainder, paidOn: null, overdue: false };
+      if (row.amount - paid <= 0) state = 'paid';
+      else {
+        paidOn = null;
+        if (paid > 0) {
+          state = 'partly-paid';
+          overdue = past;
+        } else if (missedMarkId !== null) {
+          state = 'missed';
+          overdue = true;
+        } else if (past && !emisAutoDebited) {
+          state = 'overdue';
+          overdue = true;
+        } else state = 'due';
+      }
+    }
+    standings.push({
+      paymentNumber: row.paymentNumber,
+      dueDate: row.date,
+      amount: row.amount,
+      payments,
+      missedMarkId,
+      state,
+      paid,
+      remainder: Math.max(0, row.amount - paid),
+      paidOn,
+      overdue,
     });
+  }
+  return standings;
 }

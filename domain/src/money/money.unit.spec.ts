@@ -46,6 +46,29 @@ describe('toDecimalString / fromPaise', () => {
     expect(toDecimalString(-5)).toBe('-0.05');
     expect(fromPaise(123450)).toBe(1234.5);
   });
+
+  it('fromPaise is the number its decimal text reads as, for any whole paise up to 2^53', () => {
+    fc.assert(
+      fc.property(fc.maxSafeInteger(), (paise) => {
+        expect(fromPaise(paise)).toBe(Number(toDecimalString(paise)) || 0);
+      }),
+      { numRuns: 20_000 },
+    );
+    expect(Object.is(fromPaise(-0), 0)).toBe(true);
+    expect(fromPaise(12.9)).toBe(0.12);
+  });
+
+  it('toPaise reads the text of numeric(14,2) as the general parse does', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: -(10 ** 14) + 1, max: 10 ** 14 - 1 }), (paise) => {
+        const text = toDecimalString(paise);
+        expect(toPaise(text)).toBe(paise);
+        expect(toPaise(` ${text}`)).toBe(paise);
+      }),
+      { numRuns: 20_000 },
+    );
+    expect(Object.is(toPaise('-0.00'), 0)).toBe(true);
+  });
 });
 
 describe('divideRounded', () => {

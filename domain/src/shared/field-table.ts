@@ -123,15 +123,27 @@ export function inputOf<T extends FieldTable>(
   };
 }
 
+/** Each table's fields as `wireOf` walks them (a list answer converts every row). */
+const wireFields = new WeakMap<FieldTable, readonly { key: string; wire: string; money: boolean }[]>();
+
 /** The record's fields under their wire names, money in rupees. */
 export function wireOf<T extends FieldTable>(table: T, record: RecordOf<T>): WireOf<T> {
-  return Object.fromEntries(
-    fieldKeys(table).map((key) => {
-      const spec = table[key]!;
-      const value = (record as Readonly<Record<string, unknown>>)[key] ?? null;
-      return [spec.wire, spec.kind === 'money' && typeof value === 'number' ? fromPaise(value) : value];
-    }),
-  ) as WireOf<T>;
+  let fields = wireFields.get(table);
+  if (!fields) {
+    fields = fieldKeys(table).map((key) => ({
+      key,
+      wire: table[key]!.wire,
+      money: table[key]!.kind === 'money',
+    }));
+    wireFields.set(table, fields);
+  }
+  const values = record as Readonly<Record<string, unknown>>;
+  const wire: Record<string, unknown> = {};
+  for (const { key, wire: name, money } of fields) {
+    const value = values[key] ?? null;
+    wire[name] = money && typeof value === 'number' ? fromPaise(value) : value;
+  }
+  return wire as WireOf<T>;
 }
 
 /** The domain key of a wire name (a 422's field), or the name itself when it is not a field. */

@@ -125,6 +125,7 @@ export async function getLoan(db: Queryable, userId: string, loanId: string): Pr
   const { rows } = await db.query<DbLoanView>(
     `SELECT ${VIEW_COLUMNS} FROM ${VIEW_FROM} WHERE l.user_id = $1 AND l.id = $2::uuid`,
     [userId, loanId],
+    { prepared: true },
   );
   return rows[0] ? viewOf(rows[0]) : null;
 }

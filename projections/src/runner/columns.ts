@@ -86,8 +86,12 @@ export function columnsOf<T extends FieldTable>(table: T): Columns<T> {
     values: fields.map((f) => `r."${f.key}"`).join(', '),
     recordset: fields.map((f) => `"${f.key}" ${SQL_TYPES[f.kind]}`).join(', '),
     update: fields.map((f) => `${f.column} = EXCLUDED.${f.column}`).join(', '),
-    fromSql: (row) =>
-      Object.fromEntries(fields.map((f) => [f.key, readOf(f.kind, row[f.column])])) as RecordOf<T>,
+    fromSql: (row) => {
+      // A loop, not fromEntries: every row of every list goes through it.
+      const record: Record<string, unknown> = {};
+      for (const f of fields) record[f.key] = readOf(f.kind, row[f.column]);
+      return record as RecordOf<T>;
+    },
     toRecord: (record) =>
       Object.fromEntries(
         fields.map((f) => {

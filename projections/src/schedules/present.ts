@@ -137,6 +137,7 @@ export async function loanPresentParts(
                            ORDER BY r.seq DESC LIMIT 1) z ON true
       WHERE h.user_id = $1 AND h.loan_id = ANY($2::uuid[])`,
     [userId, loanIds, asOf],
+    { prepared: true },
   );
   const rate = (text: string | null) => (text === null ? null : Number(text));
   return new Map(

@@ -54,6 +54,7 @@ export async function getSchedule(
         WHERE h.user_id = $1 AND h.loan_id = $2::uuid
         ORDER BY r.seq`,
       [userId, loanId],
+      { prepared: true },
     ),
     marksOf(db, [loanId]),
   ]);
@@ -141,6 +142,7 @@ export async function loanStandings(
        FROM loan_schedules h LEFT JOIN loans l ON l.id = h.loan_id
       WHERE h.user_id = $1 AND h.loan_id = ANY($2::uuid[])`,
     [userId, loanIds],
+    { prepared: true },
   );
   const judged = rows.filter((r) => r.judged).map((r) => r.loan_id);
   const overdue = new Map<string, number>();
@@ -150,6 +152,7 @@ export async function loanStandings(
         `SELECT loan_id::text AS loan_id, payment_number, to_char(emi_date, 'YYYY-MM-DD') AS emi_date, emi::text AS emi
            FROM loan_schedule_rows WHERE loan_id = ANY($1::uuid[]) AND kind = 'emi' AND emi_date <= $2::date`,
         [judged, today],
+        { prepared: true },
       ),
       marksOf(db, judged),
     ]);

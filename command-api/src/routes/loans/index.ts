@@ -407,10 +407,14 @@ export async function loanRoutes(fastify: FastifyInstance) {
       cachedReadAt(platform, cache, request, reply, {
         models: ['loans', 'schedules'],
         body: async ({ db, now }) => {
-          const loan = await ownLoan(request.userId, request.params.id, db);
+          // Both read by the caller's id: the schedule of a loan not theirs is never read.
+          const [loan, schedule] = await Promise.all([
+            ownLoan(request.userId, request.params.id, db),
+            UUID.test(request.params.id) ? getSchedule(db, request.userId, request.params.id) : null,
+          ]);
           return {
             success: true as const,
-            data: toWireSchedule(await getSchedule(db, request.userId, loan.id), {
+            data: toWireSchedule(schedule, {
               emisAutoDebited: loan.emisAutoDebited,
               today: calendarDateOf(now),
             }),

@@ -60,6 +60,13 @@ export function toWireLoan(loan: LoanView, standing?: LoanStanding, figures: Loa
   };
 }
 
+/** The mark ids behind a standing: its payments' and its missed mark's, each once. */
+function markIdsOf(standing: EmiStanding): string[] {
+  const { payments, missedMarkId } = standing;
+  if (payments.length === 0) return missedMarkId ? [missedMarkId] : [];
+  return [...new Set([...payments.map((p) => p.markId), ...(missedMarkId ? [missedMarkId] : [])])];
+}
+
 export function toWireRow(
   loanId: string,
   version: number,
@@ -67,27 +74,27 @@ export function toWireRow(
   index: number,
   standing: EmiStanding | undefined,
 ): WireScheduleRow {
-  const paid = standing && standing.paid > 0 ? standing : undefined;
-  const markIds = standing
-    ? [
-        ...new Set([
-          ...standing.payments.map((p) => p.markId),
-          ...(standing.missedMarkId ? [standing.missedMarkId] : []),
-        ]),
-      ]
-    : [];
+  let transactionId: string | null = null;
+  if (standing) {
+    for (const p of standing.payments) {
+      if (p.transactionId !== null) {
+        transactionId = p.transactionId;
+        break;
+      }
+    }
+  }
   return {
     id: row.kind === 'emi' ? `${loanId}:${version}:${row.paymentNumber}` : `${loanId}:${version}:x${index}`,
     kind: row.kind,
     charge: fromPaise(row.charge),
     annual_rate: row.annualRatePercent,
-    paid_on: standing?.paidOn ?? null,
-    paid_amount: paid ? fromPaise(paid.paid) : null,
-    transaction_id: standing?.payments.find((p) => p.transactionId !== null)?.transactionId ?? null,
-    payment_state: standing?.state ?? null,
-    remainder: fromPaise(standing?.remainder ?? 0),
-    overdue: standing?.overdue ?? false,
-    mark_ids: markIds,
+    paid_on: standing ? standing.paidOn : null,
+    paid_amount: standing && standing.paid > 0 ? fromPaise(standing.paid) : null,
+    transaction_id: transactionId,
+    payment_state: standing ? standing.state : null,
+    remainder: standing ? fromPaise(standing.remainder) : 0,
+    overdue: standing ? standing.overdue : false,
+    mark_ids: standing ? markIdsOf(standing) : [],
     payment_number: row.paymentNumber,
     emi_date: row.emiDate,
     principal: fromPaise(row.principal),
@@ -141,14 +148,20 @@ export function toWireSchedule(
 } {
   if (!schedule) return { schedule: [], summary: null };
   const { loanId, version, totals } = schedule;
-  const standings = new Map(
-    emiStandings(
-      schedule.rows.map((row) => ({ ...row, date: row.emiDate, amount: row.emi })),
-      schedule.marks,
-      payments.emisAutoDebited,
-      payments.today,
-    ).map((s) => [s.paymentNumber, s]),
-  );
+  const standings = new Map<number, EmiStanding>();
+  for (const s of emiStandings(
+    schedule.rows.map((row) => ({
+      kind: row.kind,
+      paymentNumber: row.paymentNumber,
+      date: row.emiDate,
+      amount: row.emi,
+    })),
+    schedule.marks,
+    payments.emisAutoDebited,
+    payments.today,
+  )) {
+    standings.set(s.paymentNumber, s);
+  }
   return {
     schedule: schedule.rows.map((row, index) =>
       toWireRow(
