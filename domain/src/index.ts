@@ -77,7 +77,6 @@ export * from './user/state';
 export * from './validation/account';
 export * from './validation/audit-grant';
 export * from './validation/auth';
-export * from './validation/budget';
 export * from './validation/decimal';
 export * from './validation/loan';
 export * from './validation/loan-change';

@@ -1,9 +1,11 @@
 import type { Decider } from '../shared/decider';
 import { ConflictError, NotFoundError } from '../shared/errors';
 import { assertNever, type Command } from '../shared/messages';
-import { BUDGET_MESSAGES } from '../validation/budget';
 import type { BudgetEvent, BudgetTerms } from './events';
 import { type BudgetState, evolveBudget, initialBudgetState } from './state';
+
+/** A budget that is not the caller's (or none): the API's 404. */
+export const BUDGET_NOT_FOUND = 'Budget not found';
 
 type Ids = { budgetId: string; userId: string; now: string /** YYYY-MM in India. */; month: string };
 
@@ -21,8 +23,7 @@ export type BudgetCommand = SetBudget | ChangeBudget | DeleteBudget;
 
 /** The owner's budget; anyone else's, a deleted one or a missing one is "not found". */
 function owned(state: BudgetState, userId: string) {
-  if (state.status !== 'set' || state.userId !== userId)
-    throw new NotFoundError(BUDGET_MESSAGES.budgetNotFound);
+  if (state.status !== 'set' || state.userId !== userId) throw new NotFoundError(BUDGET_NOT_FOUND);
   return state;
 }
 

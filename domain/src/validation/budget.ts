@@ -1,4 +1,9 @@
-/** Budget rules and their messages (issue 31), shared by the API (422 errors) and the form. */
+/**
+ * Budget rules and their messages (issue 31), shared by the API (422 errors) and the form. Not in
+ * the package's index: the web imports `@kosh/domain/validation/budget` so these stay in the
+ * Budgets screen's chunk, out of the one every route (the sign-in one too) loads.
+ */
+import { BUDGET_NOT_FOUND } from '../budget/decide';
 import type { BudgetTerms } from '../budget/events';
 import { toPaise } from '../money/paise';
 import type { FieldError } from '../shared/errors';
@@ -17,7 +22,7 @@ export const BUDGET_MESSAGES = {
   amountDecimals: 'Amount can have maximum 2 decimal places',
   amountTooLarge: 'Amount cannot exceed 1,00,00,000.00 a month',
   rolloverInvalid: 'Rollover must be on or off',
-  budgetNotFound: 'Budget not found',
+  budgetNotFound: BUDGET_NOT_FOUND,
 } as const;
 
 export type BudgetInput = { category_id?: unknown; amount?: unknown; rollover?: unknown };

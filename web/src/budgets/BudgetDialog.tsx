@@ -1,5 +1,7 @@
 import { Button, Dialog, DialogBody, DialogFooter } from '@blueprintjs/core';
-import { BUDGET_MESSAGES, type FieldError, parseBudgetTerms } from '@kosh/domain';
+import type { FieldError } from '@kosh/domain';
+// Its own entry: the budget rules stay out of the chunk every route (the sign-in one too) loads.
+import { BUDGET_MESSAGES, parseBudgetTerms } from '@kosh/domain/validation/budget';
 import type { SubmissionErrors } from 'final-form';
 import { Form } from 'react-final-form';
 import { useReturnFocus } from '../app/useReturnFocus';

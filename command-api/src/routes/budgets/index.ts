@@ -12,7 +12,6 @@ import {
   type WireBudget,
 } from '@kosh/contract';
 import {
-  BUDGET_MESSAGES,
   type BudgetCommand,
   type BudgetEvent,
   type BudgetState,
@@ -23,10 +22,9 @@ import {
   monthName,
   monthOf,
   NotFoundError,
-  parseBudgetCategory,
-  parseBudgetTerms,
   ValidationError,
 } from '@kosh/domain';
+import { BUDGET_MESSAGES, parseBudgetCategory, parseBudgetTerms } from '@kosh/domain/validation/budget';
 import {
   type BudgetView,
   budgetOfCategory,
