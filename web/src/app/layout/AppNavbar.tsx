@@ -10,11 +10,14 @@ function NavigationLinks({ vertical = false, onNavigate }: { vertical?: boolean;
     <>
       {navigationEntries.map((entry) => {
         const active = isEntryActive(entry, path);
+        const compact = entry.compact && !vertical;
         return (
           <Link
             key={entry.href}
             href={entry.href}
             aria-current={active ? 'page' : undefined}
+            aria-label={compact ? entry.label : undefined}
+            title={compact ? entry.label : undefined}
             onClick={onNavigate}
             className={[
               Classes.BUTTON,
@@ -22,6 +25,7 @@ function NavigationLinks({ vertical = false, onNavigate }: { vertical?: boolean;
               vertical ? Classes.FILL : '',
               vertical ? Classes.ALIGN_LEFT : '',
               active ? Classes.ACTIVE : '',
+              compact ? 'kosh-nav-compact' : '',
             ].join(' ')}
           >
             <Icon icon={entry.icon} />
