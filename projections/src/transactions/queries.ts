@@ -101,7 +101,14 @@ export async function listTransactions(
         params,
       )
     ).rows.map(fromDb);
-  if (query.search && !query.transactionType && !query.dateFrom && !query.dateTo && !query.accountId && !query.categoryId) {
+  if (
+    query.search &&
+    !query.transactionType &&
+    !query.dateFrom &&
+    !query.dateTo &&
+    !query.accountId &&
+    !query.categoryId
+  ) {
     const total = await shortSearchCount(db, userId, query.search);
     if (total === 0) return { rows: [], totalItems: 0 };
     if (total !== null) {
