@@ -10,7 +10,13 @@ export type Names = {
   loanTypes: ReadonlyMap<number, string>;
   /** The loan a loan event is about, as the screens name it, by the event's position. */
   loans?: ReadonlyMap<string, string>;
+  /** The user's categories' names by id (issue 31), deleted ones too. */
+  categories?: ReadonlyMap<string, string>;
 };
+
+/** A category's id as its name (the id when the name is not known). */
+export const categoryName: Field['show'] = (v, names) =>
+  typeof v === 'string' ? (names.categories?.get(v) ?? v) : null;
 
 export type Field = { label: string; show: (value: unknown, names: Names) => ChangeValue };
 

@@ -11,6 +11,7 @@ import {
   TRANSACTION_FIELDS,
 } from '@kosh/domain';
 import {
+  categoryName,
   diff,
   type Field,
   type FieldChange,
@@ -94,6 +95,7 @@ export function streamIdOfWire(wire: string, userId: string): string | null {
 /** Transaction fields (`TRANSACTION_FIELDS`); the type in words. */
 const TRANSACTION_HISTORY = historyFields(TRANSACTION_FIELDS, {
   transactionType: (v) => (v === 'C' ? 'Credit' : v === 'D' ? 'Debit' : null),
+  categoryId: categoryName,
 });
 
 /** How each shape of account field is shown. */
@@ -121,6 +123,7 @@ const TRANSFER_FIELDS: Record<string, Field> = {
 /** Rule fields (`RULE_FIELDS`); the type in words. */
 const RULE_HISTORY = historyFields(RULE_FIELDS, {
   transactionType: (v) => (v === 'C' ? 'Credit' : v === 'D' ? 'Debit' : null),
+  categoryId: categoryName,
 });
 
 const KIND_WORDS: Record<string, string> = { income: 'income', expense: 'expense' };
@@ -226,7 +229,7 @@ export function timelineEntry(event: HistoryEvent, previous: Values, names: Name
         `Category ${String(d.name)} added (${KIND_WORDS[String(d.kind)] ?? String(d.kind)})`,
         [
           { field: 'Name', from: null, to: text(d.name, names) },
-          { field: 'Parent', from: null, to: text(d.parentId, names) },
+          { field: 'Parent', from: null, to: categoryName(d.parentId, names) },
         ].filter((c) => c.to !== null),
       );
     case 'CategoryRenamed':
@@ -235,7 +238,11 @@ export function timelineEntry(event: HistoryEvent, previous: Values, names: Name
       ]);
     case 'CategoryMoved':
       return entry(d.parentId === null ? 'Category moved to the top level' : 'Category moved under another', [
-        { field: 'Parent', from: text(d.previousParentId, names), to: text(d.parentId, names) },
+        {
+          field: 'Parent',
+          from: categoryName(d.previousParentId, names),
+          to: categoryName(d.parentId, names),
+        },
       ]);
     case 'CategoryMerged':
       return entry(`Category ${String(d.name)} merged into ${String(d.intoName)}: its transactions moved`);

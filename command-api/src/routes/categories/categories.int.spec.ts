@@ -139,6 +139,10 @@ describe.each(['postgres', 'embedded'] as const)('categories (%s)', (mode) => {
     const c = await spend(fuel.id, 'Petrol');
     expect(a).toMatchObject({ category_id: dining.id, payee: 'Corner shop' });
     expect((await byName('Dining out')).transaction_count).toBe(2);
+    // History names the category, not its id.
+    await t.caughtUp(['history']);
+    const history = await t.as(alice).get(`/api/history?stream=transaction:${a.id}&limit=10`);
+    expect(JSON.stringify(history.body)).toContain('{"field":"Category","from":null,"to":"Dining out"}');
 
     const version = (await t.platform.eventStore.readStream(`categories-${alice}`)).version;
     const merged = await t.as(alice).post(`/api/categories/${dining.id}/merge`, { into_id: groceries.id });
