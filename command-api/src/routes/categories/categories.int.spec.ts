@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { CATEGORY_SEEDS } from '@kosh/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testClock } from '../../testing/clock';
+import { userFixture } from '../../testing/fixtures';
 import { rebuildEverything } from '../../testing/round-trip';
 import { snapshotTables } from '../../testing/snapshot';
 import { createTestApp, type TestApp } from '../../testing/test-app';
@@ -251,6 +252,28 @@ describe.each(['postgres', 'embedded'] as const)('categories (%s)', (mode) => {
     expect(undo.status).toBe(200);
     await t.caughtUp(['transactions']);
     expect(await categoryOf(paid)).toBeNull();
+  });
+
+  it("shows an auditor the owner's categories and never seeds an unseeded tree on their read", async () => {
+    const carol = randomUUID();
+    await t.as(carol).get('/api/transactions');
+    for (const [owner, expected] of [
+      [alice, true],
+      [carol, false],
+    ] as const) {
+      const granted = await t
+        .as(owner)
+        .post('/api/audit-grants', { email: userFixture(bob).email, expires_at: '2026-12-31' });
+      expect(granted.status).toBe(201);
+      const read = await t.as(bob).get('/api/categories', { headers: { 'x-kosh-account': owner } });
+      expect(read.status).toBe(200);
+      expect(read.body.data.categories.length > 0).toBe(expected);
+    }
+    expect((await t.platform.eventStore.readStream(`categories-${carol}`)).version).toBe(0);
+    const write = await t
+      .as(bob)
+      .post('/api/categories', { name: 'X', kind: 'expense' }, { headers: { 'x-kosh-account': alice } });
+    expect(write.status).toBe(403);
   });
 
   it('gives the same categories and transactions after a rebuild', async () => {
