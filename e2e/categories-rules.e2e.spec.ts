@@ -121,3 +121,45 @@ test('categorise a transaction, make a rule from it, apply it to existing entrie
       .nth(1),
   ).toHaveText('2');
 });
+
+test("an import's preview shows what the rules propose for each row", async ({ page, request }) => {
+  test.setTimeout(90_000);
+  const user = await createVerifiedUser(request, 'Rohan');
+  const api = await MoneyApi.signIn(request, user);
+  const login = await request.post('/api/auth/login', {
+    data: { email: user.email, password: user.password },
+  });
+  const headers = { Authorization: `Bearer ${(await login.json()).data.token}` };
+  const tree = await api.get<{ categories: { id: string; name: string }[] }>('/categories');
+  const dining = tree.categories.find((c) => c.name === 'Dining out')?.id;
+  const rule = await request.post('/api/rules', {
+    headers,
+    data: { name: 'Food delivery', match_pattern: 'swig+y|zomato', category_id: dining, payee: 'Swiggy' },
+  });
+  expect(rule.ok(), await rule.text()).toBe(true);
+  const account = await request.post('/api/accounts', {
+    headers,
+    data: { name: 'HDFC Savings', kind: 'savings', opening_balance: '10000', opening_date: '2025-02-01' },
+  });
+  expect(account.ok(), await account.text()).toBe(true);
+  await signInThroughUi(page, user);
+  await page.getByRole('link', { name: 'Import' }).first().click();
+  await expect(page.getByLabel('Account')).toContainText('HDFC Savings');
+  const statement = [
+    'Date,Narration,Chq./Ref.No.,Value Dt,Withdrawal Amt.,Deposit Amt.,Closing Balance',
+    '01/03/25,UPI-SWIGGY-swiggy@axisbank-UTIB0000000-527411112222-Dinner,0000527411112222,01/03/25,527.00,,9473.00',
+    '03/03/25,POS 416021XXXXXX1234 BIG BAZAAR,0000000000000301,03/03/25,"2,340.50",,"7,132.50"',
+    '',
+  ].join('\r\n');
+  await page
+    .getByLabel('Statement file')
+    .setInputFiles({ name: 'march.csv', mimeType: 'text/csv', buffer: Buffer.from(statement) });
+  await page.getByRole('button', { name: 'Read statement' }).click();
+  const rows = page.locator('.kosh-import-table tbody tr');
+  await expect(rows).toHaveCount(2);
+  await expect(rows.nth(0)).toContainText('Rule: Food › Dining out · payee Swiggy');
+  await expect(rows.nth(1)).not.toContainText('Rule:');
+  await captureScreen(page, 'import-rule-proposals', async () => {
+    await expect(rows.nth(0)).toContainText('Rule:');
+  });
+});

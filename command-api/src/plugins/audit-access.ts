@@ -64,6 +64,8 @@ const LIVE_ROUTES = new Set([
   '/api/transfers/:id',
   '/api/imports',
   '/api/imports/:id',
+  // Issue 31: the names of the book's categories (never seeded by an auditor's read).
+  '/api/categories',
 ]);
 
 /** The route's path without a trailing slash (`/api/loans/` is `/api/loans`). */

@@ -12,7 +12,13 @@ export type Names = {
   loans?: ReadonlyMap<string, string>;
   /** The accounts the event names, by id, as they were named when it was recorded. */
   accounts?: ReadonlyMap<string, string>;
+  /** The user's categories' names by id (issue 31), deleted ones too. */
+  categories?: ReadonlyMap<string, string>;
 };
+
+/** A category's id as its name (the id when the name is not known). */
+export const categoryName: Field['show'] = (v, names) =>
+  typeof v === 'string' ? (names.categories?.get(v) ?? v) : null;
 
 export type Field = { label: string; show: (value: unknown, names: Names) => ChangeValue };
 

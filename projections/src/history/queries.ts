@@ -63,6 +63,7 @@ export async function ownsStream(db: Queryable, userId: string, streamId: string
 async function namesOf(db: Queryable, userId: string, events: readonly HistoryEvent[]): Promise<Names> {
   const bankIds = new Set<number>();
   const typeIds = new Set<number>();
+  const categoryIds = new Set<string>();
   for (const e of events) {
     for (const values of [e.data, e.data.changes, e.data.previous] as (
       | Record<string, unknown>
@@ -70,11 +71,14 @@ async function namesOf(db: Queryable, userId: string, events: readonly HistoryEv
     )[]) {
       if (typeof values?.bankId === 'number') bankIds.add(values.bankId);
       if (typeof values?.loanTypeId === 'number') typeIds.add(values.loanTypeId);
+      for (const key of ['categoryId', 'parentId', 'previousParentId'] as const)
+        if (typeof values?.[key] === 'string') categoryIds.add(values[key] as string);
     }
   }
   const banks = new Map<number, string>();
   const loanTypes = new Map<number, string>();
-  if (bankIds.size === 0 && typeIds.size === 0) return { banks, loanTypes };
+  const categories = await categoryNames(db, userId, categoryIds);
+  if (bankIds.size === 0 && typeIds.size === 0) return { banks, loanTypes, categories };
   const { rows } = await db.query<{ kind: string; id: number; name: string }>(
     `SELECT 'bank' AS kind, id, bank_name AS name FROM catalog_banks
       WHERE id = ANY($1::int[]) AND (user_id IS NULL OR user_id = $3)
@@ -84,7 +88,24 @@ async function namesOf(db: Queryable, userId: string, events: readonly HistoryEv
     [[...bankIds], [...typeIds], userId],
   );
   for (const r of rows) (r.kind === 'bank' ? banks : loanTypes).set(Number(r.id), r.name);
-  return { banks, loanTypes };
+  return { banks, loanTypes, categories };
+}
+
+/** The names of the user's categories of these ids (issue 31), merged or deleted ones too. */
+async function categoryNames(
+  db: Queryable,
+  userId: string,
+  ids: ReadonlySet<string>,
+): Promise<Map<string, string>> {
+  const uuids = [...ids].filter((id) =>
+    /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id),
+  );
+  if (uuids.length === 0) return new Map();
+  const { rows } = await db.query<{ id: string; name: string }>(
+    'SELECT id::text AS id, name FROM categories WHERE user_id = $1 AND id = ANY($2::uuid[])',
+    [userId, uuids],
+  );
+  return new Map(rows.map((r) => [r.id, r.name]));
 }
 
 /** For each event that needs it, the data of the latest earlier event of its stream of the listed types. */

@@ -15,6 +15,7 @@ import {
 } from '@kosh/domain';
 import {
   account,
+  categoryName,
   diff,
   type Field,
   type FieldChange,
@@ -106,6 +107,7 @@ export function streamIdOfWire(wire: string, userId: string): string | null {
 const TRANSACTION_HISTORY = historyFields(TRANSACTION_FIELDS, {
   transactionType: (v) => (v === 'C' ? 'Credit' : v === 'D' ? 'Debit' : null),
   accountId: account,
+  categoryId: categoryName,
 });
 
 /** Account fields (`ACCOUNT_FIELDS`); the type in words, a catalog bank by its name. */
@@ -147,6 +149,7 @@ const NOTIFICATION_HISTORY = historyFields(NOTIFICATION_FIELDS);
 /** Rule fields (`RULE_FIELDS`); the type in words. */
 const RULE_HISTORY = historyFields(RULE_FIELDS, {
   transactionType: (v) => (v === 'C' ? 'Credit' : v === 'D' ? 'Debit' : null),
+  categoryId: categoryName,
 });
 
 const KIND_WORDS: Record<string, string> = { income: 'income', expense: 'expense' };
@@ -312,7 +315,7 @@ export function timelineEntry(event: HistoryEvent, previous: Values, names: Name
         `Category ${String(d.name)} added (${KIND_WORDS[String(d.kind)] ?? String(d.kind)})`,
         [
           { field: 'Name', from: null, to: text(d.name, names) },
-          { field: 'Parent', from: null, to: text(d.parentId, names) },
+          { field: 'Parent', from: null, to: categoryName(d.parentId, names) },
         ].filter((c) => c.to !== null),
       );
     case 'CategoryRenamed':
@@ -321,7 +324,11 @@ export function timelineEntry(event: HistoryEvent, previous: Values, names: Name
       ]);
     case 'CategoryMoved':
       return entry(d.parentId === null ? 'Category moved to the top level' : 'Category moved under another', [
-        { field: 'Parent', from: text(d.previousParentId, names), to: text(d.parentId, names) },
+        {
+          field: 'Parent',
+          from: categoryName(d.previousParentId, names),
+          to: categoryName(d.parentId, names),
+        },
       ]);
     case 'CategoryMerged':
       return entry(`Category ${String(d.name)} merged into ${String(d.intoName)}: its transactions moved`);

@@ -1,9 +1,14 @@
 import {
   assertNever,
   CATEGORY_MOVE_EVENT_TYPES,
+  type CategoriesSeeded,
   type CategoryDeleted,
   type CategoryMerged,
+  type EmiMarkedPaid,
+  type EmiMatched,
+  type EmiMatchReleased,
   IMPORT_EVENT_TYPES,
+  LOAN_EMI_KEY,
   type Paise,
   pickFields,
   type RecordedEvent,
@@ -350,9 +355,28 @@ async function saveBatch(
   await dropEmptyCounts(tx, rows);
 }
 
-/** Events of other streams that re-categorise many transactions at once (issue 31). */
-type CategorisingEvent = CategoryMerged | CategoryDeleted | RuleApplied;
-const CATEGORISING_TYPES = new Set<string>([...CATEGORY_MOVE_EVENT_TYPES, 'RuleApplied']);
+/**
+ * Events of other streams that re-categorise transactions (issue 31): a category's merge or
+ * delete, a rule's application, and an EMI matched to a debit (into the system's Loan EMI) or
+ * released from it; the seed names the user's system categories for those.
+ */
+type CategorisingEvent =
+  | CategoryMerged
+  | CategoryDeleted
+  | RuleApplied
+  | CategoriesSeeded
+  | EmiMatched
+  | EmiMarkedPaid
+  | EmiMatchReleased;
+const CATEGORISING_EVENT_TYPES = [
+  ...CATEGORY_MOVE_EVENT_TYPES,
+  'RuleApplied',
+  'CategoriesSeeded',
+  'EmiMatched',
+  'EmiMarkedPaid',
+  'EmiMatchReleased',
+] as const satisfies readonly CategorisingEvent['type'][];
+const CATEGORISING_TYPES = new Set<string>(CATEGORISING_EVENT_TYPES);
 const isCategorising = (event: RecordedEvent): event is RecordedEvent<CategorisingEvent> =>
   CATEGORISING_TYPES.has(event.type);
 
@@ -362,6 +386,36 @@ const isCategorising = (event: RecordedEvent): event is RecordedEvent<Categorisi
  * row's version (the transaction's own stream is unchanged) nor the totals or the notes' indexes.
  */
 async function categorise(tx: Queryable, event: RecordedEvent<CategorisingEvent>): Promise<void> {
+  if (event.type === 'CategoriesSeeded') {
+    const system = event.data.categories.filter((c) => c.systemKey === LOAN_EMI_KEY);
+    for (const c of system)
+      await tx.query(
+        `INSERT INTO transaction_system_categories (user_id, key, category_id) VALUES ($1, $2, $3)
+         ON CONFLICT DO NOTHING`,
+        [event.data.userId, c.systemKey, c.categoryId],
+      );
+    return;
+  }
+  if (event.type === 'EmiMatched' || event.type === 'EmiMarkedPaid') {
+    // A debit matched to an EMI (an old EmiMarkedPaid with a transaction reads as a match) goes
+    // into the user's Loan EMI category, unless the user put it in another.
+    if (!event.data.transactionId) return;
+    await tx.query(
+      `UPDATE transactions t SET category_id = s.category_id FROM transaction_system_categories s
+        WHERE t.id = $1 AND t.user_id = $2 AND s.user_id = t.user_id AND s.key = $3 AND t.category_id IS NULL`,
+      [event.data.transactionId, event.data.userId, LOAN_EMI_KEY],
+    );
+    return;
+  }
+  if (event.type === 'EmiMatchReleased') {
+    await tx.query(
+      `UPDATE transactions t SET category_id = NULL FROM transaction_system_categories s
+        WHERE t.id = $1 AND t.user_id = $2 AND s.user_id = t.user_id AND s.key = $3
+          AND t.category_id = s.category_id`,
+      [event.data.transactionId, event.data.userId, LOAN_EMI_KEY],
+    );
+    return;
+  }
   if (event.type === 'RuleApplied') {
     const { userId, changes } = event.data;
     if (changes.length === 0) return;
@@ -401,13 +455,14 @@ async function applyTransactionEvents(tx: Queryable, batch: readonly RecordedEve
  */
 export const transactionsProjection = defineProjection({
   name: 'transactions',
-  handles: [...TRANSACTION_EVENT_TYPES, ...IMPORT_EVENT_TYPES, ...CATEGORY_MOVE_EVENT_TYPES, 'RuleApplied'],
+  handles: [...TRANSACTION_EVENT_TYPES, ...IMPORT_EVENT_TYPES, ...CATEGORISING_EVENT_TYPES],
   tables: [
     'transactions',
     'transaction_stats',
     'transaction_note_grams',
     'transaction_note_words',
     'transaction_note_word_rows',
+    'transaction_system_categories',
   ],
   migrations: new URL('./migrations', import.meta.url),
   async apply(tx, batch) {

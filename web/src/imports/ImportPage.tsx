@@ -18,10 +18,12 @@ import { PageHeader } from '../app/layout/PageHeader';
 import { useAppSelector } from '../app/store';
 import { useReadOnly } from '../audit/auditMode';
 import { ReadOnlyNotice } from '../audit/ReadOnlyNotice';
+import { categoryLabel, useGetCategoriesQuery } from '../categories/categoriesApi';
 import { formatDate, formatMoney } from '../format';
 import {
   type ImportMapping,
   type ImportPreview,
+  type ImportRow,
   type ImportStatus,
   uploadStatement,
   useCommitImportMutation,
@@ -330,6 +332,7 @@ function PreviewStep({ id, onDone }: { id: string; onDone: () => void }) {
                 <td>
                   <div>{row.notes}</div>
                   {row.reason ? <div className="kosh-import-reason">{row.reason}</div> : null}
+                  <RuleProposal row={row} />
                 </td>
                 <td className="kosh-amount">{formatMoney(row.amount)}</td>
                 <td>
@@ -446,4 +449,18 @@ export function ImportPage() {
       {id ? <PreviewStep id={id} onDone={() => setId(null)} /> : <UploadForm onUploaded={setId} />}
     </div>
   );
+}
+
+/** What the user's rules propose for a row (issue 31): its category and payee, kept on commit. */
+function RuleProposal({ row }: { row: ImportRow }) {
+  const categories = useGetCategoriesQuery();
+  const category = row.proposed_category_id
+    ? categories.data?.find((c) => c.id === row.proposed_category_id)
+    : undefined;
+  const parts = [
+    category ? categoryLabel(category, categories.data ?? []) : null,
+    row.proposed_payee ? `payee ${row.proposed_payee}` : null,
+  ].filter(Boolean);
+  if (parts.length === 0) return null;
+  return <div className="kosh-import-reason">Rule: {parts.join(' · ')}</div>;
 }

@@ -28,6 +28,9 @@ export type ImportRow = {
   possible_duplicate_of: { transaction_id: string; date: string; notes: string } | null;
   emi: { loan_id: string; emi_number: number; due_date: string; amount: number } | null;
   transaction_id: string | null;
+  /** Issue 31: what the user's rules propose for the row (recorded with it on commit). */
+  proposed_category_id?: string | null;
+  proposed_payee?: string | null;
 };
 
 export type ImportMapping = {

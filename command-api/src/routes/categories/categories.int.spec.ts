@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { CATEGORY_SEEDS } from '@kosh/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testClock } from '../../testing/clock';
+import { userFixture } from '../../testing/fixtures';
 import { rebuildEverything } from '../../testing/round-trip';
 import { snapshotTables } from '../../testing/snapshot';
 import { createTestApp, type TestApp } from '../../testing/test-app';
@@ -139,6 +140,10 @@ describe.each(['postgres', 'embedded'] as const)('categories (%s)', (mode) => {
     const c = await spend(fuel.id, 'Petrol');
     expect(a).toMatchObject({ category_id: dining.id, payee: 'Corner shop' });
     expect((await byName('Dining out')).transaction_count).toBe(2);
+    // History names the category, not its id.
+    await t.caughtUp(['history']);
+    const history = await t.as(alice).get(`/api/history?stream=transaction:${a.id}&limit=10`);
+    expect(JSON.stringify(history.body)).toContain('{"field":"Category","from":null,"to":"Dining out"}');
 
     const version = (await t.platform.eventStore.readStream(`categories-${alice}`)).version;
     const merged = await t.as(alice).post(`/api/categories/${dining.id}/merge`, { into_id: groceries.id });
@@ -174,6 +179,23 @@ describe.each(['postgres', 'embedded'] as const)('categories (%s)', (mode) => {
     });
     expect(edited.status).toBe(200);
     expect(await categoryOf(a.id)).toBe(groceries.id);
+
+    // The book's category filter: one category, or none.
+    const inGroceries = await t.as(alice).get(`/api/transactions?limit=100&category_id=${groceries.id}`);
+    expect(inGroceries.body.data.transactions.map((x: { id: string }) => x.id).sort()).toEqual(
+      [a.id, b.id, c.id].sort(),
+    );
+    expect(inGroceries.body.data.pagination.total_items).toBe(3);
+    expect(inGroceries.body.data.filters.category_id).toBe(groceries.id);
+    const none = await t.as(alice).get('/api/transactions?limit=100&category_id=none');
+    expect(none.body.data.transactions.some((x: { id: string }) => [a.id, b.id, c.id].includes(x.id))).toBe(
+      false,
+    );
+    const bad = await t.as(alice).get('/api/transactions?category_id=food');
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors).toEqual([
+      { field: 'category_id', message: "Category must be a category's id or none" },
+    ]);
   });
 
   it("answers 404 for another user's category and 422 for a transaction naming it", async () => {
@@ -193,9 +215,70 @@ describe.each(['postgres', 'embedded'] as const)('categories (%s)', (mode) => {
     expect(long.body.errors).toEqual([{ field: 'payee', message: 'Payee must not exceed 100 characters' }]);
   });
 
+  it('puts a debit matched to an EMI in the system Loan EMI category, and takes it out when released', async () => {
+    const loan = await t.as(alice).post('/api/loans', {
+      bank_id: 12,
+      loan_type_id: 1,
+      account_number: 'HL77701234',
+      principal_amount: 1000000,
+      interest_rate: 9,
+      is_interest_rate_yearly: 1,
+      duration: 5,
+      is_duration_yearly: 1,
+      start_date: '2024-01-15',
+      processing_fee: 0,
+      has_gst: 0,
+      gst_percentage: 0,
+    });
+    expect(loan.status, JSON.stringify(loan.body)).toBe(201);
+    const loanId = loan.body.data.loan.id as string;
+    const debit = await t.as(alice).post('/api/transactions', {
+      notes: 'HDFC EMI',
+      transaction_type: 'D',
+      transaction_date: '2024-04-16',
+      amount: 20758.36,
+    });
+    const paid = debit.body.data.transaction.id as string;
+    const matched = await t.as(alice).post(`/api/loans/${loanId}/emis/3/payment`, { transaction_id: paid });
+    expect(matched.status, JSON.stringify(matched.body)).toBe(201);
+    await t.caughtUp(['transactions']);
+    const emi = await byName('Loan EMI');
+    expect(await categoryOf(paid)).toBe(emi.id);
+    const schedule = await t.as(alice).get(`/api/loans/${loanId}/amortization`);
+    const row = (
+      schedule.body.data.schedule as { kind: string; payment_number: number; mark_ids: string[] }[]
+    ).find((r) => r.kind === 'emi' && r.payment_number === 3);
+    const undo = await t.as(alice).delete(`/api/loans/${loanId}/marks/${row?.mark_ids[0]}`);
+    expect(undo.status).toBe(200);
+    await t.caughtUp(['transactions']);
+    expect(await categoryOf(paid)).toBeNull();
+  });
+
+  it("shows an auditor the owner's categories and never seeds an unseeded tree on their read", async () => {
+    const carol = randomUUID();
+    await t.as(carol).get('/api/transactions');
+    for (const [owner, expected] of [
+      [alice, true],
+      [carol, false],
+    ] as const) {
+      const granted = await t
+        .as(owner)
+        .post('/api/audit-grants', { email: userFixture(bob).email, expires_at: '2026-12-31' });
+      expect(granted.status).toBe(201);
+      const read = await t.as(bob).get('/api/categories', { headers: { 'x-kosh-account': owner } });
+      expect(read.status).toBe(200);
+      expect(read.body.data.categories.length > 0).toBe(expected);
+    }
+    expect((await t.platform.eventStore.readStream(`categories-${carol}`)).version).toBe(0);
+    const write = await t
+      .as(bob)
+      .post('/api/categories', { name: 'X', kind: 'expense' }, { headers: { 'x-kosh-account': alice } });
+    expect(write.status).toBe(403);
+  });
+
   it('gives the same categories and transactions after a rebuild', async () => {
     await t.caughtUp(['categories', 'transactions', 'history']);
-    const tables = { categories: 'id', transactions: 'id' };
+    const tables = { categories: 'id', transactions: 'id', transaction_system_categories: 'user_id, key' };
     const before = await snapshotTables(t.platform.db, tables);
     await rebuildEverything(t);
     expect(await snapshotTables(t.platform.db, tables)).toEqual(before);
