@@ -16,6 +16,9 @@ import { columnsOf } from '../runner/columns';
 import { defineProjection } from '../runner/define';
 import { foldRows, type RowChange, splitChanges } from '../runner/row-projection';
 import { withImportedTransactions } from './imported';
+import { cutNotes, type NotesDelta } from './note-cuts';
+
+export type { NotesDelta } from './note-cuts';
 
 /** One row of `transactions`. Money in paise; instants ISO-8601 UTC. */
 export type TransactionRow = TransactionFields &
@@ -238,8 +241,6 @@ export function searchText(row: TransactionRow): string {
   return row.rawNarration === null ? row.notes : `${row.notes}\n${row.rawNarration}`;
 }
 
-export type NotesDelta = { userId: string; id: string; notes: string; sign: 1 | -1 };
-
 /** Every one- and two-character piece of lower(notes), each once per note (003_note_grams.sql). */
 const NOTE_GRAMS = `SELECT DISTINCT substr(lower(r."notes"), i, k) AS gram
       FROM generate_series(1, char_length(lower(r."notes"))) AS i, (VALUES (1), (2)) AS len(k)
@@ -257,14 +258,21 @@ const NOTES_DELTA = (param: string) =>
   `jsonb_to_recordset(${param}::jsonb) AS r("userId" text, "id" uuid, "notes" text, "sign" integer)`;
 
 /**
- * Adds each note's pieces in `$param` (a `notesDeltaOf`) to its owner's counts, and each note's
- * words to its owner's dictionary and postings (004_note_words.sql); the rows of both counts
- * that reached 0 are returned (`kind` 'gram' or 'word'), and only they.
+ * Adds each note's pieces and words to its owner's counts, dictionary and postings
+ * (004_note_words.sql); the rows of both counts that reached 0 are returned (`kind` 'gram' or
+ * 'word'), and only they. `p` names the parameters: `notes`, the notes cut here in SQL (records
+ * of a `notesDeltaOf`); the others, the pieces and words of the notes cut in JS (`cutNotes`,
+ * note-cuts.ts), as arrays: `gramUsers`, `grams`, `gramCounts`, and `wordUsers`, `words`,
+ * `wordIds`, `wordSigns`.
  */
-const ADD_TO_NOTE_INDEXES = (param: string) => `word_delta AS (
-       SELECT r."userId" AS user_id, w.word, r."id" AS transaction_id, sum(r."sign")::int AS sign
-         FROM ${NOTES_DELTA(param)}
-         CROSS JOIN LATERAL (${NOTE_WORDS}) w
+const ADD_TO_NOTE_INDEXES = (p: Record<NoteParam, string>) => `word_delta AS (
+       SELECT user_id, word, transaction_id, sum(sign)::int AS sign FROM (
+         SELECT r."userId" AS user_id, w.word, r."id" AS transaction_id, r."sign"
+           FROM ${NOTES_DELTA(p.notes)}
+           CROSS JOIN LATERAL (${NOTE_WORDS}) w
+         UNION ALL
+         SELECT * FROM unnest(${p.wordUsers}::text[], ${p.words}::text[], ${p.wordIds}::uuid[], ${p.wordSigns}::int[])
+       ) cut
         GROUP BY 1, 2, 3
      ),
      postings_gone AS (
@@ -284,15 +292,59 @@ const ADD_TO_NOTE_INDEXES = (param: string) => `word_delta AS (
      ),
      grams AS (
        INSERT INTO transaction_note_grams AS g (user_id, gram, n)
-       SELECT r."userId", s.gram, sum(r."sign")
-         FROM ${NOTES_DELTA(param)}
-         CROSS JOIN LATERAL (${NOTE_GRAMS}) s
-        GROUP BY r."userId", s.gram
+       SELECT user_id, gram, sum(n) FROM (
+         SELECT r."userId" AS user_id, s.gram, r."sign" AS n
+           FROM ${NOTES_DELTA(p.notes)}
+           CROSS JOIN LATERAL (${NOTE_GRAMS}) s
+         UNION ALL
+         SELECT * FROM unnest(${p.gramUsers}::text[], ${p.grams}::text[], ${p.gramCounts}::int[])
+       ) cut
+        GROUP BY user_id, gram
        ON CONFLICT (user_id, gram) DO UPDATE SET n = g.n + EXCLUDED.n
        RETURNING g.user_id, g.gram AS key, g.n
      )
      SELECT 'gram' AS kind, user_id, key FROM grams WHERE n <= 0
      UNION ALL SELECT 'word', user_id, key FROM words WHERE n <= 0`;
+
+type NoteParam =
+  | 'notes'
+  | 'gramUsers'
+  | 'grams'
+  | 'gramCounts'
+  | 'wordUsers'
+  | 'words'
+  | 'wordIds'
+  | 'wordSigns';
+
+/** The parameters of `ADD_TO_NOTE_INDEXES` numbered from `first`, and their values. */
+function noteIndexParams(delta: readonly NotesDelta[], first: number) {
+  const cuts = cutNotes(delta);
+  const names: NoteParam[] = [
+    'notes',
+    'gramUsers',
+    'grams',
+    'gramCounts',
+    'wordUsers',
+    'words',
+    'wordIds',
+    'wordSigns',
+  ];
+  const params = Object.fromEntries(names.map((name, i) => [name, `$${first + i}`])) as Record<
+    NoteParam,
+    string
+  >;
+  const values = [
+    JSON.stringify(cuts.inSql),
+    cuts.grams.userIds,
+    cuts.grams.grams,
+    cuts.grams.n,
+    cuts.words.userIds,
+    cuts.words.words,
+    cuts.words.ids,
+    cuts.words.signs,
+  ];
+  return { params, values };
+}
 
 type EmptyCount = { kind: 'gram' | 'word'; user_id: string; key: string };
 
@@ -320,7 +372,8 @@ async function dropEmptyCounts(tx: Queryable, counts: readonly EmptyCount[]): Pr
 /** Adds each note's pieces and words to (or, sign -1, takes them from) its owner's indexes. */
 export async function addToNoteIndexes(tx: Queryable, delta: readonly NotesDelta[]): Promise<void> {
   if (delta.length === 0) return;
-  const { rows } = await tx.query<EmptyCount>(`WITH ${ADD_TO_NOTE_INDEXES('$1')}`, [JSON.stringify(delta)]);
+  const { params, values } = noteIndexParams(delta, 1);
+  const { rows } = await tx.query<EmptyCount>(`WITH ${ADD_TO_NOTE_INDEXES(params)}`, values);
   await dropEmptyCounts(tx, rows);
 }
 
@@ -334,13 +387,10 @@ async function saveBatch(
   changes: readonly RowChange<TransactionRow>[],
   saved: readonly TransactionRow[],
 ) {
+  const notes = noteIndexParams(notesDeltaOf(changes), 3);
   const { rows } = await tx.query<EmptyCount>(
-    `WITH saved AS (${SAVE_ROWS('$1')}), totals AS (${ADD_TO_STATS('$2')}), ${ADD_TO_NOTE_INDEXES('$3')}`,
-    [
-      JSON.stringify(rowRecords(saved)),
-      JSON.stringify(statsRecords(statsDeltaOf(changes))),
-      JSON.stringify(notesDeltaOf(changes)),
-    ],
+    `WITH saved AS (${SAVE_ROWS('$1')}), totals AS (${ADD_TO_STATS('$2')}), ${ADD_TO_NOTE_INDEXES(notes.params)}`,
+    [JSON.stringify(rowRecords(saved)), JSON.stringify(statsRecords(statsDeltaOf(changes))), ...notes.values],
     { prepared: true },
   );
   await dropEmptyCounts(tx, rows);
