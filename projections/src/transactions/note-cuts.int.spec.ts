@@ -69,9 +69,15 @@ describe.each(['postgres', 'embedded'] as const)('note pieces and words cut in J
     const ids = NOTES.map(() => randomUUID());
     await db.query(`CREATE TEMP TABLE kept (id uuid, user_id text, notes text)`);
     // Every note arrives, then the first three leave and come back changed (one batch each).
+    const arriving = NOTES.map((notes, i) => ({ userId, id: ids[i]!, notes, sign: 1 as const }));
+    // A batch JS cuts whole, then one PostgreSQL cuts in part.
     await addToNoteIndexes(
       db,
-      NOTES.map((notes, i) => ({ userId, id: ids[i]!, notes, sign: 1 as const })),
+      arriving.filter((note) => cutsLikePostgres(note.notes)),
+    );
+    await addToNoteIndexes(
+      db,
+      arriving.filter((note) => !cutsLikePostgres(note.notes)),
     );
     await addToNoteIndexes(db, [
       ...NOTES.slice(0, 3).map((notes, i) => ({ userId, id: ids[i]!, notes, sign: -1 as const })),

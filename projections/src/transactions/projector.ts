@@ -260,20 +260,26 @@ const NOTES_DELTA = (param: string) =>
 /**
  * Adds each note's pieces and words to its owner's counts, dictionary and postings
  * (004_note_words.sql); the rows of both counts that reached 0 are returned (`kind` 'gram' or
- * 'word'), and only they. `p` names the parameters: `notes`, the notes cut here in SQL (records
- * of a `notesDeltaOf`); the others, the pieces and words of the notes cut in JS (`cutNotes`,
- * note-cuts.ts), as arrays: `gramUsers`, `grams`, `gramCounts`, and `wordUsers`, `words`,
- * `wordIds`, `wordSigns`.
+ * 'word'), and only they. The pieces and words come cut (`cutNotes`, note-cuts.ts) as arrays in
+ * the parameters `p` names; notes JS cannot cut come as records of a `notesDeltaOf` in
+ * `p.notes`, and are cut here with the database's lower() (`mixed`: only then does the
+ * statement group what both cuts give).
  */
-const ADD_TO_NOTE_INDEXES = (p: Record<NoteParam, string>) => `word_delta AS (
-       SELECT user_id, word, transaction_id, sum(sign)::int AS sign FROM (
+const ADD_TO_NOTE_INDEXES = (p: Record<NoteParam, string>, mixed: boolean) => {
+  const postings = `SELECT * FROM unnest(${p.wordUsers}::text[], ${p.words}::text[], ${p.wordIds}::uuid[], ${p.wordSigns}::int[])`;
+  const grams = `SELECT * FROM unnest(${p.gramUsers}::text[], ${p.grams}::text[], ${p.gramCounts}::int[])`;
+  return `word_delta AS (
+       ${
+         mixed
+           ? `SELECT user_id, word, transaction_id, sum(sign)::int AS sign FROM (
          SELECT r."userId" AS user_id, w.word, r."id" AS transaction_id, r."sign"
            FROM ${NOTES_DELTA(p.notes)}
            CROSS JOIN LATERAL (${NOTE_WORDS}) w
-         UNION ALL
-         SELECT * FROM unnest(${p.wordUsers}::text[], ${p.words}::text[], ${p.wordIds}::uuid[], ${p.wordSigns}::int[])
+         UNION ALL ${postings}
        ) cut
-        GROUP BY 1, 2, 3
+        GROUP BY 1, 2, 3`
+           : `SELECT * FROM (${postings}) AS d(user_id, word, transaction_id, sign)`
+       }
      ),
      postings_gone AS (
        DELETE FROM transaction_note_word_rows p USING word_delta d
@@ -286,25 +292,33 @@ const ADD_TO_NOTE_INDEXES = (p: Record<NoteParam, string>) => `word_delta AS (
      ),
      words AS (
        INSERT INTO transaction_note_words AS w (user_id, word, n)
-       SELECT user_id, word, sum(sign) FROM word_delta GROUP BY user_id, word HAVING sum(sign) <> 0
+       ${
+         mixed
+           ? 'SELECT user_id, word, sum(sign) FROM word_delta GROUP BY user_id, word HAVING sum(sign) <> 0'
+           : `SELECT * FROM unnest(${p.wordCountUsers}::text[], ${p.wordCountWords}::text[], ${p.wordCounts}::int[])`
+       }
        ON CONFLICT (user_id, word) DO UPDATE SET n = w.n + EXCLUDED.n
        RETURNING w.user_id, w.word AS key, w.n
      ),
      grams AS (
        INSERT INTO transaction_note_grams AS g (user_id, gram, n)
-       SELECT user_id, gram, sum(n) FROM (
+       ${
+         mixed
+           ? `SELECT user_id, gram, sum(n) FROM (
          SELECT r."userId" AS user_id, s.gram, r."sign" AS n
            FROM ${NOTES_DELTA(p.notes)}
            CROSS JOIN LATERAL (${NOTE_GRAMS}) s
-         UNION ALL
-         SELECT * FROM unnest(${p.gramUsers}::text[], ${p.grams}::text[], ${p.gramCounts}::int[])
+         UNION ALL ${grams}
        ) cut
-        GROUP BY user_id, gram
+        GROUP BY user_id, gram`
+           : grams
+       }
        ON CONFLICT (user_id, gram) DO UPDATE SET n = g.n + EXCLUDED.n
        RETURNING g.user_id, g.gram AS key, g.n
      )
      SELECT 'gram' AS kind, user_id, key FROM grams WHERE n <= 0
      UNION ALL SELECT 'word', user_id, key FROM words WHERE n <= 0`;
+};
 
 type NoteParam =
   | 'notes'
@@ -314,36 +328,36 @@ type NoteParam =
   | 'wordUsers'
   | 'words'
   | 'wordIds'
-  | 'wordSigns';
+  | 'wordSigns'
+  | 'wordCountUsers'
+  | 'wordCountWords'
+  | 'wordCounts';
 
-/** The parameters of `ADD_TO_NOTE_INDEXES` numbered from `first`, and their values. */
+/** The note indexes' statement (`ADD_TO_NOTE_INDEXES`) with its parameters numbered from `first`, and their values. */
 function noteIndexParams(delta: readonly NotesDelta[], first: number) {
   const cuts = cutNotes(delta);
-  const names: NoteParam[] = [
-    'notes',
-    'gramUsers',
-    'grams',
-    'gramCounts',
-    'wordUsers',
-    'words',
-    'wordIds',
-    'wordSigns',
-  ];
+  const mixed = cuts.inSql.length > 0;
+  const values: Partial<Record<NoteParam, unknown>> = {
+    ...(mixed && { notes: JSON.stringify(cuts.inSql) }),
+    gramUsers: cuts.grams.userIds,
+    grams: cuts.grams.grams,
+    gramCounts: cuts.grams.n,
+    wordUsers: cuts.words.userIds,
+    words: cuts.words.words,
+    wordIds: cuts.words.ids,
+    wordSigns: cuts.words.signs,
+    ...(!mixed && {
+      wordCountUsers: cuts.wordCounts.userIds,
+      wordCountWords: cuts.wordCounts.words,
+      wordCounts: cuts.wordCounts.n,
+    }),
+  };
+  const names = Object.keys(values) as NoteParam[];
   const params = Object.fromEntries(names.map((name, i) => [name, `$${first + i}`])) as Record<
     NoteParam,
     string
   >;
-  const values = [
-    JSON.stringify(cuts.inSql),
-    cuts.grams.userIds,
-    cuts.grams.grams,
-    cuts.grams.n,
-    cuts.words.userIds,
-    cuts.words.words,
-    cuts.words.ids,
-    cuts.words.signs,
-  ];
-  return { params, values };
+  return { sql: ADD_TO_NOTE_INDEXES(params, mixed), values: names.map((name) => values[name]) };
 }
 
 type EmptyCount = { kind: 'gram' | 'word'; user_id: string; key: string };
@@ -372,8 +386,8 @@ async function dropEmptyCounts(tx: Queryable, counts: readonly EmptyCount[]): Pr
 /** Adds each note's pieces and words to (or, sign -1, takes them from) its owner's indexes. */
 export async function addToNoteIndexes(tx: Queryable, delta: readonly NotesDelta[]): Promise<void> {
   if (delta.length === 0) return;
-  const { params, values } = noteIndexParams(delta, 1);
-  const { rows } = await tx.query<EmptyCount>(`WITH ${ADD_TO_NOTE_INDEXES(params)}`, values);
+  const { sql, values } = noteIndexParams(delta, 1);
+  const { rows } = await tx.query<EmptyCount>(`WITH ${sql}`, values);
   await dropEmptyCounts(tx, rows);
 }
 
@@ -389,7 +403,7 @@ async function saveBatch(
 ) {
   const notes = noteIndexParams(notesDeltaOf(changes), 3);
   const { rows } = await tx.query<EmptyCount>(
-    `WITH saved AS (${SAVE_ROWS('$1')}), totals AS (${ADD_TO_STATS('$2')}), ${ADD_TO_NOTE_INDEXES(notes.params)}`,
+    `WITH saved AS (${SAVE_ROWS('$1')}), totals AS (${ADD_TO_STATS('$2')}), ${notes.sql}`,
     [JSON.stringify(rowRecords(saved)), JSON.stringify(statsRecords(statsDeltaOf(changes))), ...notes.values],
     { prepared: true },
   );
