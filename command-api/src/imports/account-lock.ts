@@ -3,8 +3,12 @@ import type { Db } from '@kosh/event-store';
 /** Advisory lock namespace of statement commits (first key; the projections' are 'kosh' and 'kosh' + 1). */
 const IMPORT_COMMIT_LOCK = 0x6b6f7368 + 16;
 
-/** While a transaction holds the lock, it is kept from `idle_in_transaction_session_timeout`. */
-const HEARTBEAT_MS = 2_000;
+/**
+ * The lock's transaction is idle while the commit works on other connections: it is kept from
+ * the pool's `idle_in_transaction_session_timeout` (10 s) for this long (a 50,000-row commit on
+ * a loaded machine holds it half a minute).
+ */
+const HOLD_LIMIT = '300s';
 
 const queues = new Map<string, Promise<void>>();
 
@@ -27,17 +31,21 @@ export async function withAccountImportLock<T>(db: Db, accountId: string, fn: ()
   try {
     // Embedded (PGlite) is one process: the queue above is the lock.
     if (db.kind !== 'postgres') return await fn();
-    return await db.transaction(async (tx) => {
-      await tx.query('SELECT pg_advisory_xact_lock($1::int, hashtext($2))', [IMPORT_COMMIT_LOCK, accountId]);
-      const beat = setInterval(() => {
-        tx.query('SELECT 1').catch(() => {});
-      }, HEARTBEAT_MS);
-      try {
-        return await fn();
-      } finally {
-        clearInterval(beat);
-      }
-    });
+    // Should the lock's session end early anyway, the commit that ran stands: its answer is given.
+    let done: { result: T } | null = null;
+    try {
+      await db.transaction(async (tx) => {
+        await tx.query(`SET LOCAL idle_in_transaction_session_timeout = '${HOLD_LIMIT}'`);
+        await tx.query('SELECT pg_advisory_xact_lock($1::int, hashtext($2))', [
+          IMPORT_COMMIT_LOCK,
+          accountId,
+        ]);
+        done = { result: await fn() };
+      });
+    } catch (error) {
+      if (!done) throw error;
+    }
+    return (done as unknown as { result: T }).result;
   } finally {
     release();
     if (queues.get(accountId) === tail) queues.delete(accountId);
