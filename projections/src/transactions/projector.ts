@@ -1,6 +1,7 @@
 import {
   assertNever,
   IMPORT_EVENT_TYPES,
+  type ImportCommitted,
   type Paise,
   pickFields,
   type RecordedEvent,
@@ -172,13 +173,40 @@ export function fromDb(r: DbTransactionRow): TransactionRow {
   };
 }
 
-async function loadRows(tx: Queryable, ids: readonly string[]): Promise<Map<string, TransactionRow>> {
-  const { rows } = await tx.query<DbTransactionRow>(
-    `SELECT ${TRANSACTION_COLUMNS} FROM transactions WHERE id = ANY($1::uuid[])`,
-    [ids],
-    { prepared: true },
-  );
+async function loadRows(
+  tx: Queryable,
+  ids: readonly string[],
+  importIds: readonly string[] = [],
+): Promise<Map<string, TransactionRow>> {
+  const { rows } =
+    importIds.length === 0
+      ? await tx.query<DbTransactionRow>(
+          `SELECT ${TRANSACTION_COLUMNS} FROM transactions WHERE id = ANY($1::uuid[])`,
+          [ids],
+          { prepared: true },
+        )
+      : await tx.query<DbTransactionRow>(
+          `SELECT ${TRANSACTION_COLUMNS} FROM transactions
+            WHERE id = ANY($1::uuid[]) OR (import_id = ANY($2::uuid[]))`,
+          [ids, importIds],
+        );
   return new Map(rows.map((r) => [r.id, fromDb(r)]));
+}
+
+/**
+ * The rows a batch touches: a statement commit's rows are looked up by their import (the ids
+ * are the commit's own, so only its rows can hold them; one index range instead of 50,000
+ * look-ups), every other transaction by id.
+ */
+function touchedKeys(batch: readonly RecordedEvent[], events: readonly VersionedTransactionEvent[]) {
+  const commits = batch.filter(
+    (event) => event.type === 'ImportCommitted',
+  ) as RecordedEvent<ImportCommitted>[];
+  if (commits.length === 0) return { ids: [...new Set(events.map(transactionIdOf))], importIds: [] };
+  const recorded = new Set(commits.flatMap((event) => event.data.rows.map((row) => row.transactionId)));
+  const ids = new Set<string>();
+  for (const event of events) if (!recorded.has(event.data.transactionId)) ids.add(event.data.transactionId);
+  return { ids: [...ids], importIds: commits.map((event) => event.data.importId) };
 }
 
 /** Upserts the rows in `$param` (records of `rowRecords`). */
@@ -428,7 +456,8 @@ export const transactionsProjection = defineProjection({
   async apply(tx, batch) {
     // A statement import's rows are folded as the transactions they record (issue 30).
     const events = withImportedTransactions(batch) as VersionedTransactionEvent[];
-    const before = await loadRows(tx, [...new Set(events.map(transactionIdOf))]);
+    const { ids, importIds } = touchedKeys(batch, events);
+    const before = await loadRows(tx, ids, importIds);
     const changes = foldRows(before, events, transactionIdOf, evolveTransactionRow);
     if (changes.length === 0) return;
     const { removed, saved } = splitChanges(changes);
