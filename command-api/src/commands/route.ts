@@ -104,8 +104,12 @@ export type CommandRouteOptions<S extends FastifySchema, State, C extends Comman
   status?: 200 | 201;
   /** Honours `Idempotency-Key`: a retry answers the first answer and records nothing. */
   idempotent?: boolean;
-  /** Honours `If-Match` (the version from a GET): another current version is a 409. */
-  ifMatch?: boolean;
+  /**
+   * Honours `If-Match` (the version from a GET): another current version is a 409. A function
+   * says per command whether that version is the stream's (true), or the command carries it to
+   * its decider itself (false: an imported row's version is its own, not its import stream's).
+   */
+  ifMatch?: boolean | ((command: C) => boolean);
   /** The command writes a stream of a fresh random id: nothing to load first (handle.ts). */
   newStream?: boolean;
   /** Hooks and limits of the route besides its schema. */
@@ -157,7 +161,10 @@ export function commandRoutes<State, C extends Command, E extends DomainEvent>(
           streamId: stream.streamId(command, request),
           decider: stream.decider,
           command,
-          expectedVersion: route.ifMatch ? parseIfMatch(request.headers['if-match']) : undefined,
+          expectedVersion:
+            route.ifMatch === true || (typeof route.ifMatch === 'function' && route.ifMatch(command))
+              ? parseIfMatch(request.headers['if-match'])
+              : undefined,
           waitFor: stream.waitFor,
           newStream: route.newStream,
           beforeAppend:

@@ -7,7 +7,7 @@
  */
 import type { Paise } from '../money';
 import type { DomainEvent } from '../shared/messages';
-import type { TransactionType } from '../validation/transaction';
+import type { TransactionFields, TransactionType } from '../validation/transaction';
 
 /** One statement row the commit records as a transaction of the account. */
 export type ImportedRow = {
@@ -53,11 +53,39 @@ export type ImportUndone = DomainEvent<
   { importId: string; userId: string; accountId: string; transactionIds: string[]; undoneAt: string }
 >;
 
-export type ImportEvent = ImportCommitted | ImportUndone;
+/**
+ * An imported row edited or deleted like any transaction (its stream is the import's: the row has
+ * no `txn-{id}` stream). The same data as `TransactionUpdated` / `TransactionDeleted`, and the
+ * import: the read models fold them as those, at the import stream's version.
+ */
+export type ImportedTransactionUpdated = DomainEvent<
+  'ImportedTransactionUpdated',
+  {
+    importId: string;
+    transactionId: string;
+    userId: string;
+    changes: Partial<TransactionFields>;
+    previous: TransactionFields;
+    updatedAt: string;
+  }
+>;
+
+export type ImportedTransactionDeleted = DomainEvent<
+  'ImportedTransactionDeleted',
+  { importId: string; transactionId: string; userId: string; previous: TransactionFields; deletedAt: string }
+>;
+
+export type ImportEvent =
+  | ImportCommitted
+  | ImportUndone
+  | ImportedTransactionUpdated
+  | ImportedTransactionDeleted;
 
 export const IMPORT_EVENT_TYPES = [
   'ImportCommitted',
   'ImportUndone',
+  'ImportedTransactionUpdated',
+  'ImportedTransactionDeleted',
 ] as const satisfies readonly ImportEvent['type'][];
 
 export const importStreamId = (importId: string): string => `import-${importId}`;

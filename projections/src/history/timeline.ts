@@ -262,6 +262,25 @@ export function timelineEntry(event: HistoryEvent, previous: Values, names: Name
         `Statement ${String(d.fileName)} imported into ${account(d.accountId, names)}: ${String(d.rowCount ?? 0)} transactions (credits ${amount(d.creditAmount)}, debits ${amount(d.debitAmount)})`,
         [{ field: 'Account', from: null, to: account(d.accountId, names) }],
       );
+    case 'ImportedTransactionUpdated': {
+      const changes = diff(
+        TRANSACTION_HISTORY,
+        d.previous as Values,
+        { ...(d.previous as object), ...(d.changes as object) },
+        names,
+      );
+      return entry(
+        `Imported transaction edited (${changes.map((c) => c.field).join(', ') || 'no change'})`,
+        changes,
+      );
+    }
+    case 'ImportedTransactionDeleted': {
+      const p = (d.previous ?? {}) as Record<string, unknown>;
+      return entry(
+        `Imported ${p.transactionType === 'C' ? 'credit' : 'debit'} of ${amount(p.amount)} deleted`,
+        diff(TRANSACTION_HISTORY, p, null, names),
+      );
+    }
     case 'ImportUndone': {
       const ids = Array.isArray(d.transactionIds) ? d.transactionIds.length : 0;
       return entry(

@@ -41,6 +41,9 @@ async function applyEvent(tx: Queryable, event: RecordedEvent<ImportEvent>): Pro
     );
     return;
   }
+  // An imported row edited or deleted on its own keeps its fingerprint: a later import of the
+  // same statement does not bring a deleted row back.
+  if (event.type !== 'ImportUndone') return;
   const d = event.data;
   const { rowCount } = await tx.query(
     `UPDATE import_batches SET status = 'undone', undone_at = $2, version = $3

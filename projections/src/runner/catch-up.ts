@@ -44,6 +44,14 @@ function literal(value: string): string {
  * so the pg driver sends it with BEGIN in one message: a batch costs four round trips, not six.
  * `asyncCommit` (types.ts): the batch's commit does not wait for the WAL flush.
  */
+/**
+ * A batch's transaction waits for its fold in JS between its statements: one statement import's
+ * event folds 50,000 rows, which on a loaded machine takes longer than the pool's
+ * `idle_in_transaction_session_timeout` (10 s), and the batch was cut off and retried until it
+ * was dead-lettered. The batch allows itself this long.
+ */
+const BATCH_IDLE_LIMIT = '120s';
+
 async function lockAndAdvance(
   tx: Queryable,
   name: string,
@@ -59,6 +67,7 @@ async function lockAndAdvance(
     status: string | null;
   }>(
     `${asyncCommit ? 'SET LOCAL synchronous_commit TO off;' : ''}
+     SET LOCAL idle_in_transaction_session_timeout TO '${BATCH_IDLE_LIMIT}';
      SELECT locked, advanced, at_position AS position, at_status AS status
        FROM kosh_lock_and_advance(${LIVE_LOCK}, ${literal(name)}, ${literal(expected)}, ${literal(to)}, ${changesRows})`,
   );

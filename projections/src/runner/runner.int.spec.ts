@@ -221,7 +221,7 @@ describe('projection runner on PostgreSQL', () => {
     expect(await applied()).toEqual([{ runner: 'a', n: 180, distinct_ids: 180 }]);
   });
 
-  it('reads of the same range asked together share one query; a later read is a new one', async () => {
+  it('reads of the same range asked together or while one runs share one query; a later read is a new one', async () => {
     const reads: (string | null)[] = [];
     const counting: EventStore = {
       ...store,
@@ -244,9 +244,18 @@ describe('projection runner on PostgreSQL', () => {
     expect(a).toEqual([]);
     expect(b).toBe(a);
 
-    // Asked after the first read was sent: a query of its own (it may see newer events).
+    // Asked after the first read came back: a query of its own (it may see newer events).
     await ctx.readAfter(first, 100);
     expect(reads).toEqual([first, first]);
+
+    // Asked while a read of the same range runs (a statement import's one big event, read by
+    // every projection woken together): the running read is shared.
+    const running = ctx.readAfter(first, 100);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(reads).toEqual([first, first, first]);
+    const joined = ctx.readAfter(first, 100);
+    expect(await joined).toBe(await running);
+    expect(reads).toEqual([first, first, first]);
   });
 
   it('dead-letters a projector that keeps failing and stops only that projection', async () => {

@@ -8,6 +8,7 @@ import {
   type EmiMatched,
   type EmiMatchReleased,
   IMPORT_EVENT_TYPES,
+  type ImportCommitted,
   LOAN_EMI_KEY,
   type Paise,
   pickFields,
@@ -25,6 +26,9 @@ import { columnsOf } from '../runner/columns';
 import { defineProjection } from '../runner/define';
 import { foldRows, type RowChange, splitChanges } from '../runner/row-projection';
 import { withImportedTransactions } from './imported';
+import { cutNotes, type NotesDelta } from './note-cuts';
+
+export type { NotesDelta } from './note-cuts';
 
 /** One row of `transactions`. Money in paise; instants ISO-8601 UTC. */
 export type TransactionRow = TransactionFields &
@@ -178,13 +182,40 @@ export function fromDb(r: DbTransactionRow): TransactionRow {
   };
 }
 
-async function loadRows(tx: Queryable, ids: readonly string[]): Promise<Map<string, TransactionRow>> {
-  const { rows } = await tx.query<DbTransactionRow>(
-    `SELECT ${TRANSACTION_COLUMNS} FROM transactions WHERE id = ANY($1::uuid[])`,
-    [ids],
-    { prepared: true },
-  );
+async function loadRows(
+  tx: Queryable,
+  ids: readonly string[],
+  importIds: readonly string[] = [],
+): Promise<Map<string, TransactionRow>> {
+  const { rows } =
+    importIds.length === 0
+      ? await tx.query<DbTransactionRow>(
+          `SELECT ${TRANSACTION_COLUMNS} FROM transactions WHERE id = ANY($1::uuid[])`,
+          [ids],
+          { prepared: true },
+        )
+      : await tx.query<DbTransactionRow>(
+          `SELECT ${TRANSACTION_COLUMNS} FROM transactions
+            WHERE id = ANY($1::uuid[]) OR (import_id = ANY($2::uuid[]))`,
+          [ids, importIds],
+        );
   return new Map(rows.map((r) => [r.id, fromDb(r)]));
+}
+
+/**
+ * The rows a batch touches: a statement commit's rows are looked up by their import (the ids
+ * are the commit's own, so only its rows can hold them; one index range instead of 50,000
+ * look-ups), every other transaction by id.
+ */
+function touchedKeys(batch: readonly RecordedEvent[], events: readonly VersionedTransactionEvent[]) {
+  const commits = batch.filter(
+    (event) => event.type === 'ImportCommitted',
+  ) as RecordedEvent<ImportCommitted>[];
+  if (commits.length === 0) return { ids: [...new Set(events.map(transactionIdOf))], importIds: [] };
+  const recorded = new Set(commits.flatMap((event) => event.data.rows.map((row) => row.transactionId)));
+  const ids = new Set<string>();
+  for (const event of events) if (!recorded.has(event.data.transactionId)) ids.add(event.data.transactionId);
+  return { ids: [...ids], importIds: commits.map((event) => event.data.importId) };
 }
 
 /** Upserts the rows in `$param` (records of `rowRecords`). */
@@ -247,8 +278,6 @@ export function searchText(row: TransactionRow): string {
   return row.rawNarration === null ? row.notes : `${row.notes}\n${row.rawNarration}`;
 }
 
-export type NotesDelta = { userId: string; id: string; notes: string; sign: 1 | -1 };
-
 /** Every one- and two-character piece of lower(notes), each once per note (003_note_grams.sql). */
 const NOTE_GRAMS = `SELECT DISTINCT substr(lower(r."notes"), i, k) AS gram
       FROM generate_series(1, char_length(lower(r."notes"))) AS i, (VALUES (1), (2)) AS len(k)
@@ -266,15 +295,28 @@ const NOTES_DELTA = (param: string) =>
   `jsonb_to_recordset(${param}::jsonb) AS r("userId" text, "id" uuid, "notes" text, "sign" integer)`;
 
 /**
- * Adds each note's pieces in `$param` (a `notesDeltaOf`) to its owner's counts, and each note's
- * words to its owner's dictionary and postings (004_note_words.sql); the rows of both counts
- * that reached 0 are returned (`kind` 'gram' or 'word'), and only they.
+ * Adds each note's pieces and words to its owner's counts, dictionary and postings
+ * (004_note_words.sql); the rows of both counts that reached 0 are returned (`kind` 'gram' or
+ * 'word'), and only they. The pieces and words come cut (`cutNotes`, note-cuts.ts) as arrays in
+ * the parameters `p` names; notes JS cannot cut come as records of a `notesDeltaOf` in
+ * `p.notes`, and are cut here with the database's lower() (`mixed`: only then does the
+ * statement group what both cuts give).
  */
-const ADD_TO_NOTE_INDEXES = (param: string) => `word_delta AS (
-       SELECT r."userId" AS user_id, w.word, r."id" AS transaction_id, sum(r."sign")::int AS sign
-         FROM ${NOTES_DELTA(param)}
-         CROSS JOIN LATERAL (${NOTE_WORDS}) w
-        GROUP BY 1, 2, 3
+const ADD_TO_NOTE_INDEXES = (p: Record<NoteParam, string>, mixed: boolean) => {
+  const postings = `SELECT * FROM unnest(${p.wordUsers}::text[], ${p.words}::text[], ${p.wordIds}::uuid[], ${p.wordSigns}::int[])`;
+  const grams = `SELECT * FROM unnest(${p.gramUsers}::text[], ${p.grams}::text[], ${p.gramCounts}::int[])`;
+  return `word_delta AS (
+       ${
+         mixed
+           ? `SELECT user_id, word, transaction_id, sum(sign)::int AS sign FROM (
+         SELECT r."userId" AS user_id, w.word, r."id" AS transaction_id, r."sign"
+           FROM ${NOTES_DELTA(p.notes)}
+           CROSS JOIN LATERAL (${NOTE_WORDS}) w
+         UNION ALL ${postings}
+       ) cut
+        GROUP BY 1, 2, 3`
+           : `SELECT * FROM (${postings}) AS d(user_id, word, transaction_id, sign)`
+       }
      ),
      postings_gone AS (
        DELETE FROM transaction_note_word_rows p USING word_delta d
@@ -287,21 +329,73 @@ const ADD_TO_NOTE_INDEXES = (param: string) => `word_delta AS (
      ),
      words AS (
        INSERT INTO transaction_note_words AS w (user_id, word, n)
-       SELECT user_id, word, sum(sign) FROM word_delta GROUP BY user_id, word HAVING sum(sign) <> 0
+       ${
+         mixed
+           ? 'SELECT user_id, word, sum(sign) FROM word_delta GROUP BY user_id, word HAVING sum(sign) <> 0'
+           : `SELECT * FROM unnest(${p.wordCountUsers}::text[], ${p.wordCountWords}::text[], ${p.wordCounts}::int[])`
+       }
        ON CONFLICT (user_id, word) DO UPDATE SET n = w.n + EXCLUDED.n
        RETURNING w.user_id, w.word AS key, w.n
      ),
      grams AS (
        INSERT INTO transaction_note_grams AS g (user_id, gram, n)
-       SELECT r."userId", s.gram, sum(r."sign")
-         FROM ${NOTES_DELTA(param)}
-         CROSS JOIN LATERAL (${NOTE_GRAMS}) s
-        GROUP BY r."userId", s.gram
+       ${
+         mixed
+           ? `SELECT user_id, gram, sum(n) FROM (
+         SELECT r."userId" AS user_id, s.gram, r."sign" AS n
+           FROM ${NOTES_DELTA(p.notes)}
+           CROSS JOIN LATERAL (${NOTE_GRAMS}) s
+         UNION ALL ${grams}
+       ) cut
+        GROUP BY user_id, gram`
+           : grams
+       }
        ON CONFLICT (user_id, gram) DO UPDATE SET n = g.n + EXCLUDED.n
        RETURNING g.user_id, g.gram AS key, g.n
      )
      SELECT 'gram' AS kind, user_id, key FROM grams WHERE n <= 0
      UNION ALL SELECT 'word', user_id, key FROM words WHERE n <= 0`;
+};
+
+type NoteParam =
+  | 'notes'
+  | 'gramUsers'
+  | 'grams'
+  | 'gramCounts'
+  | 'wordUsers'
+  | 'words'
+  | 'wordIds'
+  | 'wordSigns'
+  | 'wordCountUsers'
+  | 'wordCountWords'
+  | 'wordCounts';
+
+/** The note indexes' statement (`ADD_TO_NOTE_INDEXES`) with its parameters numbered from `first`, and their values. */
+function noteIndexParams(delta: readonly NotesDelta[], first: number) {
+  const cuts = cutNotes(delta);
+  const mixed = cuts.inSql.length > 0;
+  const values: Partial<Record<NoteParam, unknown>> = {
+    ...(mixed && { notes: JSON.stringify(cuts.inSql) }),
+    gramUsers: cuts.grams.userIds,
+    grams: cuts.grams.grams,
+    gramCounts: cuts.grams.n,
+    wordUsers: cuts.words.userIds,
+    words: cuts.words.words,
+    wordIds: cuts.words.ids,
+    wordSigns: cuts.words.signs,
+    ...(!mixed && {
+      wordCountUsers: cuts.wordCounts.userIds,
+      wordCountWords: cuts.wordCounts.words,
+      wordCounts: cuts.wordCounts.n,
+    }),
+  };
+  const names = Object.keys(values) as NoteParam[];
+  const params = Object.fromEntries(names.map((name, i) => [name, `$${first + i}`])) as Record<
+    NoteParam,
+    string
+  >;
+  return { sql: ADD_TO_NOTE_INDEXES(params, mixed), values: names.map((name) => values[name]) };
+}
 
 type EmptyCount = { kind: 'gram' | 'word'; user_id: string; key: string };
 
@@ -329,7 +423,8 @@ async function dropEmptyCounts(tx: Queryable, counts: readonly EmptyCount[]): Pr
 /** Adds each note's pieces and words to (or, sign -1, takes them from) its owner's indexes. */
 export async function addToNoteIndexes(tx: Queryable, delta: readonly NotesDelta[]): Promise<void> {
   if (delta.length === 0) return;
-  const { rows } = await tx.query<EmptyCount>(`WITH ${ADD_TO_NOTE_INDEXES('$1')}`, [JSON.stringify(delta)]);
+  const { sql, values } = noteIndexParams(delta, 1);
+  const { rows } = await tx.query<EmptyCount>(`WITH ${sql}`, values);
   await dropEmptyCounts(tx, rows);
 }
 
@@ -343,13 +438,10 @@ async function saveBatch(
   changes: readonly RowChange<TransactionRow>[],
   saved: readonly TransactionRow[],
 ) {
+  const notes = noteIndexParams(notesDeltaOf(changes), 3);
   const { rows } = await tx.query<EmptyCount>(
-    `WITH saved AS (${SAVE_ROWS('$1')}), totals AS (${ADD_TO_STATS('$2')}), ${ADD_TO_NOTE_INDEXES('$3')}`,
-    [
-      JSON.stringify(rowRecords(saved)),
-      JSON.stringify(statsRecords(statsDeltaOf(changes))),
-      JSON.stringify(notesDeltaOf(changes)),
-    ],
+    `WITH saved AS (${SAVE_ROWS('$1')}), totals AS (${ADD_TO_STATS('$2')}), ${notes.sql}`,
+    [JSON.stringify(rowRecords(saved)), JSON.stringify(statsRecords(statsDeltaOf(changes))), ...notes.values],
     { prepared: true },
   );
   await dropEmptyCounts(tx, rows);
@@ -439,7 +531,8 @@ async function categorise(tx: Queryable, event: RecordedEvent<CategorisingEvent>
 async function applyTransactionEvents(tx: Queryable, batch: readonly RecordedEvent[]): Promise<void> {
   // A statement import's rows are folded as the transactions they record (issue 30).
   const events = withImportedTransactions(batch) as VersionedTransactionEvent[];
-  const before = await loadRows(tx, [...new Set(events.map(transactionIdOf))]);
+  const { ids, importIds } = touchedKeys(batch, events);
+  const before = await loadRows(tx, ids, importIds);
   const changes = foldRows(before, events, transactionIdOf, evolveTransactionRow);
   if (changes.length === 0) return;
   const { removed, saved } = splitChanges(changes);

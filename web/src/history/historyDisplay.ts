@@ -53,7 +53,16 @@ export function eventLabel(type: string): string {
 export const TYPE_GROUPS: readonly { label: string; types: readonly string[] }[] = [
   // Every loan event has its name in the domain's table, so a new one is offered here too.
   { label: 'Loans', types: Object.keys(LOAN_EVENT_LABELS) },
-  { label: 'Transactions', types: ['TransactionRecorded', 'TransactionUpdated', 'TransactionDeleted'] },
+  {
+    label: 'Transactions',
+    types: [
+      'TransactionRecorded',
+      'TransactionUpdated',
+      'TransactionDeleted',
+      'ImportedTransactionUpdated',
+      'ImportedTransactionDeleted',
+    ],
+  },
   {
     label: 'Accounts',
     types: [

@@ -26,6 +26,7 @@ import {
   loanDecider,
   loanStreamId,
   NotFoundError,
+  type ParsedStatement,
   type RowDecisionInput,
   type SavedMapping,
   STATEMENT_PRESETS,
@@ -34,12 +35,14 @@ import {
   validateColumnMapping,
 } from '@kosh/domain';
 import { knownFingerprints, listImportBatches } from '@kosh/projections';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { handleCommand, loadAggregate } from '../../commands/handle';
 import { commandContext } from '../../commands/route';
+import { withAccountImportLock } from '../../imports/account-lock';
+import { ownsOpenAccount } from '../accounts/own-account';
 import { importUploadRateLimit } from '../auth/limits';
 import { releaseMatchesOfDeletedDebit } from '../loans/release-matches';
-import { IMPORT_MAX_BYTES, readStatementPreview, type StoredPreview } from './preview';
+import { IMPORT_MAX_BYTES, readStatementPreview, type StoredPreview, StreamedStatement } from './preview';
 import { proposalOf, type RuleProposal, ruleProposer } from './rule-proposals';
 
 const tags = ['Imports'];
@@ -246,10 +249,11 @@ export async function importRoutes(fastify: FastifyInstance) {
       file: Buffer | null;
       status: PreviewRecord['status'];
       preview: string;
+      committed: string | null;
       created_at: string;
       updated_at: string;
     }>(
-      `SELECT id::text AS id, account_id::text AS account_id, file_name, file, status, preview,
+      `SELECT id::text AS id, account_id::text AS account_id, file_name, file, status, preview, committed,
               to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at,
               to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS updated_at
          FROM import_previews WHERE id = $1::uuid AND user_id = $2`,
@@ -263,7 +267,10 @@ export async function importRoutes(fastify: FastifyInstance) {
       fileName: r.file_name,
       file: r.file,
       status: r.status,
-      preview: JSON.parse(r.preview) as StoredPreview,
+      preview: {
+        ...(JSON.parse(r.preview) as StoredPreview),
+        ...(r.committed !== null && { committed: JSON.parse(r.committed) as StoredPreview['committed'] }),
+      },
       createdAt: r.created_at,
       updatedAt: r.updated_at,
     };
@@ -283,7 +290,10 @@ export async function importRoutes(fastify: FastifyInstance) {
   }
 
   async function answer(userId: string, id: string, query: ImportRowsQuery = {}) {
-    const record = await load(userId, id);
+    return answerOf(userId, await load(userId, id), query);
+  }
+
+  async function answerOf(userId: string, record: PreviewRecord, query: ImportRowsQuery = {}) {
     const status = query.status;
     if (status !== undefined && !(STATUSES as readonly string[]).includes(status)) {
       throw new ValidationError([{ field: 'status', message: `Must be one of ${STATUSES.join(', ')}` }]);
@@ -324,7 +334,13 @@ export async function importRoutes(fastify: FastifyInstance) {
       ]);
     }
     const fields: Record<string, string> = {};
-    let file: { name: string; bytes: Buffer } | null = null;
+    let file: { name: string; bytes: Buffer; parsed: ParsedStatement | undefined } | null = null;
+    let streamed: StreamedStatement | null = null;
+    const tooLarge = () =>
+      new ValidationError(
+        [{ field: 'file', message: 'The file is larger than 10 MB' }],
+        'The file is larger than 10 MB',
+      );
     const parts = request.parts({ limits: { fileSize: IMPORT_MAX_BYTES, files: 1, fields: 5 } });
     for await (const part of parts) {
       if (part.type === 'file') {
@@ -332,23 +348,29 @@ export async function importRoutes(fastify: FastifyInstance) {
           part.file.resume();
           continue;
         }
-        const bytes = await part.toBuffer().catch((error: { code?: string }) => {
-          if (error.code === 'FST_REQ_FILE_TOO_LARGE') {
-            throw new ValidationError(
-              [{ field: 'file', message: 'The file is larger than 10 MB' }],
-              'The file is larger than 10 MB',
-            );
-          }
-          throw error;
+        // The file is read as it arrives, with the preset or mapping sent before it (the web sends
+        // them first); one sent after it has the file read again at the end.
+        streamed = new StreamedStatement({
+          preset: parsePreset(fields.preset),
+          mapping: parseMapping(fields.mapping),
         });
-        if (part.file.truncated) {
-          throw new ValidationError(
-            [{ field: 'file', message: 'The file is larger than 10 MB' }],
-            'The file is larger than 10 MB',
-          );
+        try {
+          for await (const chunk of part.file) streamed.push(chunk as Buffer);
+        } catch (error) {
+          if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
+          throw error;
         }
-        file = { name: part.filename || 'statement', bytes };
+        if (part.file.truncated) throw tooLarge();
+        const { bytes, parsed } = streamed.end();
+        file = { name: part.filename || 'statement', bytes, parsed };
       } else if (typeof part.value === 'string') fields[part.fieldname] = part.value;
+    }
+    if (file && streamed) {
+      const { preset, mapping } = streamed.options;
+      const same =
+        preset === parsePreset(fields.preset) &&
+        JSON.stringify(mapping) === JSON.stringify(parseMapping(fields.mapping));
+      if (!same) file.parsed = undefined;
     }
     if (!file) throw new ValidationError([{ field: 'file', message: 'Choose a statement file' }]);
     return { file, fields };
@@ -376,12 +398,17 @@ export async function importRoutes(fastify: FastifyInstance) {
       if (!saved) throw new NotFoundError('Account not found');
       const preset = parsePreset(fields.preset);
       const mapping = parseMapping(fields.mapping);
-      const preview = await readStatementPreview(platform.db, userId, accountId, file.bytes, {
-        preset,
-        mapping,
-        // A mapping saved for this header shape is proposed unless the upload chose its own.
-        ...(!mapping && preset === undefined && { saved }),
-      });
+      // A mapping saved for this header shape is proposed unless the upload chose its own; the
+      // file read as it arrived knew none, so it is read again with them.
+      const useSaved = !mapping && preset === undefined && saved.length > 0;
+      const preview = await readStatementPreview(
+        platform.db,
+        userId,
+        accountId,
+        file.bytes,
+        { preset, mapping, ...(useSaved && { saved }) },
+        useSaved ? undefined : file.parsed,
+      );
       const id = randomUUID();
       const now = platform.clock().toISOString();
       await platform.db.query(
@@ -610,93 +637,22 @@ export async function importRoutes(fastify: FastifyInstance) {
     },
     async (request, reply) => {
       const userId = request.userId;
-      const record = await load(userId, request.params.id);
-      if (record.status !== 'preview')
-        throw new ConflictError('This import was committed already', 'IMPORT_COMMITTED');
       const body = (request.body ?? {}) as Record<string, unknown>;
+      // The account is known from the preview; the commit itself runs under the account's lock
+      // and reads the preview again there (another commit of it may have just finished).
+      if (!isUuid(request.params.id)) throw new NotFoundError(IMPORT_NOT_FOUND);
+      const { rows: owned } = await platform.db.query<{ account_id: string }>(
+        'SELECT account_id::text AS account_id FROM import_previews WHERE id = $1::uuid AND user_id = $2',
+        [request.params.id, userId],
+      );
+      const accountId = owned[0]?.account_id;
+      if (!accountId) throw new NotFoundError(IMPORT_NOT_FOUND);
+      const { record, fresh, rows, transactions } = await withAccountImportLock(platform.db, accountId, () =>
+        recordChosenRows(request, reply, body),
+      );
       const { preview } = record;
-      const errorRows = preview.rows.filter((row) => row.status === 'error');
-      if (errorRows.length > 0 && body.skip_error_rows !== true) {
-        const first = errorRows[0]!;
-        throw new ValidationError(
-          [{ field: 'file', message: first.reason ?? `Line ${first.line} could not be read` }],
-          `${errorRows.length} row(s) could not be read (${first.reason}). Fix the mapping, or commit with skip_error_rows`,
-        );
-      }
-      const undecided = undecidedRows(preview.rows);
-      if (undecided.length > 0) {
-        const first = undecided[0]!;
-        throw new ValidationError(
-          undecided.slice(0, 50).map((row) => ({
-            field: `rows[${row.index}].decision`,
-            message: `Line ${row.line} may repeat a transaction entered by hand: choose import or skip`,
-          })),
-          `Decide the ${undecided.length} possible duplicate(s) first (line ${first.line})`,
-        );
-      }
-      const mismatch = preview.balance.firstMismatch;
-      if (mismatch && body.confirm_balance_mismatch !== true) {
-        throw new ConflictError(
-          `The statement's running balance differs from the account's at line ${mismatch.line} by ${formatInr(mismatch.difference)}: ${mismatch.message}. Commit with confirm_balance_mismatch to record it anyway`,
-          'BALANCE_MISMATCH',
-        );
-      }
-      const chosen = preview.rows.filter(
-        (row) => row.decision === 'import' && row.date !== null && row.amount !== 0,
-      );
-      // Another commit may have recorded some of these rows since the preview was made.
-      const known = await knownFingerprints(
-        platform.db,
-        userId,
-        record.accountId,
-        chosen.flatMap((row) => row.fingerprints),
-      );
-      const fresh = chosen.filter((row) => !row.fingerprints.some((key) => known.has(key)));
-      const transactions: Record<string, string> = {};
-      const propose = await ruleProposer(platform.db, userId, record.accountId);
-      const rows: ImportedRow[] = fresh.map((row) => {
-        const transactionId = randomUUID();
-        transactions[String(row.index)] = transactionId;
-        const notes = (row.notes.trim() || row.narration.replace(/\s+/g, ' ').trim() || 'Imported row').slice(
-          0,
-          255,
-        );
-        return {
-          transactionId,
-          line: row.line,
-          transactionDate: row.date!,
-          transactionType: row.amount > 0 ? 'C' : 'D',
-          amount: Math.abs(row.amount),
-          notes,
-          rawNarration: row.narration,
-          reference: row.reference,
-          fingerprints: row.fingerprints,
-          ...proposalOf(propose(row)),
-        };
-      });
-      const now = platform.clock().toISOString();
-      await handleCommand(commandContext(request, { reply }), {
-        streamId: importStreamId(record.id),
-        decider: importDecider,
-        newStream: true,
-        command: {
-          type: 'CommitImport',
-          data: {
-            importId: record.id,
-            userId,
-            now,
-            accountId: record.accountId,
-            fileName: record.fileName,
-            format: preview.format,
-            preset: preview.preset?.id ?? null,
-            rows,
-            skippedRows: preview.rows.length - rows.length,
-            balanceMismatchConfirmed: mismatch !== null,
-          },
-        },
-        waitFor: ['transactions', 'accounts', 'ledger', 'imports'],
-      });
       const mappingSaved = await saveMapping(request, record.accountId, preview);
+      const now = platform.clock().toISOString();
       // Each EMI payment found is matched as the loan's own command (issue 27's paid-EMI model):
       // the ledger then shows the EMI once and hides the debit.
       let matched = 0;
@@ -738,13 +694,135 @@ export async function importRoutes(fastify: FastifyInstance) {
         matched,
         matchProblems,
       };
-      await save(userId, { id: record.id, status: 'committed', preview: { ...preview, committed } }, false);
+      await saveCommitted(userId, record.id, committed);
+      const done: PreviewRecord = { ...record, status: 'committed', preview: { ...preview, committed } };
       return {
-        ...(await answer(userId, record.id, { limit: '1' })),
+        ...(await answerOf(userId, done, { limit: '1' })),
         message: `${rows.length} transaction${rows.length === 1 ? '' : 's'} imported${matched ? `, ${matched} EMI${matched === 1 ? '' : 's'} matched` : ''}${mappingSaved ? '; the column mapping is remembered for this account' : ''}`,
       };
     },
   );
+
+  /**
+   * The commit under the account's lock: the preview read again (a second commit of it is a
+   * 409), the rows another commit recorded since the preview left out, one `ImportCommitted`
+   * appended, and the lock kept until the imports read model holds the rows' fingerprints.
+   */
+  async function recordChosenRows(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    body: Record<string, unknown>,
+  ) {
+    const userId = request.userId;
+    const record = await load(userId, (request.params as { id: string }).id);
+    if (record.status !== 'preview')
+      throw new ConflictError('This import was committed already', 'IMPORT_COMMITTED');
+    const { preview } = record;
+    const errorRows = preview.rows.filter((row) => row.status === 'error');
+    if (errorRows.length > 0 && body.skip_error_rows !== true) {
+      const first = errorRows[0]!;
+      throw new ValidationError(
+        [{ field: 'file', message: first.reason ?? `Line ${first.line} could not be read` }],
+        `${errorRows.length} row(s) could not be read (${first.reason}). Fix the mapping, or commit with skip_error_rows`,
+      );
+    }
+    const undecided = undecidedRows(preview.rows);
+    if (undecided.length > 0) {
+      const first = undecided[0]!;
+      throw new ValidationError(
+        undecided.slice(0, 50).map((row) => ({
+          field: `rows[${row.index}].decision`,
+          message: `Line ${row.line} may repeat a transaction entered by hand: choose import or skip`,
+        })),
+        `Decide the ${undecided.length} possible duplicate(s) first (line ${first.line})`,
+      );
+    }
+    const mismatch = preview.balance.firstMismatch;
+    if (mismatch && body.confirm_balance_mismatch !== true) {
+      throw new ConflictError(
+        `The statement's running balance differs from the account's at line ${mismatch.line} by ${formatInr(mismatch.difference)}: ${mismatch.message}. Commit with confirm_balance_mismatch to record it anyway`,
+        'BALANCE_MISMATCH',
+      );
+    }
+    const chosen = preview.rows.filter(
+      (row) => row.decision === 'import' && row.date !== null && row.amount !== 0,
+    );
+    // Another commit may have recorded some of these rows since the preview was made: under the
+    // lock, its fingerprints are in the read model.
+    const known = await knownFingerprints(
+      platform.db,
+      userId,
+      record.accountId,
+      chosen.flatMap((row) => row.fingerprints),
+    );
+    const fresh = chosen.filter((row) => !row.fingerprints.some((key) => known.has(key)));
+    const transactions: Record<string, string> = {};
+    const propose = await ruleProposer(platform.db, userId, record.accountId);
+    const rows: ImportedRow[] = fresh.map((row) => {
+      const transactionId = randomUUID();
+      transactions[String(row.index)] = transactionId;
+      const notes = (row.notes.trim() || row.narration.replace(/\s+/g, ' ').trim() || 'Imported row').slice(
+        0,
+        255,
+      );
+      return {
+        transactionId,
+        line: row.line,
+        transactionDate: row.date!,
+        transactionType: row.amount > 0 ? 'C' : 'D',
+        amount: Math.abs(row.amount),
+        notes,
+        rawNarration: row.narration,
+        reference: row.reference,
+        fingerprints: row.fingerprints,
+        ...proposalOf(propose(row)),
+      };
+    });
+    const result = await handleCommand(commandContext(request, { reply }), {
+      streamId: importStreamId(record.id),
+      decider: importDecider,
+      newStream: true,
+      command: {
+        type: 'CommitImport',
+        data: {
+          importId: record.id,
+          userId,
+          now: platform.clock().toISOString(),
+          accountId: record.accountId,
+          fileName: record.fileName,
+          format: preview.format,
+          preset: preview.preset?.id ?? null,
+          rows,
+          skippedRows: preview.rows.length - rows.length,
+          balanceMismatchConfirmed: mismatch !== null,
+        },
+      },
+      waitFor: ['transactions', 'accounts', 'ledger', 'imports'],
+    });
+    // The next commit into the account reads these fingerprints: hold the lock until they are in.
+    // (Bounded: a stopped projection must not hold every later commit of the account.)
+    for (let tries = 0; !result.caughtUp && result.position && tries < 12; tries++) {
+      if (await platform.afterAppend(result.position, ['imports'])) break;
+    }
+    await platform.db.query(
+      `UPDATE import_previews SET status = 'committed', file = NULL, updated_at = $3, version = version + 1
+        WHERE id = $1::uuid AND user_id = $2`,
+      [record.id, userId, platform.clock().toISOString()],
+    );
+    return { record, fresh, rows, transactions };
+  }
+
+  /** What the commit recorded, beside the preview (which stays as stored). */
+  async function saveCommitted(
+    userId: string,
+    id: string,
+    committed: NonNullable<StoredPreview['committed']>,
+  ) {
+    await platform.db.query(
+      'UPDATE import_previews SET committed = $3, updated_at = $4, version = version + 1 WHERE id = $1::uuid AND user_id = $2',
+      [id, userId, JSON.stringify(committed), platform.clock().toISOString()],
+    );
+  }
 
   app.post(
     '/:id/undo',

@@ -6,11 +6,13 @@ import {
   fingerprintRows,
   type ImportPreviewRow,
   type MappingSource,
+  type ParsedStatement,
   type PreviewCounts,
   parseStatement,
   type SavedMapping,
   StatementFileError,
   type StatementInfo,
+  StatementParser,
   sniffFileKind,
   ValidationError,
 } from '@kosh/domain';
@@ -63,13 +65,16 @@ export async function readStatementPreview(
   accountId: string,
   bytes: Uint8Array,
   options: { preset?: string; mapping?: ColumnMapping; saved?: readonly SavedMapping[] },
+  /** The file already read as it arrived (`StreamedStatement`), with these options. */
+  parsed?: ParsedStatement,
 ): Promise<StoredPreview> {
   if (bytes.length === 0) throw new StatementFileError('The file is empty (0 bytes).', 'EMPTY_FILE');
   // An .xlsx workbook is read by its adapter into the same table parser (wt-stmt's xlsx.ts).
   const { info, rows } =
-    sniffFileKind(bytes.subarray(0, 8)) === 'xlsx'
+    parsed ??
+    (sniffFileKind(bytes.subarray(0, 8)) === 'xlsx'
       ? await readXlsxStatement(bytes, options)
-      : parseStatement(bytes, options);
+      : parseStatement(bytes, options));
   const transactions = rows.filter((row) => row.kind === 'transaction');
   const firstError = rows.find((row) => row.kind === 'error');
   if (transactions.length === 0) {
@@ -115,4 +120,51 @@ function describe(info: StatementInfo) {
     headerLine: info.headerLine,
     skippedLines: info.skippedLines,
   };
+}
+
+/**
+ * A text statement read chunk by chunk as the upload arrives (issue 30 item 11): the parser holds
+ * no more than a chunk and a line, so the rows are read while the rest of the file is still on
+ * the wire. The chunks are kept too (at most the upload limit), for a later change of mapping.
+ * An `.xlsx` (a zip, read whole by its adapter) or a file the parser refuses is left to
+ * `readStatementPreview`, which reads the bytes again and gives the refusal its answer.
+ */
+export class StreamedStatement {
+  private readonly chunks: Buffer[] = [];
+  private parser: StatementParser | null = null;
+  private readonly rows: ReturnType<StatementParser['push']> = [];
+  private failed = false;
+  private started = false;
+
+  constructor(readonly options: { preset?: string; mapping?: ColumnMapping }) {}
+
+  push(chunk: Buffer): void {
+    this.chunks.push(chunk);
+    if (this.failed) return;
+    try {
+      if (!this.started) {
+        this.started = true;
+        if (sniffFileKind(chunk.subarray(0, 8)) === 'xlsx') {
+          this.failed = true;
+          return;
+        }
+        this.parser = new StatementParser(this.options);
+      }
+      for (const row of this.parser!.push(chunk)) this.rows.push(row);
+    } catch {
+      this.failed = true;
+    }
+  }
+
+  /** The whole file, and its rows when the parser read it all. */
+  end(): { bytes: Buffer; parsed: ParsedStatement | undefined } {
+    const bytes = Buffer.concat(this.chunks);
+    if (this.failed || !this.parser) return { bytes, parsed: undefined };
+    try {
+      for (const row of this.parser.end()) this.rows.push(row);
+      return { bytes, parsed: { info: this.parser.info, rows: this.rows } };
+    } catch {
+      return { bytes, parsed: undefined };
+    }
+  }
 }

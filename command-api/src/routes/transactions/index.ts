@@ -12,9 +12,22 @@ import {
   TransactionStatsResponse,
   type WireTransaction,
 } from '@kosh/contract';
-import type { TransactionEvent, TransactionState } from '@kosh/domain';
+import type {
+  Decider,
+  DeleteImportedTransaction,
+  ImportEvent,
+  ImportState,
+  RecordedEvent,
+  TransactionEvent,
+  TransactionState,
+  UpdateImportedTransaction,
+} from '@kosh/domain';
 import {
   fromPaise,
+  IMPORT_EVENT_TYPES,
+  importDecider,
+  importedTransactionEvents,
+  importStreamId,
   NotFoundError,
   parseTransaction,
   TRANSACTION_ACCOUNT_NOT_FOUND,
@@ -37,7 +50,7 @@ import {
   type TransactionRow,
 } from '@kosh/projections';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { etagOf } from '../../commands/handle';
+import { etagOf, parseIfMatch } from '../../commands/handle';
 import { type CommandOutcome, commandRoutes } from '../../commands/route';
 import { sendCsv } from '../../csv';
 import { cachedReadAt, createAnswerCache } from '../../reads/answer-cache';
@@ -56,6 +69,45 @@ export function toWire(row: TransactionRow): WireTransaction {
     created_at: row.createdAt,
     updated_at: row.updatedAt,
   };
+}
+
+/**
+ * A transaction's commands: a typed transaction's on its own stream (`txn-{id}`); an imported
+ * row's edit and delete on its import's stream (`import-{id}`, issue 30), which holds the row
+ * since the commit and whose undo then removes it with the rest of the batch.
+ */
+type RowCommand = TransactionCommand | UpdateImportedTransaction | DeleteImportedTransaction;
+type RowEvent = TransactionEvent | ImportEvent;
+type RowState = { transaction: TransactionState; imported: ImportState };
+const IMPORT_TYPES = new Set<string>(IMPORT_EVENT_TYPES);
+const isImportedCommand = (
+  command: RowCommand,
+): command is UpdateImportedTransaction | DeleteImportedTransaction =>
+  command.type === 'UpdateImportedTransaction' || command.type === 'DeleteImportedTransaction';
+
+const rowDecider: Decider<RowState, RowCommand, RowEvent> = {
+  initialState: () => ({
+    transaction: transactionDecider.initialState(),
+    imported: importDecider.initialState(),
+  }),
+  evolve: (state, event) =>
+    IMPORT_TYPES.has(event.type)
+      ? { ...state, imported: importDecider.evolve(state.imported, event as ImportEvent) }
+      : { ...state, transaction: transactionDecider.evolve(state.transaction, event as TransactionEvent) },
+  decide: (command, state) =>
+    isImportedCommand(command)
+      ? importDecider.decide(command, state.imported)
+      : transactionDecider.decide(command, state.transaction),
+};
+
+/** The transaction's row as the read model folds the stream's events (an import's: that row's only). */
+function rowOf(history: readonly RowEvent[], transactionId: string): TransactionRow | null {
+  const events = history.flatMap((event) =>
+    IMPORT_TYPES.has(event.type)
+      ? importedTransactionEvents(event as RecordedEvent<ImportEvent>, undefined, transactionId)
+      : [event as RecordedEvent<TransactionEvent>],
+  );
+  return events.reduce(evolveTransactionRow, null);
 }
 
 const tags = ['Transactions'];
@@ -106,9 +158,24 @@ export async function transactionRoutes(fastify: FastifyInstance) {
     return parsed.value;
   }
 
+  /**
+   * The import of the caller's transaction `id`, when it is an imported row (the transaction
+   * book's row says; a row just typed and not in the book yet is a typed one).
+   */
+  async function importOf(userId: string, id: string): Promise<string | null> {
+    const { rows } = await platform.db.query<{ import_id: string | null }>(
+      'SELECT import_id::text AS import_id FROM transactions WHERE id = $1::uuid AND user_id = $2',
+      [id, userId],
+    );
+    return rows[0]?.import_id ?? null;
+  }
+
   const transactionCommand = commandRoutes(app, {
-    decider: transactionDecider,
-    streamId: (command) => transactionStreamId(command.data.transactionId),
+    decider: rowDecider,
+    streamId: (command) =>
+      isImportedCommand(command)
+        ? importStreamId(command.data.importId)
+        : transactionStreamId(command.data.transactionId),
     // The transaction book (list, stats), the ledger and the account registers show a change next.
     waitFor: ['transactions', 'ledger', 'accounts'],
   });
@@ -117,16 +184,14 @@ export async function transactionRoutes(fastify: FastifyInstance) {
   const answerTransaction =
     (message: string) =>
     (
-      result: CommandOutcome<TransactionState, TransactionCommand, TransactionEvent>,
+      result: CommandOutcome<RowState, RowCommand, RowEvent>,
       _request: FastifyRequest,
       reply: FastifyReply,
     ) => {
-      const { state } = result;
-      if (state.status !== 'recorded') throw new NotFoundError(TRANSACTION_NOT_FOUND);
       // The projection's own fold over the stream: the row the read model holds once it has these
       // events (lagging-answers.int.spec compares the two), without reading it back (one statement
       // of every write). When the read model lags, appendEvents has said so (X-Read-Model-Lag).
-      const row = result.history.reduce(evolveTransactionRow, null);
+      const row = rowOf(result.history, result.command.data.transactionId);
       if (!row) throw new NotFoundError(TRANSACTION_NOT_FOUND);
       reply.header('ETag', etagOf(row.version));
       return { success: true as const, message, data: { transaction: toWire(row) } };
@@ -310,7 +375,6 @@ export async function transactionRoutes(fastify: FastifyInstance) {
   transactionCommand({
     method: 'PUT',
     url: '/:id',
-    ifMatch: true,
     schema: {
       tags,
       security,
@@ -319,10 +383,17 @@ export async function transactionRoutes(fastify: FastifyInstance) {
       body: TransactionBody,
       response: { 200: TransactionResponse, ...errorResponses(401, 404, 409, 422) },
     },
-    command: async ({ userId, params, body }, now) => {
+    ifMatch: (command) => !isImportedCommand(command),
+    command: async ({ userId, params, body, headers }, now) => {
       const transactionId = transactionIdOf(params.id);
       const values = await fields(userId, body);
-      return { type: 'UpdateTransaction', data: { ...values, transactionId, userId, now } };
+      const importId = await importOf(userId, transactionId);
+      if (!importId) return { type: 'UpdateTransaction', data: { ...values, transactionId, userId, now } };
+      const expectedVersion = parseIfMatch(headers['if-match']);
+      return {
+        type: 'UpdateImportedTransaction',
+        data: { ...values, importId, transactionId, userId, now, expectedVersion },
+      };
     },
     answer: answerTransaction('Transaction updated successfully!'),
   });
@@ -330,7 +401,6 @@ export async function transactionRoutes(fastify: FastifyInstance) {
   transactionCommand({
     method: 'DELETE',
     url: '/:id',
-    ifMatch: true,
     schema: {
       tags,
       security,
@@ -338,10 +408,17 @@ export async function transactionRoutes(fastify: FastifyInstance) {
       params: TransactionParams,
       response: { 200: TransactionDeletedResponse, ...errorResponses(401, 404, 409) },
     },
-    command: ({ userId, params }, now) => ({
-      type: 'DeleteTransaction',
-      data: { transactionId: transactionIdOf(params.id), userId, now },
-    }),
+    ifMatch: (command) => !isImportedCommand(command),
+    command: async ({ userId, params, headers }, now) => {
+      const transactionId = transactionIdOf(params.id);
+      const importId = await importOf(userId, transactionId);
+      if (!importId) return { type: 'DeleteTransaction', data: { transactionId, userId, now } };
+      const expectedVersion = parseIfMatch(headers['if-match']);
+      return {
+        type: 'DeleteImportedTransaction',
+        data: { importId, transactionId, userId, now, expectedVersion },
+      };
+    },
     // Once the delete is decided (the caller's, not stale), and before it is stored: a failure
     // between the two leaves a debit that is no longer matched, never an EMI or a ledger row built
     // from a debit that is gone. The loans it is matched to are other streams, each read once.
