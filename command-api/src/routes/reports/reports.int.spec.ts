@@ -184,7 +184,7 @@ describe.each(['postgres', 'embedded'] as const)(
         '',
       ]);
       const worthCsv = await get(alice, '/api/reports/net-worth.csv?months=1&as_of=2025-03-21');
-      expect(worthCsv.text.split('\r\n')[1]).toMatch(/^21\/03\/2025,57999\.50,/);
+      expect(worthCsv.text.split('\r\n')[1]).toMatch(/^2025-03-21,57999\.50,/);
     });
 
     it("refuses a bad months or as_of with 422, and shows no one else's money", async () => {
