@@ -2,31 +2,19 @@ import { transactionDecider, transactionStreamId } from '@kosh/domain';
 import { migrate } from '@kosh/event-store';
 import { createTestDatabase, type TestDatabase } from '@kosh/event-store/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { accountsProjection } from '../accounts/projector';
-import { budgetsProjection } from '../budgets/projector';
-import { categoriesProjection } from '../categories/projector';
 import { ledgerProjection } from '../ledger/projector';
-import { loansProjection } from '../loans/projector';
+import { allProjections } from '../registry';
 import { now, transactionId, userId } from '../runner/testing/fixtures';
 import { recordedStream } from '../runner/testing/read-model-spec';
-import { schedulesProjection } from '../schedules/projector';
-import { transactionsProjection } from '../transactions/projector';
-import { readReplayed } from './as-of';
+import { AS_OF_PROJECTIONS, readReplayed } from './as-of';
 
 // One connection, so the live fold and the replays share it as a pooled connection may.
 let database: TestDatabase;
 beforeAll(async () => {
   database = await createTestDatabase({ max: 1 });
-  // Every read model a replay copies (as-of.ts `AS_OF_PROJECTIONS`).
-  const readModels = [
-    transactionsProjection,
-    ledgerProjection,
-    loansProjection,
-    schedulesProjection,
-    accountsProjection,
-    categoriesProjection,
-    budgetsProjection,
-  ];
+  // Every read model a replay copies (as-of.ts `AS_OF_PROJECTIONS`), by name from the registry.
+  const copied = new Set(AS_OF_PROJECTIONS.map((p) => p.name));
+  const readModels = allProjections.filter((p) => copied.has(p.name));
   await migrate(
     database.db,
     readModels.map((p) => p.migrations),
