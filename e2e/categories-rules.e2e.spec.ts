@@ -8,7 +8,15 @@ import { createVerifiedUser } from './support/users';
 async function captureScreen(page: Page, name: string, ready: () => Promise<void>): Promise<void> {
   await captureAt(page, name, async () => {
     await ready();
-    for (const close of await page.locator('.bp6-toast').getByRole('button').all()) await close.click();
+    // Toasts close themselves too: close whichever is still there, one at a time.
+    for (let i = 0; i < 10 && (await page.locator('.bp6-toast').count()) > 0; i++) {
+      await page
+        .locator('.bp6-toast')
+        .getByRole('button')
+        .first()
+        .click({ timeout: 2000 })
+        .catch(() => {});
+    }
     await expect(page.locator('.bp6-toast')).toHaveCount(0);
     await page.evaluate(() => window.scrollTo(0, 0));
   });

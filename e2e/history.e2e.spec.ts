@@ -32,6 +32,8 @@ test('the History page: field-by-field changes, a type filter, and older pages o
   const user = await createVerifiedUser(request, 'Meera');
   const api = await MoneyApi.signIn(request, user);
   const token = await tokenOf(request, user);
+  // Signed in first: a sign-in is an entry of History too, and the newest must be the last chai.
+  await signInThroughUi(page, user);
   const date = fifteenth(0);
   const rent = await api.createTransaction('Flat rent', 'D', date, 500);
   await put(request, token, `/transactions/${rent}`, {
@@ -42,7 +44,6 @@ test('the History page: field-by-field changes, a type filter, and older pages o
   });
   // More than a page (20) of entries, so the oldest arrive only on scrolling.
   for (let i = 1; i <= 22; i++) await api.createTransaction(`Chai ${i}`, 'D', date, 10 + i);
-  await signInThroughUi(page, user);
 
   const history = new HistoryPage(page);
   await page.getByRole('link', { name: 'History' }).click();

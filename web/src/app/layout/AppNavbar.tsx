@@ -16,7 +16,6 @@ function NavigationLinks({ vertical = false, onNavigate }: { vertical?: boolean;
             key={entry.href}
             href={entry.href}
             aria-current={active ? 'page' : undefined}
-            aria-label={compact ? entry.label : undefined}
             title={compact ? entry.label : undefined}
             onClick={onNavigate}
             className={[
