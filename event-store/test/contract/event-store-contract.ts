@@ -50,8 +50,13 @@ export type ContractOptions = {
   skip?: string;
 };
 
+/**
+ * Each event another user's: a user's appends are serialised by their hash chain (the chain's head
+ * row is locked per user), which the ordering cases here, about concurrent writers, must not
+ * stand on; chain.int.spec covers one user's appends.
+ */
 const meta = (overrides: Partial<EventMetadata> = {}): EventMetadata => ({
-  userId: 'user-1',
+  userId: `user-${randomUUID()}`,
   correlationId: randomUUID(),
   causationId: null,
   recordedAt: '2026-01-15T10:00:00.000Z',
