@@ -1,5 +1,5 @@
 import type { RegisteredUser } from '@kosh/domain';
-import { looksLikeRecoveryCode, matchedStep, type TwoFactorKeys } from '../auth/two-factor-codes';
+import { proofOfCode, type TwoFactorKeys } from '../auth/two-factor-codes';
 
 /**
  * The second factor's check for deleting an account (issue 32 item 4: "second factor when on").
@@ -18,9 +18,7 @@ export async function verifySecondFactor(
   if (!factor) return null;
   const given = (code ?? '').trim();
   if (given === '') return 'missing';
-  if (looksLikeRecoveryCode(given)) {
-    return factor.recoveryCodeHashes.includes(keys.hashRecoveryCode(given, user.userId)) ? 'ok' : 'wrong';
-  }
-  const step = matchedStep(keys.open(factor.sealedSecret, user.userId), given.replace(/\s/g, ''), now);
-  return step !== null && step > factor.lastStep ? 'ok' : 'wrong';
+  const proof = proofOfCode(keys, user.userId, given, factor.sealedSecret, now);
+  if (proof.kind === 'recovery') return factor.recoveryCodeHashes.includes(proof.codeHash) ? 'ok' : 'wrong';
+  return proof.step !== null && proof.step > factor.lastStep ? 'ok' : 'wrong';
 }

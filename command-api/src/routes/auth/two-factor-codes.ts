@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, randomInt } from 'node:crypto';
-import { RECOVERY_CODE_COUNT } from '@kosh/domain';
+import { type CodeProof, RECOVERY_CODE_COUNT } from '@kosh/domain';
 import { Secret, TOTP } from 'otpauth';
 import QRCode from 'qrcode';
 
@@ -107,3 +107,20 @@ export const normalizeRecoveryCode = (code: string) => code.toLowerCase().replac
 
 /** Whether what was typed looks like a recovery code rather than a 6-digit code. */
 export const looksLikeRecoveryCode = (code: string) => normalizeRecoveryCode(code).length === 10;
+
+/**
+ * What `code` proves for the user now: a recovery code's keyed hash, or the TOTP step it matches
+ * under the sealed secret (null: none). Whether that proof is accepted (a step not used yet, a
+ * hash not spent) is the user decider's to judge.
+ */
+export function proofOfCode(
+  keys: TwoFactorKeys,
+  userId: string,
+  code: string,
+  sealed: string | null,
+  now: Date,
+): CodeProof {
+  if (looksLikeRecoveryCode(code)) return { kind: 'recovery', codeHash: keys.hashRecoveryCode(code, userId) };
+  if (!sealed) return { kind: 'totp', step: null };
+  return { kind: 'totp', step: matchedStep(keys.open(sealed, userId), code.replace(/\s/g, ''), now) };
+}

@@ -28,11 +28,10 @@ import { verifyPassword } from './passwords';
 import { ownSessions } from './session';
 import { beginSession, newSession, openPendingToken, SIGN_IN_EXPIRED } from './session-start';
 import {
-  looksLikeRecoveryCode,
-  matchedStep,
   newRecoveryCodes,
   newTotpSecret,
   otpauthUri,
+  proofOfCode,
   qrDataUrl,
   twoFactorKeys,
 } from './two-factor-codes';
@@ -77,14 +76,8 @@ export async function twoFactorRoutes(fastify: FastifyInstance) {
   }
 
   /** What `code` proves for `user` now: a recovery code's hash, or the TOTP step it matches. */
-  function proofOf(user: RegisteredUser, code: string, sealed: string | null): CodeProof {
-    if (looksLikeRecoveryCode(code)) {
-      return { kind: 'recovery', codeHash: keys.hashRecoveryCode(code, user.userId) };
-    }
-    if (!sealed) return { kind: 'totp', step: null };
-    const secret = keys.open(sealed, user.userId);
-    return { kind: 'totp', step: matchedStep(secret, code.replace(/\s/g, ''), platform.clock()) };
-  }
+  const proofOf = (user: RegisteredUser, code: string, sealed: string | null): CodeProof =>
+    proofOfCode(keys, user.userId, code, sealed, platform.clock());
 
   const totpStep = (user: RegisteredUser, code: string, sealed: string | null) => {
     const proof = proofOf(user, code, sealed);
