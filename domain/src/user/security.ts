@@ -38,6 +38,15 @@ export type TwoFactorDisabled = DomainEvent<
   'TwoFactorDisabled',
   Readonly<{ userId: string; disabledAt: string }>
 >;
+/**
+ * Two-factor sign-in turned off by an operator (`npm run reset-two-factor`) for a user who lost
+ * both the authenticator and the recovery codes, after checking who they are out of band. `email`:
+ * where the owner is told; `operator` and `reason`: what the operator typed, kept for the audit.
+ */
+export type TwoFactorReset = DomainEvent<
+  'TwoFactorReset',
+  Readonly<{ userId: string; email: string; operator: string; reason: string; resetAt: string }>
+>;
 export type RecoveryCodesRegenerated = DomainEvent<
   'RecoveryCodesRegenerated',
   Readonly<{ userId: string; recoveryCodeHashes: readonly string[]; step: number; regeneratedAt: string }>
@@ -84,6 +93,7 @@ export type UserSecurityEvent =
   | TwoFactorSetupStarted
   | TwoFactorEnabled
   | TwoFactorDisabled
+  | TwoFactorReset
   | RecoveryCodesRegenerated
   | TwoFactorCodeUsed
   | SessionStarted
@@ -93,6 +103,7 @@ export const USER_SECURITY_EVENT_TYPES = [
   'TwoFactorSetupStarted',
   'TwoFactorEnabled',
   'TwoFactorDisabled',
+  'TwoFactorReset',
   'RecoveryCodesRegenerated',
   'TwoFactorCodeUsed',
   'SessionStarted',
@@ -156,6 +167,7 @@ export function evolveUserSecurity(security: UserSecurity, event: UserSecurityEv
         },
       };
     case 'TwoFactorDisabled':
+    case 'TwoFactorReset':
       return { ...security, pendingSecret: null, twoFactor: null };
     case 'RecoveryCodesRegenerated':
       if (!security.twoFactor) return security;
@@ -228,6 +240,11 @@ export type DisableTwoFactor = Command<
   'DisableTwoFactor',
   Readonly<{ passwordMatches: boolean; proof: CodeProof; now: string }>
 >;
+/** An operator's reset (no password, no code: the operator checked the owner out of band). */
+export type ResetTwoFactor = Command<
+  'ResetTwoFactor',
+  Readonly<{ operator: string; reason: string; now: string }>
+>;
 export type RegenerateRecoveryCodes = Command<
   'RegenerateRecoveryCodes',
   Readonly<{ step: number | null; recoveryCodeHashes: readonly string[]; now: string }>
@@ -255,6 +272,7 @@ export type UserSecurityCommand =
   | StartTwoFactorSetup
   | ConfirmTwoFactor
   | DisableTwoFactor
+  | ResetTwoFactor
   | RegenerateRecoveryCodes
   | CompleteTwoFactorSignIn
   | StartSession
@@ -265,6 +283,7 @@ export const USER_SECURITY_COMMAND_TYPES = [
   'StartTwoFactorSetup',
   'ConfirmTwoFactor',
   'DisableTwoFactor',
+  'ResetTwoFactor',
   'RegenerateRecoveryCodes',
   'CompleteTwoFactorSignIn',
   'StartSession',
@@ -326,6 +345,26 @@ export function decideUserSecurity(command: UserSecurityCommand, user: Subject):
       }
       if (!accepts(twoFactor, proof)) throw badCode();
       return [{ type: 'TwoFactorDisabled', data: { userId, disabledAt: now } }];
+    }
+    case 'ResetTwoFactor': {
+      if (!twoFactor) throw new ConflictError(TWO_FACTOR_MESSAGES.notEnabled, 'TWO_FACTOR_NOT_ENABLED');
+      const { operator, reason, now } = command.data;
+      const missing = [
+        ...(operator.trim() === '' ? [{ field: 'operator', message: 'Operator is required' }] : []),
+        ...(reason.trim() === '' ? [{ field: 'reason', message: 'Reason is required' }] : []),
+      ];
+      if (missing.length > 0) throw new ValidationError(missing);
+      // Whoever holds a session may be the one who took the phone: every session ends with it.
+      return [
+        {
+          type: 'TwoFactorReset',
+          data: { userId, email: user.email, operator: operator.trim(), reason: reason.trim(), resetAt: now },
+        },
+        ...liveSessions(security, now).map((s) => ({
+          type: 'SessionEnded' as const,
+          data: { userId, sessionId: s.sessionId, reason: 'ended' as const, endedAt: now },
+        })),
+      ];
     }
     case 'RegenerateRecoveryCodes': {
       if (!twoFactor) throw new ConflictError(TWO_FACTOR_MESSAGES.notEnabled, 'TWO_FACTOR_NOT_ENABLED');

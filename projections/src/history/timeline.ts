@@ -420,6 +420,8 @@ export function timelineEntry(event: HistoryEvent, previous: Values, names: Name
       return entry('Two-factor sign-in turned on');
     case 'TwoFactorDisabled':
       return entry('Two-factor sign-in turned off');
+    case 'TwoFactorReset':
+      return entry(`Two-factor sign-in turned off by support (${String(d.reason)})`);
     case 'RecoveryCodesRegenerated':
       return entry('New recovery codes made');
     case 'TwoFactorCodeUsed':

@@ -59,6 +59,7 @@ export function evolveUserRow(row: UserRow | null, event: UserEvent & Versioned)
     case 'TwoFactorSetupStarted':
     case 'TwoFactorEnabled':
     case 'TwoFactorDisabled':
+    case 'TwoFactorReset':
     case 'RecoveryCodesRegenerated':
     case 'TwoFactorCodeUsed':
     case 'SessionStarted':

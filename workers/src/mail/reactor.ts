@@ -8,6 +8,7 @@ import type {
   PasswordResetRequested,
   RecordedEvent,
   SessionStarted,
+  TwoFactorReset,
 } from '@kosh/domain';
 import type { Queryable } from '@kosh/event-store';
 import type { Projection } from '@kosh/projections';
@@ -21,6 +22,7 @@ import {
   erasureScheduledMail,
   newSignInMail,
   passwordResetMail,
+  twoFactorResetMail,
   verificationMail,
 } from './templates';
 
@@ -34,7 +36,8 @@ export type MailKind =
   | 'audit-grant'
   | 'erasure-scheduled'
   | 'erasure-cancelled'
-  | 'new-sign-in';
+  | 'new-sign-in'
+  | 'two-factor-reset';
 
 export type MailJob = Readonly<{
   /** The event that asked for the mail: its id is the mail's identity. */
@@ -76,6 +79,7 @@ const MAIL_EVENTS = [
   'AccountErasureRequested',
   'AccountErasureCancelled',
   'SessionStarted',
+  'TwoFactorReset',
 ] as const;
 
 type MailEvent = RecordedEvent<
@@ -87,6 +91,7 @@ type MailEvent = RecordedEvent<
   | AccountErasureRequested
   | AccountErasureCancelled
   | SessionStarted
+  | TwoFactorReset
 >;
 
 function jobOf(event: MailEvent): MailJob {
@@ -135,6 +140,10 @@ function jobOf(event: MailEvent): MailJob {
         expiresAt,
         signIn: { browser, os, address, at: startedAt },
       };
+    }
+    case 'TwoFactorReset': {
+      const expiresAt = new Date(Date.parse(event.data.resetAt) + NOTICE_TTL_MS).toISOString();
+      return { ...base, kind: 'two-factor-reset', sealedToken: null, expiresAt };
     }
   }
 }
@@ -214,6 +223,8 @@ function render(job: MailJob, deps: MailProcessorDeps): Mail {
       };
       return newSignInMail({ ...base, ...signIn });
     }
+    case 'two-factor-reset':
+      return twoFactorResetMail(base);
   }
 }
 

@@ -233,6 +233,23 @@ export function newSignInMail(input: {
   );
 }
 
+/** Mailed when an operator turned two-factor sign-in off (`npm run reset-two-factor`). */
+export function twoFactorResetMail(input: { appUrl: string; to: string }): Mail {
+  return layout(
+    input.to,
+    `Two-factor sign-in on your ${PRODUCT_NAME} account was turned off`,
+    [
+      `At your request, ${PRODUCT_NAME} support turned off two-factor sign-in on your account and signed out every session.`,
+      'Sign in with your password, then turn two-factor sign-in on again from your profile.',
+    ],
+    joinUrl(input.appUrl, '/profile'),
+    'Open your profile',
+    [
+      'If you did not ask for this, reset your password now and write to support: someone may be trying to take over your account.',
+    ],
+  );
+}
+
 /**
  * A reminder (issue 31): what is due, when and how much, with the one-click unsubscribe link
  * in the body and in `List-Unsubscribe` / `List-Unsubscribe-Post` (RFC 8058).
