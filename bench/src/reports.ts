@@ -13,6 +13,8 @@
  * Against each report call, in the same run and interleaved with it, the plain grouped SQL query
  * of the same rows (the period's debits summed by category) is timed on the same pool: the report
  * must stay within 2× of it at p95, and under 100 ms. The load average is printed beside each line.
+ * "reads" times the report's own reads and roll-up without HTTP (routing, auth, serialisation),
+ * interleaved too, to tell the per-request cost from the reads'.
  *
  * Options (environment): BENCH_TRANSACTIONS=100000  BENCH_CALLS=100
  */
@@ -21,6 +23,7 @@ import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { seedCatalog } from '@kosh/command-api';
 import { createTestApp } from '@kosh/command-api/testing';
+import { reportCategories, rollUpSpending, spendingByCategory } from '@kosh/projections';
 import { book } from './support/book';
 import { random } from './support/random';
 
@@ -109,7 +112,8 @@ async function main() {
       `\n${CALLS} calls each, interleaved with the plain grouped query of the same range (after 10 warm-up), ms;` +
         ` answer cache off (ANSWER_CACHE_MB=0):\n` +
         `${'spending report'.padEnd(32)} ${'first'.padStart(7)} ${'p50'.padStart(7)} ${'p95'.padStart(7)}` +
-        ` | ${'SQL p50'.padStart(7)} ${'SQL p95'.padStart(7)} | ${'p95 ×'.padStart(6)}   load  rows`,
+        ` | ${'SQL p50'.padStart(7)} ${'SQL p95'.padStart(7)} | ${'p95 ×'.padStart(6)} | ${'reads p50'.padStart(9)}` +
+        ` ${'reads p95'.padStart(9)} ${'×'.padStart(5)}   load  rows`,
     );
     for (const scenario of scenarios) {
       const call = async ({ from, to }: { from: string; to: string }) => {
@@ -119,6 +123,16 @@ async function main() {
         const ms = performance.now() - started;
         if (response.statusCode !== 200) throw new Error(`${url}: ${response.statusCode} ${response.body}`);
         return { ms, body: response.json() };
+      };
+      // The report's own reads and roll-up, without HTTP (routing, auth, serialisation).
+      const reads = async ({ from, to }: { from: string; to: string }) => {
+        const started = performance.now();
+        const [categories, spent] = await Promise.all([
+          reportCategories(t.platform.db, userId),
+          spendingByCategory(t.platform.db, userId, from, to),
+        ]);
+        rollUpSpending(categories, spent.categories, spent.loanPayments);
+        return performance.now() - started;
       };
       const sql = async ({ from, to }: { from: string; to: string }) => {
         const started = performance.now();
@@ -133,6 +147,7 @@ async function main() {
         await sql(range);
       }
       const reportTimes: number[] = [];
+      const readTimes: number[] = [];
       const sqlTimes: number[] = [];
       let counted = 0;
       for (let i = 0; i < CALLS; i++) {
@@ -142,18 +157,22 @@ async function main() {
           const r = await call(range);
           reportTimes.push(r.ms);
           sqlTimes.push((await sql(range)).ms);
+          readTimes.push(await reads(range));
           counted = r.body.data.categories.reduce((n: number, c: { count: number }) => n + c.count, 0);
         } else {
+          readTimes.push(await reads(range));
           sqlTimes.push((await sql(range)).ms);
           reportTimes.push((await call(range)).ms);
         }
       }
       const report = stats(reportTimes);
       const plain = stats(sqlTimes);
+      const read = stats(readTimes);
       console.log(
         `${scenario.name.padEnd(32)} ${first.ms.toFixed(1).padStart(7)} ${report.p50.toFixed(1).padStart(7)} ` +
           `${report.p95.toFixed(1).padStart(7)} | ${plain.p50.toFixed(1).padStart(7)} ${plain.p95.toFixed(1).padStart(7)} | ` +
-          `${(report.p95 / plain.p95).toFixed(2).padStart(6)}  ${loadavg()[0]?.toFixed(1).padStart(5)}  ${counted} debits and loan payments (last call)`,
+          `${(report.p95 / plain.p95).toFixed(2).padStart(6)} | ${read.p50.toFixed(1).padStart(9)} ${read.p95.toFixed(1).padStart(9)} ` +
+          `${(read.p95 / plain.p95).toFixed(2).padStart(5)}  ${loadavg()[0]?.toFixed(1).padStart(5)}  ${counted} debits and loan payments (last call)`,
       );
     }
   } finally {

@@ -92,13 +92,25 @@ export async function dropEmptyMonths(tx: Queryable, userIds: readonly string[])
 
 /**
  * Runs `update`, an UPDATE of `transactions t` that re-categorises rows and RETURNs
- * `t.user_id, t.transaction_date, t.transaction_type, t.amount` with `before` (the category
- * the row had: read from a self-join, which sees the rows as they were before the statement)
- * and `after` (`t.category_id`), and moves the cells of what it moved, in the same statement.
+ * `t.id, t.user_id, t.transaction_date, t.transaction_type, t.amount` with `before` (the
+ * category the row had: read from a self-join, which sees the rows as they were before the
+ * statement) and `after` (`t.category_id`), and, in the same statement, moves the cells of what
+ * it moved and notes that the event at `position` moved those rows (`transaction_category_moves`:
+ * the transaction's History shows it).
  */
-export async function recategorise(tx: Queryable, update: string, params: readonly unknown[]): Promise<void> {
+export async function recategorise(
+  tx: Queryable,
+  update: string,
+  params: readonly unknown[],
+  position: string,
+): Promise<void> {
   const { rows } = await tx.query<{ emptied_user_id: string; emptied: boolean }>(
     `WITH moved AS (${update}),
+     noted AS (
+       INSERT INTO transaction_category_moves (user_id, transaction_id, position)
+       SELECT user_id, id, $${params.length + 1} FROM moved WHERE before IS DISTINCT FROM after
+       ON CONFLICT DO NOTHING
+     ),
      delta AS (
        SELECT user_id, date_trunc('month', transaction_date)::date AS month, transaction_type, category_id,
               sum(amount) AS amount, sum(n) AS count
@@ -111,7 +123,7 @@ export async function recategorise(tx: Queryable, update: string, params: readon
        HAVING sum(n) <> 0 OR sum(amount) <> 0
      )
      ${ADD_TO_MONTHS({ from: 'delta' })}`,
-    [...params],
+    [...params, position],
   );
   await dropEmptyMonths(
     tx,

@@ -512,6 +512,7 @@ async function categorise(tx: Queryable, event: RecordedEvent<CategorisingEvent>
           AND o.id = t.id
        RETURNING ${MOVED}`,
       [event.data.transactionId, event.data.userId, LOAN_EMI_KEY],
+      event.position,
     );
     return;
   }
@@ -523,6 +524,7 @@ async function categorise(tx: Queryable, event: RecordedEvent<CategorisingEvent>
           AND t.category_id = s.category_id AND o.id = t.id
        RETURNING ${MOVED}`,
       [event.data.transactionId, event.data.userId, LOAN_EMI_KEY],
+      event.position,
     );
     return;
   }
@@ -536,6 +538,7 @@ async function categorise(tx: Queryable, event: RecordedEvent<CategorisingEvent>
         WHERE t.id = r."transactionId" AND t.user_id = $1 AND o.id = t.id
        RETURNING ${MOVED}`,
       [userId, JSON.stringify(changes)],
+      event.position,
     );
     return;
   }
@@ -546,6 +549,7 @@ async function categorise(tx: Queryable, event: RecordedEvent<CategorisingEvent>
       WHERE t.user_id = $1 AND t.category_id = $2 AND o.id = t.id
      RETURNING ${MOVED}`,
     [event.data.userId, event.data.categoryId, to],
+    event.position,
   );
 }
 
@@ -553,7 +557,7 @@ async function categorise(tx: Queryable, event: RecordedEvent<CategorisingEvent>
  * What a re-categorising UPDATE answers for the month cells (months.ts `recategorise`): `o` is
  * the row joined to itself, as it was before the statement.
  */
-const MOVED = `t.user_id, t.transaction_date, t.transaction_type, t.amount, o.category_id AS before,
+const MOVED = `t.id, t.user_id, t.transaction_date, t.transaction_type, t.amount, o.category_id AS before,
        t.category_id AS after`;
 
 /** The transactions' own events (and imports' rows) of a batch, folded and saved together. */
@@ -586,6 +590,7 @@ export const transactionsProjection = defineProjection({
     'transaction_note_word_rows',
     'transaction_system_categories',
     'transaction_months',
+    'transaction_category_moves',
   ],
   migrations: new URL('./migrations', import.meta.url),
   async apply(tx, batch) {

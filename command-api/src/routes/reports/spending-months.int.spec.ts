@@ -246,7 +246,8 @@ describe.each(['postgres', 'embedded'] as const)('spending from the month cells 
     const match = await t.as(alice).post(`/api/loans/${loanId}/emis/1/payment`, { transaction_id: paid });
     expect(match.status, match.text).toBe(201);
     await expectSameAsTheBook();
-  });
+    // Some 40 commands and 8 comparisons of every range: a minute or more on a loaded machine.
+  }, 240_000);
 
   it('reads the same after every read model is rebuilt', async () => {
     const reports = async () => {
