@@ -41,6 +41,11 @@ const historyEventOf = (r: DbHistoryRow): HistoryEvent => ({
 /** Already validated filters of a timeline page. */
 export type HistoryFilter = {
   streamId: string | null;
+  /**
+   * With `streamId` a transaction's: its History also holds the events of other streams that
+   * moved it to another category (a rule applied, a merge…; `transaction_category_moves`).
+   */
+  movedTransactionId?: string;
   type: string | null;
   /** ISO instants, inclusive. */
   from: string | null;
@@ -272,7 +277,11 @@ export async function historyPage(
     params.push(value);
     where.push(sql.replace('?', `$${params.length}`));
   };
-  if (filter.streamId !== null) add('stream_id = ?', filter.streamId);
+  if (filter.streamId !== null && filter.movedTransactionId !== undefined) {
+    params.push(filter.streamId, filter.movedTransactionId);
+    where.push(`(stream_id = $${params.length - 1} OR position IN (SELECT position FROM transaction_category_moves
+       WHERE user_id = $1 AND transaction_id = $${params.length}::uuid))`);
+  } else if (filter.streamId !== null) add('stream_id = ?', filter.streamId);
   if (filter.type !== null) add('type = ?', filter.type);
   if (filter.from !== null) add('recorded_at >= ?::timestamptz', filter.from);
   if (filter.to !== null) add('recorded_at <= ?::timestamptz', filter.to);

@@ -1,5 +1,6 @@
 import { type Paise, toPaise } from '@kosh/domain';
 import type { Queryable } from '@kosh/event-store';
+import { monthSpan } from './month-span';
 
 /** A category of the user's tree as a report names it. */
 export type ReportCategory = Readonly<{
@@ -38,11 +39,38 @@ export async function reportCategories(db: Queryable, userId: string): Promise<R
 /** Money spent in one category (null: none) over a range, and in how many debits. */
 export type CategorySpend = Readonly<{ categoryId: string | null; amount: Paise; count: number }>;
 
+/** A debit matched to an EMI, by id: text in `loan_emi_marks`, a UUID in the book. */
+const MATCHED_DEBITS = `SELECT m.transaction_id::uuid FROM loan_emi_marks m
+   WHERE m.user_id = $1 AND m.transaction_id ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'`;
+
+/**
+ * The period's debits by category: the whole months' cells of `transaction_months`, the rows of
+ * the days at the edges (`$4`–`$7`, null when there are none), less the debits matched to an
+ * EMI over the whole period (few: one per EMI at most, found by id).
+ */
+const DEBITS_BY_CATEGORY = `SELECT category_id::text AS category_id, sum(amount)::text AS amount, sum(n)::int AS count
+   FROM (SELECT category_id, amount, count AS n FROM transaction_months
+          WHERE user_id = $1 AND transaction_type = 'D' AND month BETWEEN $2::date AND $3::date
+         UNION ALL
+         SELECT category_id, amount, 1 FROM transactions
+          WHERE user_id = $1 AND transaction_type = 'D' AND transaction_date BETWEEN $4::date AND $5::date
+         UNION ALL
+         SELECT category_id, amount, 1 FROM transactions
+          WHERE user_id = $1 AND transaction_type = 'D' AND transaction_date BETWEEN $6::date AND $7::date
+         UNION ALL
+         SELECT category_id, -amount, -1 FROM transactions
+          WHERE user_id = $1 AND transaction_type = 'D' AND transaction_date BETWEEN $8::date AND $9::date
+            AND id IN (${MATCHED_DEBITS})) AS d
+  GROUP BY category_id
+ HAVING sum(n) <> 0`;
+
 /**
  * What the user spent from `from` to `to` (inclusive), as the ledger debits it: every debit of the
  * transaction book by its category, except a debit matched to an EMI (the EMI counts it), and the
  * loans' payments (EMIs, part-payments, foreclosures) apart. Transfers between own accounts are
- * not debits of the book. Two grouped reads.
+ * not debits of the book. Two grouped reads, neither reading every row of a long period: the
+ * book's whole months come from `transaction_months` (month-span.ts), the loans' payments from
+ * the entries of the user's loans.
  */
 export async function spendingByCategory(
   db: Queryable,
@@ -50,18 +78,24 @@ export async function spendingByCategory(
   from: string,
   to: string,
 ): Promise<{ categories: CategorySpend[]; loanPayments: { amount: Paise; count: number } }> {
+  const span = monthSpan(from, to);
+  const [before, after] = span.edges;
   const [debits, loans] = await Promise.all([
-    db.query<{ category_id: string | null; amount: string; count: number }>(
-      `SELECT t.category_id::text AS category_id, sum(t.amount)::text AS amount, count(*)::int AS count
-         FROM transactions t
-        WHERE t.user_id = $1 AND t.transaction_type = 'D' AND t.transaction_date BETWEEN $2::date AND $3::date
-          AND NOT EXISTS (SELECT 1 FROM loan_emi_marks m WHERE m.user_id = $1 AND m.transaction_id = t.id::text)
-        GROUP BY t.category_id`,
-      [userId, from, to],
-    ),
+    db.query<{ category_id: string | null; amount: string; count: number }>(DEBITS_BY_CATEGORY, [
+      userId,
+      span.months?.[0] ?? null,
+      span.months?.[1] ?? null,
+      before?.[0] ?? null,
+      before?.[1] ?? null,
+      after?.[0] ?? null,
+      after?.[1] ?? null,
+      from,
+      to,
+    ]),
     db.query<{ amount: string; count: number }>(
       `SELECT coalesce(sum(amount), 0)::text AS amount, count(*)::int AS count FROM ledger_entries
-        WHERE user_id = $1 AND entry_date BETWEEN $2::date AND $3::date AND side = 'D' AND kind <> 'transaction'`,
+        WHERE loan_id IN (SELECT loan_id FROM ledger_loans WHERE user_id = $1)
+          AND user_id = $1 AND entry_date BETWEEN $2::date AND $3::date AND side = 'D' AND kind <> 'transaction'`,
       [userId, from, to],
     ),
   ]);

@@ -7,6 +7,8 @@ import { transactionsProjection } from './projector';
 const ROWS = `SELECT id::text, notes, transaction_type, amount::text, version FROM transactions ORDER BY notes`;
 const STATS = `SELECT user_id, total_transactions::int, credit_count::int, debit_count::int,
   credit_amount::text, debit_amount::text FROM transaction_stats`;
+const MONTHS = `SELECT to_char(month, 'YYYY-MM-DD') AS month, transaction_type, amount::text, count::int
+  FROM transaction_months ORDER BY month, transaction_type`;
 
 const salaryId = '1e7d8f4e-0000-4000-8000-000000000001';
 const rentId = '1e7d8f4e-0000-4000-8000-000000000002';
@@ -55,10 +57,18 @@ describe('transactions read model in PostgreSQL', () => {
         debit_amount: '26000.00',
       },
     ]);
+    expect(await spec.rows(MONTHS)).toEqual([
+      { month: '2026-01-01', transaction_type: 'C', amount: '90000.00', count: 1 },
+      { month: '2026-01-01', transaction_type: 'D', amount: '26000.00', count: 1 },
+    ]);
     await spec.apply(rent.decide(remove(rentId)));
     expect(await spec.rows(ROWS)).toMatchObject([{ id: salaryId }]);
     expect(await spec.rows(STATS)).toMatchObject([
       { total_transactions: 1, debit_count: 0, debit_amount: '0.00' },
+    ]);
+    // The debits' cell went with its last row, as a rebuild would never make it.
+    expect(await spec.rows(MONTHS)).toEqual([
+      { month: '2026-01-01', transaction_type: 'C', amount: '90000.00', count: 1 },
     ]);
   });
 
@@ -70,8 +80,9 @@ describe('transactions read model in PostgreSQL', () => {
     ];
     const counts = await spec.landsOnce(events);
     // Rows, totals, the note grams ("salary" and "rent" hold 8 distinct letters and 8 pairs),
-    // the two words and their two postings; no system category (nothing seeded).
-    expect(counts).toEqual([2, 1, 16, 2, 2, 0]);
+    // the two words and their two postings; no system category (nothing seeded); two month cells
+    // (a credit and a debit of one month, no category); no category moved.
+    expect(counts).toEqual([2, 1, 16, 2, 2, 0, 2, 0]);
   });
 
   it('keeps, per user, how many notes hold each one- or two-character piece, as ILIKE finds them', async () => {

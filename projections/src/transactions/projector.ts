@@ -26,6 +26,7 @@ import { columnsOf } from '../runner/columns';
 import { defineProjection } from '../runner/define';
 import { foldRows, type RowChange, splitChanges } from '../runner/row-projection';
 import { withImportedTransactions } from './imported';
+import { ADD_TO_MONTHS, dropEmptyMonths, monthRecords, monthsDeltaOf, recategorise } from './months';
 import { cutNotes, type NotesDelta } from './note-cuts';
 
 export type { NotesDelta } from './note-cuts';
@@ -397,7 +398,7 @@ function noteIndexParams(delta: readonly NotesDelta[], first: number) {
   return { sql: ADD_TO_NOTE_INDEXES(params, mixed), values: names.map((name) => values[name]) };
 }
 
-type EmptyCount = { kind: 'gram' | 'word'; user_id: string; key: string };
+type EmptyCount = { kind: 'gram' | 'word' | 'month'; user_id: string; key: string };
 
 /**
  * A count that reached 0 is removed, so the tables hold what a rebuild of the same log holds (a
@@ -429,22 +430,33 @@ export async function addToNoteIndexes(tx: Queryable, delta: readonly NotesDelta
 }
 
 /**
- * The rows, the totals, the note grams and words in one statement: the tables are independent
- * (no part reads what another writes), and a statement per table was a round trip each on
- * every command (issue 16: POST /api/transactions). An empty list writes nothing.
+ * The rows, the totals, the month cells, the note grams and words in one statement: the tables
+ * are independent (no part reads what another writes), and a statement per table was a round
+ * trip each on every command (issue 16: POST /api/transactions). An empty list writes nothing.
  */
 async function saveBatch(
   tx: Queryable,
   changes: readonly RowChange<TransactionRow>[],
   saved: readonly TransactionRow[],
 ) {
-  const notes = noteIndexParams(notesDeltaOf(changes), 3);
+  const notes = noteIndexParams(notesDeltaOf(changes), 4);
   const { rows } = await tx.query<EmptyCount>(
-    `WITH saved AS (${SAVE_ROWS('$1')}), totals AS (${ADD_TO_STATS('$2')}), ${notes.sql}`,
-    [JSON.stringify(rowRecords(saved)), JSON.stringify(statsRecords(statsDeltaOf(changes))), ...notes.values],
+    `WITH saved AS (${SAVE_ROWS('$1')}), totals AS (${ADD_TO_STATS('$2')}),
+     months AS (${ADD_TO_MONTHS({ param: '$3' })}), ${notes.sql}
+     UNION ALL SELECT 'month', emptied_user_id, '' FROM months WHERE emptied`,
+    [
+      JSON.stringify(rowRecords(saved)),
+      JSON.stringify(statsRecords(statsDeltaOf(changes))),
+      JSON.stringify(monthRecords(monthsDeltaOf(changes))),
+      ...notes.values,
+    ],
     { prepared: true },
   );
   await dropEmptyCounts(tx, rows);
+  await dropEmptyMonths(
+    tx,
+    rows.filter((r) => r.kind === 'month').map((r) => r.user_id),
+  );
 }
 
 /**
@@ -475,7 +487,8 @@ const isCategorising = (event: RecordedEvent): event is RecordedEvent<Categorisi
 /**
  * A category's merge or delete moves every transaction of the user still in it; a rule's
  * application sets the category and payee of the transactions it lists. Neither touches the
- * row's version (the transaction's own stream is unchanged) nor the totals or the notes' indexes.
+ * row's version (the transaction's own stream is unchanged) nor the totals or the notes' indexes;
+ * each moves the month cells of the rows it moved.
  */
 async function categorise(tx: Queryable, event: RecordedEvent<CategorisingEvent>): Promise<void> {
   if (event.type === 'CategoriesSeeded') {
@@ -492,40 +505,60 @@ async function categorise(tx: Queryable, event: RecordedEvent<CategorisingEvent>
     // A debit matched to an EMI (an old EmiMarkedPaid with a transaction reads as a match) goes
     // into the user's Loan EMI category, unless the user put it in another.
     if (!event.data.transactionId) return;
-    await tx.query(
-      `UPDATE transactions t SET category_id = s.category_id FROM transaction_system_categories s
-        WHERE t.id = $1 AND t.user_id = $2 AND s.user_id = t.user_id AND s.key = $3 AND t.category_id IS NULL`,
+    await recategorise(
+      tx,
+      `UPDATE transactions t SET category_id = s.category_id FROM transactions o, transaction_system_categories s
+        WHERE t.id = $1 AND t.user_id = $2 AND s.user_id = t.user_id AND s.key = $3 AND t.category_id IS NULL
+          AND o.id = t.id
+       RETURNING ${MOVED}`,
       [event.data.transactionId, event.data.userId, LOAN_EMI_KEY],
+      event.position,
     );
     return;
   }
   if (event.type === 'EmiMatchReleased') {
-    await tx.query(
-      `UPDATE transactions t SET category_id = NULL FROM transaction_system_categories s
+    await recategorise(
+      tx,
+      `UPDATE transactions t SET category_id = NULL FROM transactions o, transaction_system_categories s
         WHERE t.id = $1 AND t.user_id = $2 AND s.user_id = t.user_id AND s.key = $3
-          AND t.category_id = s.category_id`,
+          AND t.category_id = s.category_id AND o.id = t.id
+       RETURNING ${MOVED}`,
       [event.data.transactionId, event.data.userId, LOAN_EMI_KEY],
+      event.position,
     );
     return;
   }
   if (event.type === 'RuleApplied') {
     const { userId, changes } = event.data;
     if (changes.length === 0) return;
-    await tx.query(
+    await recategorise(
+      tx,
       `UPDATE transactions t SET category_id = r."categoryId", payee = r."payee"
-         FROM jsonb_to_recordset($2::jsonb) AS r("transactionId" uuid, "categoryId" uuid, "payee" text)
-        WHERE t.id = r."transactionId" AND t.user_id = $1`,
+         FROM jsonb_to_recordset($2::jsonb) AS r("transactionId" uuid, "categoryId" uuid, "payee" text), transactions o
+        WHERE t.id = r."transactionId" AND t.user_id = $1 AND o.id = t.id
+       RETURNING ${MOVED}`,
       [userId, JSON.stringify(changes)],
+      event.position,
     );
     return;
   }
   const to = event.type === 'CategoryMerged' ? event.data.intoId : event.data.moveTo;
-  await tx.query('UPDATE transactions SET category_id = $3 WHERE user_id = $1 AND category_id = $2', [
-    event.data.userId,
-    event.data.categoryId,
-    to,
-  ]);
+  await recategorise(
+    tx,
+    `UPDATE transactions t SET category_id = $3 FROM transactions o
+      WHERE t.user_id = $1 AND t.category_id = $2 AND o.id = t.id
+     RETURNING ${MOVED}`,
+    [event.data.userId, event.data.categoryId, to],
+    event.position,
+  );
 }
+
+/**
+ * What a re-categorising UPDATE answers for the month cells (months.ts `recategorise`): `o` is
+ * the row joined to itself, as it was before the statement.
+ */
+const MOVED = `t.id, t.user_id, t.transaction_date, t.transaction_type, t.amount, o.category_id AS before,
+       t.category_id AS after`;
 
 /** The transactions' own events (and imports' rows) of a batch, folded and saved together. */
 async function applyTransactionEvents(tx: Queryable, batch: readonly RecordedEvent[]): Promise<void> {
@@ -556,6 +589,8 @@ export const transactionsProjection = defineProjection({
     'transaction_note_words',
     'transaction_note_word_rows',
     'transaction_system_categories',
+    'transaction_months',
+    'transaction_category_moves',
   ],
   migrations: new URL('./migrations', import.meta.url),
   async apply(tx, batch) {

@@ -147,8 +147,17 @@ export async function historyRoutes(fastify: FastifyInstance) {
     async (request) => page(request, parseHistoryQuery(request.query, request.userId)),
   );
 
-  /** One item's history; another user's item (or none) is a 404. */
-  function itemHistory(path: string, streamOf: (id: string) => string, notFound: string, summary: string) {
+  /**
+   * One item's history; another user's item (or none) is a 404. A transaction's also holds the
+   * events of other streams that moved it to another category (`categoryMoves`).
+   */
+  function itemHistory(
+    path: string,
+    streamOf: (id: string) => string,
+    notFound: string,
+    summary: string,
+    categoryMoves = false,
+  ) {
     app.get(
       path,
       {
@@ -169,7 +178,7 @@ export async function historyRoutes(fastify: FastifyInstance) {
           throw new NotFoundError(notFound);
         }
         const filter = parseHistoryQuery(request.query as Record<string, string>, request.userId);
-        return page(request, { ...filter, streamId });
+        return page(request, { ...filter, streamId, ...(categoryMoves && { movedTransactionId: id }) });
       },
     );
   }
@@ -178,7 +187,8 @@ export async function historyRoutes(fastify: FastifyInstance) {
     '/transactions/:id/history',
     transactionStreamId,
     TRANSACTION_NOT_FOUND,
-    "A transaction's history, deleted ones included",
+    "A transaction's history, deleted ones included, with the rules applied, merges and EMI matches that moved it to another category",
+    true,
   );
 
   /** The caller's loan stream (deleted loans included), or 404. */
