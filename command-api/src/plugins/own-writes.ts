@@ -34,6 +34,9 @@ export const EARLY_ANSWER_READ_MODELS = ['transactions', 'ledger', 'accounts'] a
 /** A position token as the stores write them (PostgreSQL: `xid:position`, zero-padded digits). */
 const POSITION = /^[\w:/-]{1,100}$/;
 
+/** How long the catch-up of early answers gathers writes. */
+const CATCH_UP_AFTER_MS = 50;
+
 type Pending = { position: string; readModels: Set<string> };
 
 export const ownWritesPlugin = fp(
@@ -48,6 +51,24 @@ export const ownWritesPlugin = fp(
         platform.logger.warn({ projection: name, err }, 'catch-up failed; will retry');
       });
     };
+    // The catch-up of early answers starts a moment later, once for every write of that moment:
+    // a batch then holds the records of back-to-back and concurrent writers (one transaction per
+    // read model for all of them, not one per record). The user's next request does not wait for
+    // the moment: it starts the catch-up itself (`reached`).
+    const later = new Set<string>();
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    const catchUpSoon = (readModels: readonly string[]) => {
+      for (const name of readModels) later.add(name);
+      timer ??= setTimeout(() => {
+        timer = null;
+        const names = [...later];
+        later.clear();
+        for (const name of names) catchUp(name);
+      }, CATCH_UP_AFTER_MS);
+    };
+    app.addHook('onClose', async () => {
+      if (timer) clearTimeout(timer);
+    });
 
     async function reached(position: string, readModels: readonly string[]): Promise<boolean> {
       // Known in this process without a query when its own catch-up got there.
@@ -57,7 +78,7 @@ export const ownWritesPlugin = fp(
 
     app.decorate('ownWrites', {
       stored(userId, position, readModels) {
-        for (const name of readModels) catchUp(name);
+        catchUpSoon(readModels);
         const known = pending.get(userId);
         if (!known) {
           pending.set(userId, { position, readModels: new Set(readModels) });
