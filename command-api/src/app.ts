@@ -18,6 +18,7 @@ import { healthRoutes } from './plugins/health';
 import { idempotencyPlugin } from './plugins/idempotency';
 import { clientErrorHandler, frameworkErrors, inputGuardPlugin } from './plugins/input-guard';
 import { metricsPlugin } from './plugins/metrics';
+import { ownWritesPlugin } from './plugins/own-writes';
 import { requestIdOf } from './plugins/request-id';
 import { securityHeadersPlugin } from './plugins/security-headers';
 import { staticPlugin } from './plugins/static';
@@ -83,6 +84,7 @@ export async function buildApp(platform: Platform, options: AppOptions = {}): Pr
   await app.register(auditAccessPlugin);
   await app.register(idempotencyPlugin);
   await app.register(afterAnswerPlugin);
+  await app.register(ownWritesPlugin);
   await app.register(rateLimit, {
     global: false,
     // Counted per address unless a route keys it otherwise (e.g. by e-mail).

@@ -13,9 +13,18 @@ export type CommandContext = {
   reply?: FastifyReply;
   /** The request's id (route.ts `commandContext`); commands outside a request get a fresh one. */
   correlationId?: string;
+  /**
+   * Answer once the events are stored, before the read models of `waitFor` hold them: they are
+   * handed here (the own-writes plugin, which starts their catch-up and makes the user's next
+   * request wait for it) instead of being waited for (ARCHITECTURE.md "Read your own writes").
+   */
+  answerEarly?: (position: string, readModels: readonly string[]) => void;
 };
 
-/** `caughtUp`: the read models named in `waitFor` include the events (else the answer says so). */
+/**
+ * `caughtUp`: the read models named in `waitFor` include the events (else the answer says so;
+ * an early answer always does: they do not yet).
+ */
 export type AppendOutcome = { nextVersion: number; position: string | null; caughtUp: boolean };
 
 /** Header on a command's answer built from the aggregate because its read models still lag. */
@@ -48,7 +57,14 @@ export async function appendEvents(
   const result = await platform.eventStore
     .appendToStream(streamId, toAppend, { expectedVersion: options.expectedVersion })
     .finally(() => stopTimer());
-  const caughtUp = await platform.afterAppend(result.position, options.waitFor ?? []);
+  const waitFor = options.waitFor ?? [];
+  let caughtUp: boolean;
+  if (ctx.answerEarly && waitFor.length > 0) {
+    ctx.answerEarly(result.position, waitFor);
+    caughtUp = false;
+  } else {
+    caughtUp = await platform.afterAppend(result.position, waitFor);
+  }
   ctx.reply?.header('X-Event-Position', result.position);
   if (!caughtUp) ctx.reply?.header(READ_MODEL_LAG_HEADER, 'true');
   return { nextVersion: result.nextVersion, position: result.position, caughtUp };

@@ -112,6 +112,12 @@ export type CommandRouteOptions<S extends FastifySchema, State, C extends Comman
   ifMatch?: boolean | ((command: C) => boolean);
   /** The command writes a stream of a fresh random id: nothing to load first (handle.ts). */
   newStream?: boolean;
+  /**
+   * Answer once stored, before the stream's `waitFor` read models hold the events; the user's
+   * next request waits for them instead (plugins/own-writes.ts). Only for a command that reads
+   * no read model such a write changes, and whose answer is folded from the stream.
+   */
+  answerEarly?: boolean;
   /** Hooks and limits of the route besides its schema. */
   options?: Pick<RouteShorthandOptions, 'onRequest' | 'preHandler'>;
   /** Work on other streams once the command is decided, before its events are stored (handle.ts). */
@@ -152,12 +158,21 @@ export function commandRoutes<State, C extends Command, E extends DomainEvent>(
       url: route.url,
       schema: route.schema as FastifySchema,
       ...route.options,
-      ...(route.idempotent && { config: { idempotent: true } }),
+      config: {
+        ...(route.idempotent && { idempotent: true }),
+        ...(route.answerEarly && { skipsOwnWrites: true }),
+      },
       handler: async (rawRequest: FastifyRequest, reply: FastifyReply) => {
         const request = rawRequest as CommandRequest<S>;
         const command = await route.command(request, request.server.platform.clock().toISOString());
         const { beforeAppend } = route;
-        const result = await handleCommand(commandContext(request, { reply }), {
+        const ctx = commandContext(request, { reply });
+        const { userId } = ctx;
+        if (route.answerEarly && userId) {
+          ctx.answerEarly = (position, readModels) =>
+            request.server.ownWrites.stored(userId, position, readModels);
+        }
+        const result = await handleCommand(ctx, {
           streamId: stream.streamId(command, request),
           decider: stream.decider,
           command,

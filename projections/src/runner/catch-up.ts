@@ -201,6 +201,7 @@ export function createCatchUp(
     let events = 0;
     let busyWaits = 0;
     let hiddenSince = 0;
+    let hiddenLooks = 0;
     for (;;) {
       state.again = false;
       const result = await runWithRetries(name);
@@ -233,7 +234,11 @@ export function createCatchUp(
       if (latestCommitted > result.position) {
         hiddenSince ||= Date.now();
         if (Date.now() - hiddenSince < HIDDEN_EVENT_WAIT_MS) {
-          await sleep(10);
+          // Hidden behind a transaction still open anywhere in the cluster (pg_snapshot_xmin is
+          // cluster-wide: another database's long transaction holds it too), for as long as that
+          // lasts: each look reads the checkpoint and the log, so look less often the longer it
+          // takes (10 ms, 20, 40, then every 80).
+          await sleep(Math.min(10 * 2 ** hiddenLooks++, 80));
           continue;
         }
       }

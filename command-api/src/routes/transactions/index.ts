@@ -53,6 +53,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { etagOf, parseIfMatch } from '../../commands/handle';
 import { type CommandOutcome, commandRoutes } from '../../commands/route';
 import { sendCsv } from '../../csv';
+import { EARLY_ANSWER_READ_MODELS } from '../../plugins/own-writes';
 import { cachedReadAt, createAnswerCache } from '../../reads/answer-cache';
 import { readAt } from '../../reads/read-at';
 import { ownsOpenAccount } from '../accounts/own-account';
@@ -176,8 +177,10 @@ export async function transactionRoutes(fastify: FastifyInstance) {
       isImportedCommand(command)
         ? importStreamId(command.data.importId)
         : transactionStreamId(command.data.transactionId),
-    // The transaction book (list, stats), the ledger and the account registers show a change next.
-    waitFor: ['transactions', 'ledger', 'accounts'],
+    // The transaction book (list, stats), the ledger and the account registers show a change next:
+    // the commands answer before those hold it (their answers are folded from the stream), and the
+    // user's next request waits for them (`answerEarly`, ARCHITECTURE.md "Read your own writes").
+    waitFor: EARLY_ANSWER_READ_MODELS,
   });
 
   /** The answer of a command that keeps the transaction: the row as the list shows it. */
@@ -365,6 +368,7 @@ export async function transactionRoutes(fastify: FastifyInstance) {
       response: { 201: TransactionResponse, ...errorResponses(401, 422) },
     },
     newStream: true,
+    answerEarly: true,
     command: async ({ userId, body }, now) => ({
       type: 'RecordTransaction',
       data: { ...(await fields(userId, body)), transactionId: randomUUID(), userId, now },
@@ -384,6 +388,7 @@ export async function transactionRoutes(fastify: FastifyInstance) {
       response: { 200: TransactionResponse, ...errorResponses(401, 404, 409, 422) },
     },
     ifMatch: (command) => !isImportedCommand(command),
+    answerEarly: true,
     command: async ({ userId, params, body, headers }, now) => {
       const transactionId = transactionIdOf(params.id);
       const values = await fields(userId, body);
@@ -409,6 +414,7 @@ export async function transactionRoutes(fastify: FastifyInstance) {
       response: { 200: TransactionDeletedResponse, ...errorResponses(401, 404, 409) },
     },
     ifMatch: (command) => !isImportedCommand(command),
+    answerEarly: true,
     command: async ({ userId, params, headers }, now) => {
       const transactionId = transactionIdOf(params.id);
       const importId = await importOf(userId, transactionId);

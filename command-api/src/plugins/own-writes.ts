@@ -1,0 +1,107 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * Writes answered before their read models hold them (ARCHITECTURE.md "Read your own
+     * writes"): the next request of the same user, and any request naming the position in
+     * `X-Event-Position`, waits (bounded) until those read models have reached it.
+     */
+    ownWrites: OwnWrites;
+  }
+  interface FastifyContextConfig {
+    /**
+     * The route reads nothing that an answered-early write changes (a transaction's own
+     * commands: they decide on the transaction's stream), so it does not wait for them: a
+     * second record right after the first goes straight to its append.
+     */
+    skipsOwnWrites?: boolean;
+  }
+}
+
+export type OwnWrites = {
+  /** `userId`'s events up to `position` are stored; `readModels` will hold them soon. */
+  stored(userId: string, position: string, readModels: readonly string[]): void;
+};
+
+/**
+ * The read models an answered-early write updates: a position a client sends back
+ * (`X-Event-Position`) is waited for in these.
+ */
+export const EARLY_ANSWER_READ_MODELS = ['transactions', 'ledger', 'accounts'] as const;
+
+/** A position token as the stores write them (PostgreSQL: `xid:position`, zero-padded digits). */
+const POSITION = /^[\w:/-]{1,100}$/;
+
+/** How long the catch-up of early answers gathers writes. */
+const CATCH_UP_AFTER_MS = 50;
+
+type Pending = { position: string; readModels: Set<string> };
+
+export const ownWritesPlugin = fp(
+  async (app: FastifyInstance) => {
+    const { platform } = app;
+    // Per process: one API process serves a user's requests here; a client of several sends the
+    // position back instead (the header).
+    const pending = new Map<string, Pending>();
+
+    const catchUp = (name: string) => {
+      platform.runner.catchUp(name).catch((err: unknown) => {
+        platform.logger.warn({ projection: name, err }, 'catch-up failed; will retry');
+      });
+    };
+    // The catch-up of early answers starts a moment later, once for every write of that moment:
+    // a batch then holds the records of back-to-back and concurrent writers (one transaction per
+    // read model for all of them, not one per record). The user's next request does not wait for
+    // the moment: it starts the catch-up itself (`reached`).
+    const later = new Set<string>();
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    const catchUpSoon = (readModels: readonly string[]) => {
+      for (const name of readModels) later.add(name);
+      timer ??= setTimeout(() => {
+        timer = null;
+        const names = [...later];
+        later.clear();
+        for (const name of names) catchUp(name);
+      }, CATCH_UP_AFTER_MS);
+    };
+    app.addHook('onClose', async () => {
+      if (timer) clearTimeout(timer);
+    });
+
+    async function reached(position: string, readModels: readonly string[]): Promise<boolean> {
+      // Known in this process without a query when its own catch-up got there.
+      if (await platform.runner.waitFor(readModels, position, 0)) return true;
+      return platform.afterAppend(position, readModels);
+    }
+
+    app.decorate('ownWrites', {
+      stored(userId, position, readModels) {
+        catchUpSoon(readModels);
+        const known = pending.get(userId);
+        if (!known) {
+          pending.set(userId, { position, readModels: new Set(readModels) });
+          return;
+        }
+        if (position > known.position) known.position = position;
+        for (const name of readModels) known.readModels.add(name);
+      },
+    } satisfies OwnWrites);
+
+    app.addHook('preHandler', async (request: FastifyRequest) => {
+      if (request.routeOptions.config.skipsOwnWrites) return;
+      const token = request.headers['x-event-position'];
+      if (typeof token === 'string' && POSITION.test(token)) await reached(token, EARLY_ANSWER_READ_MODELS);
+      const userId = request.userId;
+      const mine = userId ? pending.get(userId) : undefined;
+      if (!mine) return;
+      const { position } = mine;
+      await reached(position, [...mine.readModels]);
+      // Reached, or the bound passed (the read then shows what the read models hold, as an
+      // answer past the bound did before); a later write of the user is kept.
+      if (pending.get(userId)?.position === position) pending.delete(userId);
+    });
+  },
+  { name: 'own-writes' },
+);
