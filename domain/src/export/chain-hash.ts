@@ -27,7 +27,8 @@ const NEEDS_ESCAPE = /[\u0000-\u001f"\\]/;
 /** jsonb's key order: shorter keys first, then by their UTF-8 bytes. */
 function compareKeys(a: string, b: string): number {
   // ASCII keys (all of ours): a character is a byte, so length and code units order them alike.
-  if (ASCII.test(a) && ASCII.test(b)) return a.length !== b.length ? a.length - b.length : a < b ? -1 : a > b ? 1 : 0;
+  if (ASCII.test(a) && ASCII.test(b))
+    return a.length !== b.length ? a.length - b.length : a < b ? -1 : a > b ? 1 : 0;
   const x = utf8.encode(a);
   const y = utf8.encode(b);
   if (x.length !== y.length) return x.length - y.length;
