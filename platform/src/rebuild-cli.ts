@@ -1,7 +1,8 @@
 /**
  * `npm run rebuild -- [name...] [--restart]`: replays the event log into fresh copies of a
- * projection's tables and swaps them in (all projections when no name is given), with a progress
- * bar on stderr (one line per 10% when stderr is not a terminal). Connects like the app:
+ * projection's tables and swaps them in (all projections when no name is given), all of them in
+ * one pass over the log (`rebuildTogether`), with one progress bar on stderr (one line per 10%
+ * when stderr is not a terminal) and a line per projection as it is swapped in. Connects like the app:
  * DATABASE_URL (the log in EventStoreDB when EVENTSTORE_URL is set), else embedded PGlite in DATA_DIR (./data) — stop an embedded server first,
  * PGlite allows one process per directory.
  * A killed run resumes the next time: projections already swapped in are not replayed again,
@@ -16,6 +17,7 @@ import {
   allProjections,
   createProjectionRunner,
   migrationSources,
+  ProjectionRebuildError,
   type RebuildProgress,
 } from '@kosh/projections';
 import { createEventStore } from './event-store';
@@ -56,6 +58,10 @@ function progressBar(name: string, total: number | null) {
         lastDecile = decile;
         process.stderr.write(`${line(processed)}\n`);
       }
+    },
+    /** Keeps the rate's count without printing (one bar speaks for a run of several). */
+    quiet(progress: RebuildProgress) {
+      resumedFrom = progress.resumedFrom;
     },
     done(processed: number) {
       process.stderr.write(`${interactive ? '\r' : ''}${line(processed)} (swapped in)\n`);
@@ -100,7 +106,7 @@ async function main(): Promise<number> {
 
   const url = process.env.DATABASE_URL;
   const db: Db = url
-    ? createPgDb(url, { applicationName: 'kosh-rebuild', max: 2 })
+    ? createPgDb(url, { applicationName: 'kosh-rebuild', max: 4 })
     : await createPgliteDb(path.join(path.resolve(process.env.DATA_DIR || './data'), 'pglite'));
   const eventStore = await createEventStore(process.env, db);
   const runner = createProjectionRunner({ db, eventStore, projections: allProjections });
@@ -118,17 +124,24 @@ async function main(): Promise<number> {
       );
     }
     await runner.planRebuilds(names);
-    for (const name of names) {
-      const bar = progressBar(name, total);
-      try {
-        const result = await runner.rebuild(name, {
-          restart,
-          onProgress: (progress) => bar.update(progress),
-        });
-        bar.done(result.processed);
-      } catch (error) {
-        throw new RebuildFailed(name, names, error);
-      }
+    // One pass over the log for all of them: each batch read once, applied to each read model.
+    const bars = new Map(names.map((name) => [name, progressBar(name, total)]));
+    const overall = progressBar(`${names.length} read models`, total);
+    const slowest = new Map<string, number>();
+    try {
+      await runner.rebuildTogether(names, {
+        restart,
+        onProgress: (progress) => {
+          slowest.set(progress.projection, progress.processed);
+          bars.get(progress.projection)?.quiet(progress);
+          overall.update({ ...progress, processed: Math.min(...slowest.values()) });
+        },
+        onSwapped: (name, result) => bars.get(name)?.done(result.processed),
+      });
+    } catch (error) {
+      if (error instanceof ProjectionRebuildError)
+        throw new RebuildFailed(error.projection, names, error.cause);
+      throw error;
     }
     return 0;
   } finally {

@@ -104,6 +104,7 @@ export { evolveRuleRow, getRule, listRules, type RuleRow } from './rules/project
 export {
   createProjectionRunner,
   LIVE_LOCK,
+  ProjectionRebuildError,
   type ProjectionRunner,
   type ProjectionStatus,
   type RebuildProgress,

@@ -20,8 +20,15 @@ export const EVENTS_WITH_WITHHELD_SECRETS: ReadonlySet<string> = new Set([
 
 const utf8 = new TextEncoder();
 
+const ASCII = /^[\x20-\x7e]*$/;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the characters jsonb escapes
+const NEEDS_ESCAPE = /[\u0000-\u001f"\\]/;
+
 /** jsonb's key order: shorter keys first, then by their UTF-8 bytes. */
 function compareKeys(a: string, b: string): number {
+  // ASCII keys (all of ours): a character is a byte, so length and code units order them alike.
+  if (ASCII.test(a) && ASCII.test(b))
+    return a.length !== b.length ? a.length - b.length : a < b ? -1 : a > b ? 1 : 0;
   const x = utf8.encode(a);
   const y = utf8.encode(b);
   if (x.length !== y.length) return x.length - y.length;
@@ -31,6 +38,7 @@ function compareKeys(a: string, b: string): number {
 
 /** A string as jsonb prints it: only `"`, `\` and control characters escaped. */
 function jsonbString(text: string): string {
+  if (!NEEDS_ESCAPE.test(text)) return `"${text}"`;
   let out = '"';
   for (const c of text) {
     const code = c.codePointAt(0) ?? 0;

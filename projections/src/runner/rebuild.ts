@@ -22,11 +22,37 @@ export type RebuildOptions = {
 };
 export type RebuildResult = { processed: number; position: string };
 
+/** A projector (or the database) refused an event of `projection`'s replay in a run of several. */
+export class ProjectionRebuildError extends Error {
+  constructor(
+    readonly projection: string,
+    cause: unknown,
+  ) {
+    super(`Rebuild of ${projection} failed`, { cause });
+  }
+}
+
 const quote = (identifier: string) => `"${identifier}"`;
 
 export function rebuildSchemaOf(name: string): string {
   return `rebuild_${name.toLowerCase().replace(/[^a-z0-9_]/g, '_')}`;
 }
+
+/**
+ * Index methods a rebuild's copy is made without and given just before the swap: a GIN index
+ * (the notes' trigrams) costs more to keep row by row than to build once over the table, and no
+ * projector's write reads through one. Unique and constraint indexes are never deferred.
+ */
+const DEFERRED_METHODS = `('gin', 'gist', 'brin')`;
+
+/** The deferred indexes of `schema`'s `tables`: table and definition after USING. */
+const DEFERRED_INDEXES = `
+  SELECT c.relname AS table, ic.relname AS index,
+         regexp_replace(pg_get_indexdef(i.indexrelid), '^.* USING ', '') AS definition
+    FROM pg_index i JOIN pg_class c ON c.oid = i.indrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+    JOIN pg_class ic ON ic.oid = i.indexrelid JOIN pg_am am ON am.oid = ic.relam
+   WHERE n.nspname = $1 AND c.relname = ANY($2) AND am.amname IN ${DEFERRED_METHODS} AND NOT i.indisunique
+     AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = i.indexrelid)`;
 
 /**
  * What a rebuild's copy must share with the live tables to be resumed: each table's columns with
@@ -41,7 +67,8 @@ const TABLE_SHAPE = `
        FROM pg_constraint k WHERE k.conrelid = c.oid) AS constraints,
     (SELECT string_agg(regexp_replace(pg_get_indexdef(i.indexrelid), '^.* USING ', ''), ', '
               ORDER BY regexp_replace(pg_get_indexdef(i.indexrelid), '^.* USING ', ''))
-       FROM pg_index i WHERE i.indrelid = c.oid) AS indexes
+       FROM pg_index i JOIN pg_class ic ON ic.oid = i.indexrelid JOIN pg_am am ON am.oid = ic.relam
+      WHERE i.indrelid = c.oid AND am.amname NOT IN ${DEFERRED_METHODS}) AS indexes
   FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
   WHERE n.nspname = $1 AND c.relname = ANY($2) AND c.relkind = 'r'
   ORDER BY c.relname`;
@@ -87,6 +114,8 @@ export function createRebuild(ctx: RunnerContext, { rebuildBatchSize }: { rebuil
           `CREATE TABLE ${quote(schema)}.${quote(table)} (LIKE ${quote(live)}.${quote(table)} INCLUDING ALL)`,
         );
       }
+      const deferred = await tx.query<{ index: string }>(DEFERRED_INDEXES, [schema, projection.tables]);
+      for (const { index } of deferred.rows) await tx.query(`DROP INDEX ${quote(schema)}.${quote(index)}`);
       await tx.query(
         `INSERT INTO projection_rebuilds (name) VALUES ($1)
          ON CONFLICT (name) DO UPDATE SET position = '', processed = 0, started_at = now(), updated_at = now()`,
@@ -120,6 +149,26 @@ export function createRebuild(ctx: RunnerContext, { rebuildBatchSize }: { rebuil
       if (handled.length > 0) await projection.apply(tx, handled);
       return true;
     });
+  }
+
+  /** Builds on the copy the deferred indexes the live tables have and it lacks (once the rows are in). */
+  async function buildDeferredIndexes(name: string): Promise<void> {
+    const { projection } = ctx.get(name);
+    const schema = rebuildSchemaOf(name);
+    const live = await currentSchema();
+    const wanted = await db.query<{ table: string; definition: string }>(DEFERRED_INDEXES, [
+      live,
+      projection.tables,
+    ]);
+    const built = await db.query<{ table: string; definition: string }>(DEFERRED_INDEXES, [
+      schema,
+      projection.tables,
+    ]);
+    const has = new Set(built.rows.map((r) => `${r.table} ${r.definition}`));
+    for (const { table, definition } of wanted.rows) {
+      if (has.has(`${table} ${definition}`)) continue;
+      await db.query(`CREATE INDEX ON ${quote(schema)}.${quote(table)} USING ${definition}`);
+    }
   }
 
   /** Swaps the rebuilt tables in, unless events arrived since (then the caller replays them). */
@@ -187,6 +236,7 @@ export function createRebuild(ctx: RunnerContext, { rebuildBatchSize }: { rebuil
       const events = await next;
       const last = events[events.length - 1];
       if (!last) {
+        await buildDeferredIndexes(name);
         if (await trySwap(name, position)) break;
         // The live projection is ahead (it saw events this reader's horizon still hides).
         await sleep(20);
@@ -210,6 +260,96 @@ export function createRebuild(ctx: RunnerContext, { rebuildBatchSize }: { rebuil
     return { processed, position };
   }
 
+  /**
+   * Rebuilds `names` in one pass over the log: each batch is read once and applied to every
+   * projection (each in its own transaction and with its own position, as `rebuild` does, so a
+   * killed run resumes alike), the projections' batches concurrently, so one folds in JS while
+   * another's statements run. Projections that start from different positions (a resumed run)
+   * go in groups, one group per position; one that another process moved, or whose swap found
+   * the live projection ahead, finishes on its own with `rebuild`. `onProgress` is called per
+   * projection; `onSwapped` as each is swapped in.
+   */
+  async function rebuildTogether(
+    names: readonly string[],
+    options: RebuildOptions & { onSwapped?: (name: string, result: RebuildResult) => void } = {},
+  ): Promise<Map<string, RebuildResult>> {
+    const results = new Map<string, RebuildResult>();
+    const alone: string[] = [];
+    const groups = new Map<string, { name: string; processed: number; resumedFrom: number }[]>();
+    for (const name of names) {
+      ctx.get(name);
+      const { position, processed } = await startRebuild(name, options.restart ?? false);
+      const resumedFrom = Number(processed);
+      const group = groups.get(position) ?? [];
+      group.push({ name, processed: resumedFrom, resumedFrom });
+      groups.set(position, group);
+      options.onProgress?.({ projection: name, processed: resumedFrom, position, resumedFrom });
+    }
+    for (const [start, members] of groups) {
+      let position = start;
+      let group = members;
+      logger.info({ projections: group.map((m) => m.name), position }, 'rebuild started');
+      const prefetch = (after: string) => {
+        const read = ctx.readAfter(after, rebuildBatchSize);
+        read.catch(() => {});
+        return read;
+      };
+      let next = prefetch(position);
+      while (group.length > 0) {
+        const events = await next;
+        const last = events[events.length - 1];
+        if (!last) {
+          for (const member of group) {
+            await buildDeferredIndexes(member.name).catch((error: unknown) => {
+              throw new ProjectionRebuildError(member.name, error);
+            });
+            if (await trySwap(member.name, position)) {
+              const result = { processed: member.processed, position };
+              results.set(member.name, result);
+              ctx.watcher.advanced(member.name, position);
+              logger.info(
+                { projection: member.name, position, processed: member.processed },
+                'rebuild swapped in',
+              );
+              options.onSwapped?.(member.name, result);
+            } else alone.push(member.name);
+          }
+          break;
+        }
+        next = prefetch(last.position);
+        const applied = await Promise.all(
+          group.map((member) =>
+            applyRebuildBatch(member.name, position, events).catch((error: unknown) => {
+              throw new ProjectionRebuildError(member.name, error);
+            }),
+          ),
+        );
+        group = group.filter((member, i) => {
+          if (!applied[i]) alone.push(member.name);
+          return applied[i];
+        });
+        position = last.position;
+        for (const member of group) {
+          member.processed += events.length;
+          options.onProgress?.({
+            projection: member.name,
+            processed: member.processed,
+            position,
+            resumedFrom: member.resumedFrom,
+          });
+        }
+      }
+    }
+    for (const name of alone) {
+      const result = await rebuild(name, { ...options, restart: false }).catch((error: unknown) => {
+        throw new ProjectionRebuildError(name, error);
+      });
+      results.set(name, result);
+      options.onSwapped?.(name, result);
+    }
+    return results;
+  }
+
   async function planRebuilds(names: readonly string[]): Promise<void> {
     for (const name of names) ctx.get(name);
     await db.query(
@@ -226,5 +366,5 @@ export function createRebuild(ctx: RunnerContext, { rebuildBatchSize }: { rebuil
     return rows.map((r) => r.name);
   }
 
-  return { rebuild, planRebuilds, pendingRebuilds };
+  return { rebuild, rebuildTogether, planRebuilds, pendingRebuilds };
 }

@@ -20,7 +20,12 @@ import type { Projection } from './types';
 
 export type { CatchUpResult, RunOnceResult, RunOnceStatus } from './catch-up';
 export { LIVE_LOCK } from './context';
-export type { RebuildOptions, RebuildProgress, RebuildResult } from './rebuild';
+export {
+  ProjectionRebuildError,
+  type RebuildOptions,
+  type RebuildProgress,
+  type RebuildResult,
+} from './rebuild';
 export type { ProjectionStatus } from './status';
 
 const silentLogger: RunnerLogger = { info() {}, warn() {}, error() {} };
@@ -57,6 +62,11 @@ export interface ProjectionRunner {
   waitFor(names: readonly string[], position: string, timeoutMs?: number): Promise<boolean>;
   /** Replays the log from zero into fresh tables, then swaps them in with the checkpoint. */
   rebuild(name: string, options?: RebuildOptions): Promise<RebuildResult>;
+  /** Rebuilds several in one pass over the log (each batch read once, applied to each). */
+  rebuildTogether(
+    names: readonly string[],
+    options?: RebuildOptions & { onSwapped?: (name: string, result: RebuildResult) => void },
+  ): Promise<Map<string, RebuildResult>>;
   /**
    * Records that these projections are to be rebuilt (a run of several), so a killed run can
    * tell the ones still to do (`pendingRebuilds`) from those already swapped in.
@@ -94,6 +104,7 @@ export function createProjectionRunner(options: ProjectionRunnerOptions): Projec
     catchUp: live.catchUp,
     waitFor: (names, position, timeoutMs = 5000) => watcher.waitFor(names, position, timeoutMs),
     rebuild: rebuilds.rebuild,
+    rebuildTogether: rebuilds.rebuildTogether,
     planRebuilds: rebuilds.planRebuilds,
     pendingRebuilds: rebuilds.pendingRebuilds,
     status: () => projectionStatus(ctx),
