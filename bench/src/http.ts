@@ -8,7 +8,8 @@
  *   hello     — Fastify answering a fixed ~2 KB JSON document (the HTTP floor)
  *   thin raw  — Fastify + `pg`, one indexed query answered as the driver gives it: the same
  *               first page of transactions, and (issue 33) the same rows of the ledger month, the
- *               600-row schedule and the loan list (bench/src/support/http-targets.ts)
+ *               600-row schedule (both in Kosh's answer shape) and the loan list
+ *               (bench/src/support/http-targets.ts)
  *   Kosh      — `platform/src/server.ts` as production runs it (NODE_ENV=production, PostgreSQL,
  *               BullMQ on Redis, info-level logs to a pipe), rate limits off; and a second one
  *               with no answers kept (ANSWER_CACHE_MB=0)

@@ -110,11 +110,13 @@ export async function listLoans(
   const needsJoin = Boolean(search);
   const counted = `SELECT count(*)::int AS n FROM ${needsJoin ? VIEW_FROM : 'loans l'} WHERE ${filter}`;
   // One round trip: the count is an uncorrelated subquery, run once; an empty page (past the
-  // end) asks for it on its own.
+  // end) asks for it on its own. The page is a parameter, so the text is one of a few hundred
+  // (sort, order, filters) and planned once per connection.
   const { rows } = await db.query<DbLoanView & { total: number }>(
     `SELECT ${VIEW_COLUMNS}, (${counted}) AS total FROM ${VIEW_FROM} WHERE ${filter}
-     ORDER BY ${order} LIMIT ${query.limit} OFFSET ${(query.page - 1) * query.limit}`,
-    params,
+     ORDER BY ${order} LIMIT $${params.length + 1}::int OFFSET $${params.length + 2}::bigint`,
+    [...params, query.limit, (query.page - 1) * query.limit],
+    { prepared: true },
   );
   const total = rows[0] ? rows[0].total : ((await db.query<{ n: number }>(counted, params)).rows[0]?.n ?? 0);
   return { rows: rows.map(viewOf), totalItems: Number(total) };

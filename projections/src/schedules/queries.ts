@@ -30,7 +30,9 @@ type DbScheduleRow = {
 
 /**
  * The current schedule of the user's loan, or null (none yet, missing, or another user's).
- * One statement, so the header and the rows always come from the same version; the paid EMIs
+ * One statement, so the header and the rows always come from the same version (one snapshot);
+ * the header is its first row and the rows' header columns are null (a 600-row schedule
+ * repeated eleven header columns on every row: half of what the driver parsed). The paid EMIs
  * come with it.
  */
 export async function getSchedule(
@@ -40,19 +42,24 @@ export async function getSchedule(
 ): Promise<ScheduleView | null> {
   const [{ rows }, marks] = await Promise.all([
     db.query<DbScheduleRow>(
-      `SELECT h.version, h.reason, h.principal::text AS total_principal, h.interest::text AS total_interest,
-              h.gst::text AS total_gst, h.emi::text AS total_emi, h.charges::text AS total_charges,
-              h.number_of_payments, to_char(h.closed_on, 'YYYY-MM-DD') AS closed_on,
+      `SELECT 0 AS part, NULL AS seq, h.version, h.reason, h.principal::text AS total_principal,
+              h.interest::text AS total_interest, h.gst::text AS total_gst, h.emi::text AS total_emi,
+              h.charges::text AS total_charges, h.number_of_payments,
+              to_char(h.closed_on, 'YYYY-MM-DD') AS closed_on,
               to_char(h.construction_completed_on, 'YYYY-MM-DD') AS construction_completed_on,
               to_char(h.generated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS generated_at,
-              r.payment_number, r.kind, to_char(r.emi_date, 'YYYY-MM-DD') AS emi_date,
-              r.principal::text AS principal, r.interest::text AS interest, r.gst::text AS gst,
-              r.charge::text AS charge, r.emi::text AS emi, r.remaining_principal::text AS remaining_principal,
-              r.annual_rate::text AS annual_rate
+              NULL AS payment_number, NULL AS kind, NULL AS emi_date, NULL AS principal, NULL AS interest,
+              NULL AS gst, NULL AS charge, NULL AS emi, NULL AS remaining_principal, NULL AS annual_rate
          FROM loan_schedules h
-         LEFT JOIN loan_schedule_rows r ON r.loan_id = h.loan_id
         WHERE h.user_id = $1 AND h.loan_id = $2::uuid
-        ORDER BY r.seq`,
+       UNION ALL
+       SELECT 1, r.seq, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+              r.payment_number, r.kind, to_char(r.emi_date, 'YYYY-MM-DD'),
+              r.principal::text, r.interest::text, r.gst::text, r.charge::text, r.emi::text,
+              r.remaining_principal::text, r.annual_rate::text
+         FROM loan_schedules h JOIN loan_schedule_rows r ON r.loan_id = h.loan_id
+        WHERE h.user_id = $1 AND h.loan_id = $2::uuid
+        ORDER BY part, seq`,
       [userId, loanId],
       { prepared: true },
     ),
@@ -60,6 +67,22 @@ export async function getSchedule(
   ]);
   const h = rows[0];
   if (!h) return null;
+  const scheduleRows: ScheduleViewRow[] = [];
+  for (let i = 1; i < rows.length; i++) {
+    const r = rows[i] as DbScheduleRow;
+    scheduleRows.push({
+      kind: r.kind ?? 'emi',
+      paymentNumber: Number(r.payment_number),
+      emiDate: r.emi_date as string,
+      principal: toPaise(r.principal as string),
+      interest: toPaise(r.interest as string),
+      gst: toPaise(r.gst as string),
+      charge: toPaise(r.charge ?? '0'),
+      emi: toPaise(r.emi as string),
+      remainingPrincipal: toPaise(r.remaining_principal as string),
+      annualRatePercent: r.annual_rate === null ? null : Number(r.annual_rate),
+    });
+  }
   return {
     loanId,
     userId,
@@ -75,22 +98,7 @@ export async function getSchedule(
       numberOfPayments: Number(h.number_of_payments),
       charges: toPaise(h.total_charges),
     },
-    rows: rows
-      .filter((r) => r.payment_number !== null)
-      .map(
-        (r): ScheduleViewRow => ({
-          kind: r.kind ?? 'emi',
-          paymentNumber: Number(r.payment_number),
-          emiDate: r.emi_date as string,
-          principal: toPaise(r.principal as string),
-          interest: toPaise(r.interest as string),
-          gst: toPaise(r.gst as string),
-          charge: toPaise(r.charge ?? '0'),
-          emi: toPaise(r.emi as string),
-          remainingPrincipal: toPaise(r.remaining_principal as string),
-          annualRatePercent: r.annual_rate === null ? null : Number(r.annual_rate),
-        }),
-      ),
+    rows: scheduleRows,
     marks: marks.get(loanId) ?? [],
     constructionCompletedOn: h.construction_completed_on,
   };
