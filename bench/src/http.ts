@@ -29,12 +29,13 @@
  *
  * Last, the answer cache under many users (issue 33): BENCH_USERS (1,000) new users, each in turn
  * recording a transaction and then reading its transaction page, totals, ledger month and loan
- * list, from 10 at a time, against the cached server; the server's own count of hits
- * (kosh_answer_cache_total at /metrics) gives the hit rate per route.
+ * list, from 10 at a time, against the cached server and then the same users against the one with
+ * ANSWER_CACHE_MB=0; the server's own count of hits (kosh_answer_cache_total at /metrics) gives
+ * the hit rate per route, printed beside the req/s of both.
  *
  * Options (environment): BENCH_TRANSACTIONS=100000  BENCH_DURATION=5 (seconds per run)
  * BENCH_CONNECTIONS=10,50  BENCH_ONLY=<substrings of route names, comma-separated>  BENCH_LOG_LEVEL=info
- * BENCH_USERS=1000 (0: no many-user run)
+ * BENCH_USERS=1000 (0: no many-user run)  BENCH_WARMUP=5 (seconds, each server's first route)
  * BENCH_KEEP=1 (keep the database, for EXPLAIN; drop it yourself)
  * BENCH_REUSE=<database URL a BENCH_KEEP run printed> (no seeding: that book, kept afterwards)
  * BENCH_CPU_PROF=/abs/dir (Kosh's servers write CPU profiles to its `kosh/` and `uncached/`; the
@@ -61,6 +62,8 @@ const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 const CONNECTIONS = (process.env.BENCH_CONNECTIONS ?? '10,50').split(',').map(Number);
 const USERS = Number(process.env.BENCH_USERS ?? 1000);
 const REUSE = process.env.BENCH_REUSE;
+/** Seconds of warm-up of each server's first route (every other route gets one). */
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 5);
 const ONLY = (process.env.BENCH_ONLY ?? '').split(',').filter(Boolean);
 const NOW = new Date('2025-12-20T06:00:00.000Z');
 const TICKS_PER_MS = 100 / 1000; // USER_HZ
@@ -173,10 +176,15 @@ async function cacheCounts(url: string, token: string): Promise<Map<string, numb
 
 /**
  * The answer cache under many users (issue 33): each user in turn opens its screens, records a
- * transaction and opens them again (read-your-writes), 10 users at a time, on the cached server.
- * Prints the hit rate per route from the server's own counts.
+ * transaction and opens them again (read-your-writes), 10 users at a time, on `url`. Prints the
+ * req/s and the hit rate per route from the server's own counts (kosh_answer_cache_total).
  */
-async function manyUsers(url: string, tokens: readonly string[], metricsToken: string): Promise<void> {
+async function manyUsers(
+  label: string,
+  url: string,
+  tokens: readonly string[],
+  metricsToken: string,
+): Promise<number> {
   const reads = [
     '/api/transactions',
     '/api/transactions/stats',
@@ -213,12 +221,15 @@ async function manyUsers(url: string, tokens: readonly string[], metricsToken: s
   };
   await Promise.all(Array.from({ length: 10 }, user));
   const seconds = (performance.now() - started) / 1000;
+  const rps = (tokens.length * 9) / seconds;
   const after = await cacheCounts(url, metricsToken);
   const delta = (key: string) => (after.get(key) ?? 0) - (before.get(key) ?? 0);
   console.log(
-    `\nanswer cache, ${tokens.length} users (each: 4 reads, a write, the 4 reads again; 10 at a time): ${(
-      (tokens.length * 9) / seconds
-    ).toFixed(0)} req/s${failed ? `, ${failed} failed` : ''}`,
+    `\n${label}, ${tokens.length} users (each: 4 reads, a write, the 4 reads again; 10 at a time): ${rps.toFixed(
+      0,
+    )} req/s${failed ? `, ${failed} failed` : ''}; load ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
   );
   const routes = [...new Set([...after.keys()].map((k) => k.split(' ')[0] as string))].sort();
   let hits = 0;
@@ -236,6 +247,7 @@ async function manyUsers(url: string, tokens: readonly string[], metricsToken: s
   console.log(
     `  ${'all'.padEnd(30)} ${String(all).padStart(6)} reads  hit rate ${((100 * hits) / (all || 1)).toFixed(1)}%`,
   );
+  return rps;
 }
 
 async function main() {
@@ -386,6 +398,8 @@ async function main() {
       // Built on every request (ANSWER_CACHE_MB=0): the reads themselves, and the notes search
       // (a repeated search is a cache hit on the server above).
       { name: 'no cache: GET /api/transactions', server: 'uncached', path: '/api/transactions' },
+      { name: 'no cache: GET /api/transactions/stats', server: 'uncached', path: '/api/transactions/stats' },
+      { name: 'no cache: GET /api/ledger/periods', server: 'uncached', path: '/api/ledger/periods' },
       {
         name: `no cache: GET /api/ledger (${month.n})`,
         server: 'uncached',
@@ -482,6 +496,7 @@ async function main() {
     // CPU (node + PostgreSQL) per request of each thin baseline: on a shared machine req/s follow
     // the load of the moment, CPU per request much less (cpu/thin = baseline's CPU / the route's).
     const thinCpu = new Map<string, number>();
+    const warmed = new Set<Route['server']>();
     for (const route of routes) {
       // The baselines always run, but a thin one only for the routes asked for.
       const versus = route.baseline ?? route.versus ?? 'page';
@@ -490,8 +505,11 @@ async function main() {
         const wanted = routes.some((r) => !r.baseline && asked(r) && (r.versus ?? 'page') === versus);
         if (!route.baseline || !(versus === 'hello' || wanted)) continue;
       }
-      // Warm-up (JIT, plans, connection pools), not counted.
-      if (route.method !== 'POST') await run(route, 10, 1);
+      // Warm-up (JIT, plans, connection pools), not counted. A server's first route gets longer:
+      // on a loaded machine one second left its code half-optimised (the first no-cache route
+      // measured 4.3 ms of node per request, 2.2 ms when measured again later in the same run).
+      if (route.method !== 'POST') await run(route, 10, warmed.has(route.server) ? 1 : WARMUP);
+      warmed.add(route.server);
       for (const connections of CONNECTIONS) {
         const f = await run(route, connections, DURATION);
         if (route.baseline) {
@@ -507,7 +525,15 @@ async function main() {
         );
       }
     }
-    if (USERS > 0) await manyUsers(serverOf('kosh').url, crowdTokens, secret);
+    if (USERS > 0) {
+      // The same users on both servers, cached first (each user's second round finds one more
+      // transaction of its own: a difference of one row).
+      const cached = await manyUsers('answer cache on', serverOf('kosh').url, crowdTokens, secret);
+      const none = await manyUsers('ANSWER_CACHE_MB=0', serverOf('uncached').url, crowdTokens, secret);
+      console.log(
+        `\nmany users: cache on ${cached.toFixed(0)} req/s, ANSWER_CACHE_MB=0 ${none.toFixed(0)} req/s (on/off ${(cached / none).toFixed(2)}×)`,
+      );
+    }
     console.log(
       `\nload at the end ${loadavg()
         .map((l) => l.toFixed(2))
