@@ -3,10 +3,14 @@
  *
  * For each target (PostgreSQL in a fresh database on DATABASE_URL's server, then embedded
  * PGlite in a temporary directory) it runs every section of `sections` and prints events/s and
- * append latency percentiles. Not a test: figures only.
+ * append latency percentiles, with the load average at the end of each line. Not a test:
+ * figures only. Each append shape runs right after a raw INSERT of the same rows by the same
+ * number of writers (raw-insert-1 / append-1, raw-insert-16 / append-16, raw-insert-10x1 /
+ * batch-10x1, raw-insert-10 / batch-10 with 4 writers) and prints its ratio to it (issue 33).
  *
  * Options (environment): BENCH_TARGETS=postgres,pglite  BENCH_SCALE=1 (multiplies counts)
- *                        BENCH_SECTIONS=append-1,append-16,batch-10,lone-append,read-all,...
+ *                        BENCH_SECTIONS=raw-insert-1,append-1,raw-insert-16,append-16,
+ *                        raw-insert-10x1,batch-10x1,raw-insert-10,batch-10,lone-append,read-all,...
  *                        (default all)
  *
  * To add a section (e.g. the projection rebuild over 100k events): write a `BenchSection`
@@ -14,7 +18,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
@@ -85,7 +89,9 @@ export function formatResult(target: string, r: BenchResult): string {
     line += `  p50 ${percentile(sorted, 50).toFixed(2)} ms  p99 ${percentile(sorted, 99).toFixed(2)} ms`;
   }
   if (r.note) line += `  (${r.note})`;
-  return line;
+  return `${line}  [load ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}]`;
 }
 
 /**
@@ -183,9 +189,12 @@ export async function openTarget(
 /** events/s of the raw INSERT sections of this run, by `<target>/<rows per statement>`. */
 const rawRates = new Map<string, number>();
 
-/** "0.63× raw" beside an append figure, when the raw section of the same shape ran before it. */
-function ratioNote(target: BenchTarget, rows: '1' | '10', r: { events: number; seconds: number }) {
-  const raw = rawRates.get(`${target.name}/${rows}`);
+/**
+ * "0.63× raw" beside an append figure, when the raw section of the same shape (rows per
+ * statement, writers) ran before it in this run.
+ */
+function ratioNote(target: BenchTarget, shape: string, r: { events: number; seconds: number }) {
+  const raw = rawRates.get(`${target.name}/${shape}`);
   return raw ? { note: `${(r.events / r.seconds / raw).toFixed(2)}× the raw INSERT of this run` } : {};
 }
 
@@ -281,7 +290,7 @@ export const eventStoreSections: BenchSection[] = [
     id: 'raw-insert-1',
     async run(target) {
       const r = await rawInsertLoad(target, { writers: 1, statements: count(target, 3000), rows: 1 });
-      rawRates.set(`${target.name}/1`, r.events / r.seconds);
+      rawRates.set(`${target.name}/1x1`, r.events / r.seconds);
       return { label: 'raw: single-row INSERT, 1 writer', ...r, note: 'no event store' };
     },
   },
@@ -293,7 +302,16 @@ export const eventStoreSections: BenchSection[] = [
         appendsPerWriter: count(target, 3000),
         batchSize: 1,
       });
-      return { label: 'single-event appends, 1 writer', ...r, ...ratioNote(target, '1', r) };
+      return { label: 'single-event appends, 1 writer', ...r, ...ratioNote(target, '1x1', r) };
+    },
+  },
+  {
+    // Issue 33: the 16-writer figure against the same rows by 16 raw writers, in the same run.
+    id: 'raw-insert-16',
+    async run(target) {
+      const r = await rawInsertLoad(target, { writers: 16, statements: count(target, 300), rows: 1 });
+      rawRates.set(`${target.name}/1x16`, r.events / r.seconds);
+      return { label: 'raw: single-row INSERT, 16 writers', ...r, note: 'no event store' };
     },
   },
   {
@@ -304,14 +322,39 @@ export const eventStoreSections: BenchSection[] = [
         appendsPerWriter: count(target, 1500),
         batchSize: 1,
       });
-      return { label: 'single-event appends, 16 writers', ...r };
+      return { label: 'single-event appends, 16 writers', ...r, ...ratioNote(target, '1x16', r) };
+    },
+  },
+  {
+    // Issue 33: one writer, one 10-event append per commit against one 10-row INSERT per commit.
+    id: 'raw-insert-10x1',
+    async run(target) {
+      const r = await rawInsertLoad(target, { writers: 1, statements: count(target, 1500), rows: 10 });
+      rawRates.set(`${target.name}/10x1`, r.events / r.seconds);
+      return { label: 'raw: 10-row INSERT, 1 writer', ...r, note: 'no event store; latency per statement' };
+    },
+  },
+  {
+    id: 'batch-10x1',
+    async run(target) {
+      const r = await appendLoad(target.store, {
+        writers: 1,
+        appendsPerWriter: count(target, 1500),
+        batchSize: 10,
+      });
+      const ratio = ratioNote(target, '10x1', r);
+      return {
+        label: 'appends of 10 events, 1 writer',
+        ...r,
+        note: `latency per append${ratio.note ? `; ${ratio.note}` : ''}`,
+      };
     },
   },
   {
     id: 'raw-insert-10',
     async run(target) {
       const r = await rawInsertLoad(target, { writers: 4, statements: count(target, 750), rows: 10 });
-      rawRates.set(`${target.name}/10`, r.events / r.seconds);
+      rawRates.set(`${target.name}/10x4`, r.events / r.seconds);
       return { label: 'raw: 10-row INSERT, 4 writers', ...r, note: 'no event store; latency per statement' };
     },
   },
@@ -323,11 +366,11 @@ export const eventStoreSections: BenchSection[] = [
         appendsPerWriter: count(target, 750),
         batchSize: 10,
       });
-      const ratio = ratioNote(target, '10', r);
+      const ratio = ratioNote(target, '10x4', r);
       return {
-        label: 'batched appends of 10, 4 writers',
+        label: 'appends of 10 events, 4 writers',
         ...r,
-        note: `latency per batch${ratio.note ? `; ${ratio.note}` : ''}`,
+        note: `latency per append${ratio.note ? `; ${ratio.note}` : ''}`,
       };
     },
   },

@@ -118,12 +118,19 @@ function chainContract(name: string, open: () => Promise<{ db: Db; close(): Prom
       await db.query('DELETE FROM events WHERE global_position = $1', [await positionOf(removed, 2)]);
       expect(await verify(removed)).toBe(2);
 
-      await db.query('ALTER TABLE events DISABLE TRIGGER events_user_chain');
-      try {
-        await store.appendToStream(`txn-${randomUUID()}`, [event(slipped)], { expectedVersion: 'no_stream' });
-      } finally {
-        await db.query('ALTER TABLE events ENABLE TRIGGER events_user_chain');
-      }
+      // Written past the append functions: an event row with no chain link.
+      const extra = event(slipped);
+      await db.query(
+        `INSERT INTO events (event_id, stream_id, stream_version, type, data, metadata)
+         VALUES ($1, $2, 1, $3, $4::jsonb, $5::jsonb)`,
+        [
+          extra.id,
+          `txn-${randomUUID()}`,
+          extra.type,
+          JSON.stringify(extra.data),
+          JSON.stringify(extra.metadata),
+        ],
+      );
       expect(await verify(slipped)).toBe(5);
     });
 
@@ -317,7 +324,10 @@ function upgradeContract(name: string, open: () => Promise<{ db: Db; close(): Pr
       const bobBefore = await head(bob);
 
       const applied = await migrate(db, [eventStoreMigrations]);
-      expect(applied.map((m) => m.name)).toEqual(['009_chain_owner_every_stream.sql']);
+      expect(applied.map((m) => m.name)).toEqual([
+        '009_chain_owner_every_stream.sql',
+        '010_chain_link_in_event_row.sql',
+      ]);
 
       const after = await links(alice);
       expect(after.map((l) => l.seq)).toEqual([1, 2, 3, 4, 5, 6]);

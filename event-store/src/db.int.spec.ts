@@ -19,6 +19,7 @@ const eventStoreFiles = [
   'event-store/007_erasure.sql',
   'event-store/008_chain_erasure_stream.sql',
   'event-store/009_chain_owner_every_stream.sql',
+  'event-store/010_chain_link_in_event_row.sql',
 ];
 
 async function waitUntil(check: () => boolean, what: string, timeoutMs = 10_000) {

@@ -109,9 +109,11 @@ export async function eraseAccount(
       [userStreamId(userId)],
     );
 
-    // The chain as it ended, for the tombstone; then its links and head go.
+    // The chain as it ended, for the tombstone (under its chain lock, as an append takes it after
+    // the stream's); its links go with the events.
+    await tx.query('SELECT kosh_chain_lock(ARRAY[$1::text])', [userId]);
     const { rows: head } = await tx.query<{ seq: string; hash: string }>(
-      'SELECT seq, hash FROM event_chain_heads WHERE user_id = $1 FOR UPDATE',
+      'SELECT seq, hash FROM event_chain_heads WHERE user_id = $1',
       [userId],
     );
 
