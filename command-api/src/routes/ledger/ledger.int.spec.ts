@@ -327,6 +327,9 @@ describe('rebuild', () => {
     });
     const gone = await record('Mistake', 'D', '2025-03-03', 1);
     await t.as(user).delete(`/api/transactions/${gone.id}`);
+    // Transaction commands answer before their read models catch up (ARCHITECTURE.md "Read your
+    // own writes"): the tables are read directly here, so wait for them.
+    await t.caughtUp(['transactions', 'ledger']);
 
     const before = await snapshot();
     expect(before.ledger_entries?.length).toBeGreaterThan(240);

@@ -103,6 +103,9 @@ describe.each(['postgres', 'embedded'] as const)('spending from the month cells 
 
   /** The report's debits of each range against the plain grouped query, and the cells against the rows. */
   async function expectSameAsTheBook() {
+    // Transaction commands answer before their read models catch up (ARCHITECTURE.md "Read your
+    // own writes"); the tables are read directly here, so wait for them.
+    await t.caughtUp(['transactions']);
     for (const [from, to] of RANGES) {
       const plain = await t.platform.db.query<{ category_id: string | null; amount: string; count: number }>(
         PLAIN,
