@@ -13,7 +13,7 @@ export class HistoryPage {
     this.heading = page.getByRole('heading', { name: 'History', level: 1 });
     this.entries = page.getByRole('list', { name: 'History entries' }).getByRole('listitem');
     this.stream = page.getByLabel('Stream');
-    this.type = page.getByLabel('Type');
+    this.type = page.getByLabel('Type', { exact: true });
     this.apply = page.getByRole('button', { name: 'Apply' });
     this.beginning = page.getByText('The beginning of the history.');
   }
