@@ -20,7 +20,7 @@ async function captureScreen(page: Page, name: string, ready?: () => Promise<voi
 
 /** The money screens with data, at 1280×800 and 390×844: axe-clean, and a screenshot each. */
 test('money screens with data: accessibility and screenshots', async ({ page, request }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(300_000);
   const user = await createVerifiedUser(request, 'Lakshmi');
   const api = await MoneyApi.signIn(request, user);
   const bank = await api.createBank('State Bank of India', 'Bengaluru Main');
