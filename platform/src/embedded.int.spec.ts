@@ -132,5 +132,7 @@ describe('embedded mode (npm start with nothing configured)', () => {
     expect(again.status).toBe(201);
     const [notice] = await waitForMails(3);
     expect(notice?.text).toContain('Someone tried to register a new Kosh account with your address.');
-  });
+    // Two cold starts of the whole app (migrations on a fresh PGlite, then a restart): 22 s + 12 s
+    // on a quiet run of this machine, more beside other suites.
+  }, 180_000);
 });
