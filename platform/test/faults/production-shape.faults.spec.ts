@@ -122,7 +122,12 @@ describe(`the production shape under faults (${long ? 'long' : 'short'} form)`, 
     const redisDown = between(await load.settled(marks.redisUp), marks.redisDown, marks.redisUp);
     expect(redisDown.length).toBeGreaterThan(USERS);
     expect(fullWaits(redisDown)).toBeLessThanOrEqual(fullWaitsAllowed(redisDown.length));
-    expect(redisDown.filter((o) => o.lag).length).toBeLessThanOrEqual(Math.ceil(redisDown.length / 100));
+    // Transaction commands answer before their read models by design (ARCHITECTURE.md "Read your own
+    // writes"; the user's next request waits): the loans, which still wait in the command, and come
+    // after each user's transactions, show whether the read models keep up.
+    const waiting = redisDown.filter((o) => o.what === 'loan');
+    expect(waiting.length).toBeGreaterThan(0);
+    expect(waiting.filter((o) => o.lag).length).toBeLessThanOrEqual(Math.ceil(waiting.length / 100));
     await sleep(s(3, 10));
   });
 
