@@ -39,7 +39,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { handleCommand, loadAggregate } from '../../commands/handle';
 import { commandContext } from '../../commands/route';
 import { withAccountImportLock } from '../../imports/account-lock';
-import { ownsOpenAccount } from '../accounts/own-account';
 import { importUploadRateLimit } from '../auth/limits';
 import { releaseMatchesOfDeletedDebit } from '../loans/release-matches';
 import { IMPORT_MAX_BYTES, readStatementPreview, type StoredPreview, StreamedStatement } from './preview';
