@@ -7,8 +7,9 @@
  * stop an embedded server first, PGlite allows one process per directory).
  */
 import type { ProjectionStatus } from '@kosh/projections';
-import { ConfigError, loadConfig } from './config';
+import { loadConfig } from './config';
 import { createLogger } from './logger';
+import { runCli } from './run-cli';
 import { createRuntime } from './runtime';
 
 const USAGE = 'Usage: npm run projections -- status | retry <name>\n';
@@ -78,14 +79,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    process.stderr.write(
-      error instanceof ConfigError
-        ? `${error.message}\n`
-        : `${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-    );
-    process.exit(1);
-  },
-);
+runCli(main);

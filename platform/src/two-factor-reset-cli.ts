@@ -11,8 +11,9 @@ import { userInfo } from 'node:os';
 import { parseArgs } from 'node:util';
 import { resetTwoFactor } from '@kosh/command-api';
 import { ConflictError, NotFoundError, ValidationError } from '@kosh/domain';
-import { ConfigError, loadConfig } from './config';
+import { loadConfig } from './config';
 import { createLogger } from './logger';
+import { runCli } from './run-cli';
 import { createRuntime } from './runtime';
 
 const USAGE = 'Usage: npm run reset-two-factor -- <email> --reason "<why>" [--operator <name>]\n';
@@ -57,14 +58,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    process.stderr.write(
-      error instanceof ConfigError
-        ? `${error.message}\n`
-        : `${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-    );
-    process.exit(1);
-  },
-);
+runCli(main);
