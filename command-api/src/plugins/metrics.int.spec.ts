@@ -21,6 +21,13 @@ describe('GET /metrics', () => {
       payload: { notes: 'Rent', transaction_type: 'D', transaction_date: '2026-01-03', amount: 18000 },
     });
     expect(recorded.statusCode).toBe(201);
+    // The command answers once its events are stored; Alice's next read waits for her write.
+    const read = await t.app.inject({
+      method: 'GET',
+      url: '/api/transactions',
+      headers: await t.signedInHeader(alice),
+    });
+    expect(read.json().data.transactions.map((row: { notes: string }) => row.notes)).toContain('Rent');
 
     const response = await t.app.inject({ method: 'GET', url: '/metrics' });
     expect(response.statusCode).toBe(200);
