@@ -74,4 +74,26 @@ describe('writes answered early', () => {
     expect(read.statusCode).toBe(200);
     expect(await t.platform.runner.waitFor(['transactions'], position, 0)).toBe(true);
   });
+
+  it('forgets the writes of users who do not come back once the book holds them, and keeps the others', async () => {
+    const carol = randomUUID();
+    const dave = randomUUID();
+    await t.as(carol).post('/api/transactions', salary);
+    await t.platform.runner.catchUp('transactions');
+    await t.platform.runner.catchUp('ledger');
+    await t.platform.runner.catchUp('accounts');
+    await holder.query(lockSql('pg_advisory_lock'), [LIVE_LOCK]);
+    try {
+      await t.as(dave).post('/api/transactions', salary);
+      expect(t.app.ownWrites.pendingUsers()).toBeGreaterThanOrEqual(2);
+      await t.app.ownWrites.sweep();
+      // Carol's write is in the book: forgotten. Dave's is held back: kept, so his next read still waits.
+      expect(t.app.ownWrites.pendingUsers()).toBe(1);
+    } finally {
+      await holder.query(lockSql('pg_advisory_unlock'), [LIVE_LOCK]);
+    }
+    const stats = await t.as(dave).get('/api/transactions/stats');
+    expect(stats.body.data.stats.total_transactions).toBe(1);
+    expect(t.app.ownWrites.pendingUsers()).toBe(0);
+  });
 });

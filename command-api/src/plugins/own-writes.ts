@@ -23,6 +23,10 @@ declare module 'fastify' {
 export type OwnWrites = {
   /** `userId`'s events up to `position` are stored; `readModels` will hold them soon. */
   stored(userId: string, position: string, readModels: readonly string[]): void;
+  /** Users whose last write this process has not yet seen reach its read models. */
+  pendingUsers(): number;
+  /** Forgets the writes whose read models hold them (run every 30 s; a user who comes back would not wait anyway). */
+  sweep(): Promise<void>;
 };
 
 /**
@@ -36,6 +40,9 @@ const POSITION = /^[\w:/-]{1,100}$/;
 
 /** How long the catch-up of early answers gathers writes. */
 const CATCH_UP_AFTER_MS = 50;
+
+/** How often writes of users who have not come back are forgotten once their read models hold them. */
+const SWEEP_EVERY_MS = 30_000;
 
 type Pending = { position: string; readModels: Set<string> };
 
@@ -66,8 +73,23 @@ export const ownWritesPlugin = fp(
         for (const name of names) catchUp(name);
       }, CATCH_UP_AFTER_MS);
     };
+    // A user who writes and never reads again would otherwise stay in `pending` for the life of
+    // the process: every so often the entries whose read models have reached them are dropped
+    // (the check asks the runner, no waiting). An entry not yet reached stays.
+    async function forgetReached() {
+      for (const [userId, entry] of pending) {
+        const { position } = entry;
+        if (!(await platform.runner.waitFor([...entry.readModels], position, 0))) continue;
+        if (pending.get(userId)?.position === position) pending.delete(userId);
+      }
+    }
+    const sweep = setInterval(() => {
+      forgetReached().catch((err: unknown) => platform.logger.warn({ err }, 'own-writes sweep failed'));
+    }, SWEEP_EVERY_MS);
+    sweep.unref();
     app.addHook('onClose', async () => {
       if (timer) clearTimeout(timer);
+      clearInterval(sweep);
     });
 
     async function reached(position: string, readModels: readonly string[]): Promise<boolean> {
@@ -90,6 +112,8 @@ export const ownWritesPlugin = fp(
         if (position > known.position) known.position = position;
         for (const name of readModels) known.readModels.add(name);
       },
+      pendingUsers: () => pending.size,
+      sweep: forgetReached,
     } satisfies OwnWrites);
 
     app.addHook('preHandler', async (request: FastifyRequest) => {
