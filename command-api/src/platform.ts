@@ -37,6 +37,8 @@ export interface ApiMetrics {
     observe(labels: { method: string; route: string; status_code: string }, seconds: number): void;
   };
   readonly appendDuration: { startTimer(): () => unknown };
+  /** Read-your-writes waits by outcome; a wait already reached in this process counts 0 s. */
+  readonly readYourWritesWait?: { observe(labels: { outcome: 'reached' | 'timeout' }, seconds: number): void };
   /** Live reads by how the answer cache served them (reads/answer-cache.ts). */
   readonly answerCache?: { inc(labels: { route: string; outcome: 'hit' | 'miss' | 'not_modified' }): void };
 }

@@ -95,7 +95,7 @@ export const ownWritesPlugin = fp(
     async function reached(position: string, readModels: readonly string[]): Promise<boolean> {
       // Known in this process without a query when its own catch-up got there.
       if (await platform.runner.waitFor(readModels, position, 0)) {
-        platform.metrics.readYourWritesWait.observe({ outcome: 'reached' }, 0);
+        platform.metrics.readYourWritesWait?.observe({ outcome: 'reached' }, 0);
         return true;
       }
       return platform.afterAppend(position, readModels);
