@@ -38,7 +38,9 @@ export interface ApiMetrics {
   };
   readonly appendDuration: { startTimer(): () => unknown };
   /** Read-your-writes waits by outcome; a wait already reached in this process counts 0 s. */
-  readonly readYourWritesWait?: { observe(labels: { outcome: 'reached' | 'timeout' }, seconds: number): void };
+  readonly readYourWritesWait?: {
+    observe(labels: { outcome: 'reached' | 'timeout' }, seconds: number): void;
+  };
   /** Live reads by how the answer cache served them (reads/answer-cache.ts). */
   readonly answerCache?: { inc(labels: { route: string; outcome: 'hit' | 'miss' | 'not_modified' }): void };
 }
