@@ -49,6 +49,8 @@ test('loan list: error toasts stay 8 s, success toasts 5 s (spec section 2)', as
   // Time flows as usual, but the test can move it on: toast lifetimes without waiting them out.
   await page.clock.install();
   await signInThroughUi(page, user);
+  // The dashboard's own reads (its loans too) finish first: the one failure below is the list's.
+  await page.waitForLoadState('networkidle');
   const loans = new LoansPage(page);
   const shell = new AppShell(page);
 
