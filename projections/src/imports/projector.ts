@@ -1,6 +1,7 @@
 import { IMPORT_EVENT_TYPES, type ImportEvent, type RecordedEvent } from '@kosh/domain';
 import type { Queryable } from '@kosh/event-store';
 import { defineProjection } from '../runner/define';
+import { FINGERPRINT_DIGEST } from './queries';
 
 async function applyEvent(tx: Queryable, event: RecordedEvent<ImportEvent>): Promise<void> {
   if (event.type === 'ImportCommitted') {
@@ -34,9 +35,9 @@ async function applyEvent(tx: Queryable, event: RecordedEvent<ImportEvent>): Pro
       }
     }
     await tx.query(
-      `INSERT INTO import_fingerprints (account_id, key, user_id, import_id, transaction_id)
-       SELECT $1::uuid, k, $2, $3::uuid, t FROM unnest($4::text[], $5::uuid[]) AS z(k, t)
-       ON CONFLICT (account_id, key) DO NOTHING`,
+      `INSERT INTO import_fingerprints (account_id, digest, user_id, import_id, transaction_id)
+       SELECT $1::uuid, ${FINGERPRINT_DIGEST('k')}, $2, $3::uuid, t FROM unnest($4::text[], $5::uuid[]) AS z(k, t)
+       ON CONFLICT (account_id, digest) DO NOTHING`,
       [d.accountId, d.userId, d.importId, keys, transactions],
     );
     return;

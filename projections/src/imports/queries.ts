@@ -1,6 +1,12 @@
 import { toPaise } from '@kosh/domain';
 import type { Queryable } from '@kosh/event-store';
 
+/**
+ * How `import_fingerprints` stores a fingerprint key (SQL of the text expression `key`): its
+ * SHA-256 digest, 32 bytes however long the narration (imports migration 002).
+ */
+export const FINGERPRINT_DIGEST = (key: string) => `sha256(convert_to(${key}, 'UTF8'))`;
+
 /** Which of `keys` were imported into the account before (issue 30 item 4). */
 export async function knownFingerprints(
   db: Queryable,
@@ -10,7 +16,9 @@ export async function knownFingerprints(
 ): Promise<Set<string>> {
   if (keys.length === 0) return new Set();
   const { rows } = await db.query<{ key: string }>(
-    'SELECT key FROM import_fingerprints WHERE account_id = $1::uuid AND user_id = $2 AND key = ANY($3::text[])',
+    `SELECT k.key FROM unnest($3::text[]) AS k(key)
+      WHERE EXISTS (SELECT 1 FROM import_fingerprints f
+                     WHERE f.account_id = $1::uuid AND f.user_id = $2 AND f.digest = ${FINGERPRINT_DIGEST('k.key')})`,
     [accountId, userId, keys],
   );
   return new Set(rows.map((r) => r.key));

@@ -1,5 +1,6 @@
 import { type Paise, type RuleFields, toDecimalString, toPaise } from '@kosh/domain';
 import type { Queryable } from '@kosh/event-store';
+import { likePattern, searchCondition } from '../transactions/queries';
 
 /** A transaction of the book as a rule reads and changes it. */
 export type RuleCandidate = Readonly<{
@@ -13,8 +14,6 @@ export type RuleCandidate = Readonly<{
   categoryId: string | null;
   payee: string | null;
 }>;
-
-const likeEscaped = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /**
  * The user's transactions that may match the rule, newest first: its type, account, amounts and
@@ -36,8 +35,9 @@ export async function ruleCandidates(
   if (rule.accountId) add((p) => `account_id = ${p}::uuid`, rule.accountId);
   if (rule.amountMin != null) add((p) => `amount >= ${p}::numeric`, toDecimalString(rule.amountMin));
   if (rule.amountMax != null) add((p) => `amount <= ${p}::numeric`, toDecimalString(rule.amountMax));
-  if (rule.matchText)
-    add((p) => `(notes ILIKE ${p} OR raw_narration ILIKE ${p})`, likeEscaped(rule.matchText));
+  // The book's search (notes or raw narration), through the same indexes.
+  const text = rule.matchText;
+  if (text) add((p) => searchCondition(text, p), likePattern(text));
   const { rows } = await db.query<{
     id: string;
     transaction_date: string;

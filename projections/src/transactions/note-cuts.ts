@@ -126,22 +126,32 @@ export function cutNotes(delta: readonly NotesDelta[]): NoteCuts {
       out.grams.n.push(n);
     }
     // In word order: the postings' and the dictionary's indexes take them in their own order.
-    const postings: [string, string, number][] = [];
+    // Grouped by word, then the plain string sorts (no comparator: a 50,000-row statement's
+    // 277,000 postings sorted as tuples took half of this cut).
+    const postings = new Map<string, Map<string, number>>();
     const wordCounts = new Map<string, number>();
     for (const [id, own] of words) {
       for (const [word, sign] of own) {
-        postings.push([word, id, sign]);
+        let ids = postings.get(word);
+        if (!ids) {
+          ids = new Map();
+          postings.set(word, ids);
+        }
+        ids.set(id, sign);
         wordCounts.set(word, (wordCounts.get(word) ?? 0) + sign);
       }
     }
-    postings.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : 1));
-    for (const [word, id, sign] of postings) {
-      out.words.userIds.push(userId);
-      out.words.words.push(word);
-      out.words.ids.push(id);
-      out.words.signs.push(sign);
+    const sorted = [...postings.keys()].sort();
+    for (const word of sorted) {
+      const ids = postings.get(word)!;
+      for (const id of [...ids.keys()].sort()) {
+        out.words.userIds.push(userId);
+        out.words.words.push(word);
+        out.words.ids.push(id);
+        out.words.signs.push(ids.get(id)!);
+      }
     }
-    for (const word of [...wordCounts.keys()].sort()) {
+    for (const word of sorted) {
       const n = wordCounts.get(word)!;
       if (n === 0) continue;
       out.wordCounts.userIds.push(userId);

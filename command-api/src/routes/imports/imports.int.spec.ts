@@ -526,7 +526,7 @@ VERSION:102
         ),
         batches: await q('SELECT id, status, row_count FROM import_batches ORDER BY id'),
         fingerprints: await q(
-          'SELECT account_id, key, import_id FROM import_fingerprints ORDER BY account_id, key',
+          'SELECT account_id, digest, import_id FROM import_fingerprints ORDER BY account_id, digest',
         ),
         ledger: await q('SELECT entry_id, amount::text FROM ledger_entries ORDER BY entry_id'),
       };

@@ -239,7 +239,8 @@ export async function importRoutes(fastify: FastifyInstance) {
     return Object.entries(state.importMappings).map(([headerKey, mapping]) => ({ headerKey, mapping }));
   }
 
-  async function load(userId: string, id: string): Promise<PreviewRecord> {
+  /** The preview; its file only `withFile` (the commit never reads the file again: 5 MB and up). */
+  async function load(userId: string, id: string, withFile = true): Promise<PreviewRecord> {
     if (!isUuid(id)) throw new NotFoundError(IMPORT_NOT_FOUND);
     const { rows } = await platform.db.query<{
       id: string;
@@ -252,7 +253,8 @@ export async function importRoutes(fastify: FastifyInstance) {
       created_at: string;
       updated_at: string;
     }>(
-      `SELECT id::text AS id, account_id::text AS account_id, file_name, file, status, preview, committed,
+      `SELECT id::text AS id, account_id::text AS account_id, file_name, ${withFile ? 'file' : 'NULL::bytea AS file'},
+              status, preview, committed,
               to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at,
               to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS updated_at
          FROM import_previews WHERE id = $1::uuid AND user_id = $2`,
@@ -713,7 +715,7 @@ export async function importRoutes(fastify: FastifyInstance) {
     body: Record<string, unknown>,
   ) {
     const userId = request.userId;
-    const record = await load(userId, (request.params as { id: string }).id);
+    const record = await load(userId, (request.params as { id: string }).id, false);
     if (record.status !== 'preview')
       throw new ConflictError('This import was committed already', 'IMPORT_COMMITTED');
     const { preview } = record;
