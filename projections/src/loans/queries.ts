@@ -56,11 +56,11 @@ const VIEW_FROM = `loans l
   LEFT JOIN catalog_loan_types t ON t.id = l.loan_type_id`;
 
 function viewOf(r: DbLoanView): LoanView {
-  return {
-    ...loanFromDb(r),
-    bank: { bankName: r.bank_name ?? '', branchName: r.branch_name },
-    loanType: { typeName: r.type_name ?? '' },
-  };
+  // Completed in place: `loanFromDb`'s record is fresh (a spread copied it again, per row).
+  const view = loanFromDb(r) as LoanRow & { bank?: LoanView['bank']; loanType?: LoanView['loanType'] };
+  view.bank = { bankName: r.bank_name ?? '', branchName: r.branch_name };
+  view.loanType = { typeName: r.type_name ?? '' };
+  return view as LoanView;
 }
 
 /** `%`, `_` and the escape character match literally in a LIKE pattern. */
