@@ -118,16 +118,20 @@ export function presentPartsSql(asOfParam: string): { columns: string; joins: st
                 AND coalesce(n.annual_rate, z.annual_rate) IS NOT NULL
                 AND o.annual_rate IS DISTINCT FROM coalesce(n.annual_rate, z.annual_rate)
               ORDER BY o.seq DESC LIMIT 1) AS other_rate_until,
-            (SELECT count(*)::int FROM loan_schedule_rows c
-              WHERE c.loan_id = h.loan_id AND c.kind = 'emi' AND c.emi_date > ${asOfParam}::date) AS emis_left,
+            -- EMIs are numbered 1, 2, … in date order (domain actual-schedule.ts): those after the
+            -- day are the next one's number to the last one's, never counted row by row.
+            coalesce(z.payment_number - n.payment_number + 1, 0)::int AS emis_left,
             (SELECT p.remaining_principal::text FROM loan_schedule_rows p
               WHERE p.loan_id = h.loan_id AND p.emi_date <= ${asOfParam}::date
               ORDER BY p.emi_date DESC, p.seq DESC LIMIT 1) AS remaining`,
-    joins: `LEFT JOIN LATERAL (SELECT r.seq, r.emi_date, r.principal, r.interest, r.gst, r.annual_rate
+    // The next EMI: the first after the day by date (the date index, one probe; EMIs' dates rise
+    // with their place), not the first by place whose date is later (a walk of the past ones).
+    joins: `LEFT JOIN LATERAL (SELECT r.seq, r.payment_number, r.emi_date, r.principal, r.interest, r.gst,
+                                  r.annual_rate
                             FROM loan_schedule_rows r
                            WHERE r.loan_id = h.loan_id AND r.kind = 'emi' AND r.emi_date > ${asOfParam}::date
-                           ORDER BY r.seq LIMIT 1) n ON true
-       LEFT JOIN LATERAL (SELECT r.seq, r.annual_rate FROM loan_schedule_rows r
+                           ORDER BY r.emi_date, r.seq LIMIT 1) n ON true
+       LEFT JOIN LATERAL (SELECT r.seq, r.payment_number, r.annual_rate FROM loan_schedule_rows r
                            WHERE r.loan_id = h.loan_id AND r.kind = 'emi'
                            ORDER BY r.seq DESC LIMIT 1) z ON true`,
   };
