@@ -544,6 +544,8 @@ async function main() {
     await admin.end();
     if (process.env.BENCH_KEEP && !REUSE) console.log(`kept the database: ${database.url}`);
     if (!process.env.BENCH_KEEP || REUSE) await database.drop();
+    // Kept: its pool closed all the same, or the process never exits.
+    else await database.db.close();
   }
 }
 

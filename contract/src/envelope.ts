@@ -7,6 +7,13 @@ import { type Static, type TSchema, Type } from 'typebox';
 export const success = <T extends TSchema>(data: T) =>
   Type.Object({ success: Type.Literal(true), message: Type.Optional(Type.String()), data });
 
+/**
+ * A nullable string or number of an answer, as a type list (`["string", "null"]`): the
+ * serializer writes a union (`anyOf`) by validating each branch in turn, on every row of a list.
+ */
+export const orNull = <T extends 'string' | 'number'>(type: T, options: { description?: string } = {}) =>
+  Type.Unsafe<(T extends 'string' ? string : number) | null>({ type: [type, 'null'], ...options });
+
 /** A write that answers in words only. */
 export const MessageOnlyResponse = Type.Object({ success: Type.Literal(true), message: Type.String() });
 export type MessageOnlyResponse = Static<typeof MessageOnlyResponse>;

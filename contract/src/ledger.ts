@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { success } from './envelope';
+import { orNull, success } from './envelope';
 import { AsOfParam } from './request';
 
 /** Spec section 3 (Ledger response, Available periods): these answers use camelCase names. */
@@ -31,7 +31,7 @@ export type WireLedgerEntry = Static<typeof WireLedgerEntry>;
 
 /** A side's entries of one category (`group_by=category`); loan payments are Loan EMI's. */
 export const WireLedgerGroup = Type.Object({
-  categoryId: Type.Union([Type.String(), Type.Null()], { description: 'null: Uncategorised, or Loan EMI' }),
+  categoryId: orNull('string', { description: 'null: Uncategorised, or Loan EMI' }),
   name: Type.String({ description: '"Parent › Child" for a subcategory' }),
   total: Type.Number(),
   entryIds: Type.Array(Type.String(), { description: 'The ids of its entries, in the side’s order' }),

@@ -1,6 +1,6 @@
 import type { LOAN_FIELDS, WireNames, WireOf } from '@kosh/domain';
 import { type Static, Type } from 'typebox';
-import { MessageResponse, page, success } from './envelope';
+import { MessageResponse, orNull, page, success } from './envelope';
 import { AsOfParam, IdParams, QueryText } from './request';
 
 /**
@@ -53,13 +53,6 @@ export type LoanListQuery = Static<typeof LoanListQuery>;
 export const LoanParams = IdParams;
 
 /** Issue 27 item 7: where the loan stands today, from its latest schedule; the terms above stay the contract's. */
-/**
- * A nullable string or number of an answer, as a type list: the serializer writes a union by
- * validating each branch in turn (on every row of a 600-row schedule).
- */
-const orNull = <T extends 'string' | 'number'>(type: T, options: { description?: string } = {}) =>
-  Type.Unsafe<(T extends 'string' ? string : number) | null>({ type: [type, 'null'], ...options });
-
 export const WireLoanPresent = Type.Object(
   {
     as_of: Type.String({ description: 'YYYY-MM-DD: today in India, or the as_of date' }),

@@ -1,6 +1,6 @@
 import type { TRANSACTION_FIELDS, WireNames, WireOf } from '@kosh/domain';
 import { type Static, Type } from 'typebox';
-import { MessageResponse, PageInfo, success } from './envelope';
+import { MessageResponse, orNull, PageInfo, success } from './envelope';
 import { AsOfParam, IdParams, Loose, QueryText } from './request';
 
 /**
@@ -49,9 +49,9 @@ export const WireTransaction = Type.Object({
   transaction_type: Type.Unsafe<'C' | 'D'>({ type: 'string', enum: ['C', 'D'] }),
   transaction_date: Type.String({ description: 'YYYY-MM-DD' }),
   amount: Type.Number({ description: 'Rupees, two decimals' }),
-  account_id: Type.Union([Type.String(), Type.Null()], { description: 'Its account, or null' }),
-  category_id: Type.Union([Type.String(), Type.Null()], { description: 'Its category, or null' }),
-  payee: Type.Union([Type.String(), Type.Null()], { description: 'Its payee, or null' }),
+  account_id: orNull('string', { description: 'Its account, or null' }),
+  category_id: orNull('string', { description: 'Its category, or null' }),
+  payee: orNull('string', { description: 'Its payee, or null' }),
   created_at: Type.String({ description: 'ISO-8601 UTC' }),
   updated_at: Type.String({ description: 'ISO-8601 UTC' }),
 });
@@ -62,15 +62,13 @@ export type WireTransaction = Static<typeof WireTransaction>;
   WireNames<typeof TRANSACTION_FIELDS>
 >;
 
-const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
-
 export const TransactionFilters = Type.Object({
-  search: Nullable(Type.String()),
-  transaction_type: Nullable(Type.String()),
-  date_from: Nullable(Type.String()),
-  date_to: Nullable(Type.String()),
-  account_id: Type.Optional(Nullable(Type.String())),
-  category_id: Type.Optional(Nullable(Type.String())),
+  search: orNull('string'),
+  transaction_type: orNull('string'),
+  date_from: orNull('string'),
+  date_to: orNull('string'),
+  account_id: Type.Optional(orNull('string')),
+  category_id: Type.Optional(orNull('string')),
   sort_by: Type.String(),
   sort_order: Type.String(),
 });

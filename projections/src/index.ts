@@ -63,10 +63,12 @@ export {
   getLoanStats,
   LOAN_PAGE_SIZES,
   LOAN_SORT_KEYS,
+  type LoanListEntry,
   type LoanListQuery,
   type LoanSortKey,
   type LoanView,
   listLoans,
+  listLoansWithFigures,
 } from './loans/queries';
 export {
   evolveNotificationRow,

@@ -83,15 +83,15 @@ export type DbLoanRow = Readonly<Record<string, unknown>> & {
 };
 
 export function loanFromDb(r: DbLoanRow): LoanRow {
-  return {
-    ...FIELD_COLUMNS.fromSql(r),
-    id: r.id,
-    userId: r.user_id,
-    createdAt: r.created_at,
-    updatedAt: r.updated_at,
-    scheduleVersion: Number(r.schedule_version),
-    version: Number(r.version),
-  };
+  // The fields' record, fresh, completed in place (a spread copied every property again).
+  const row = FIELD_COLUMNS.fromSql(r) as Record<string, unknown>;
+  row.id = r.id;
+  row.userId = r.user_id;
+  row.createdAt = r.created_at;
+  row.updatedAt = r.updated_at;
+  row.scheduleVersion = Number(r.schedule_version);
+  row.version = Number(r.version);
+  return row as LoanRow;
 }
 
 async function loadRows(tx: Queryable, ids: readonly string[]): Promise<Map<string, LoanRow>> {

@@ -1,6 +1,18 @@
 import { type Paise, toPaise } from '@kosh/domain';
 import type { Queryable } from '@kosh/event-store';
-import { loanStandings } from '../schedules/queries';
+import {
+  type DbPresentParts,
+  type PresentParts,
+  presentPartsFromDb,
+  presentPartsSql,
+} from '../schedules/present';
+import {
+  type LoanStanding,
+  loanStandings,
+  STANDING_COLUMNS,
+  type StandingRow,
+  standingsOf,
+} from '../schedules/queries';
 import { type DbLoanRow, LOAN_COLUMNS, type LoanRow, loanFromDb } from './projector';
 
 export type { LoanRow } from './projector';
@@ -44,11 +56,11 @@ const VIEW_FROM = `loans l
   LEFT JOIN catalog_loan_types t ON t.id = l.loan_type_id`;
 
 function viewOf(r: DbLoanView): LoanView {
-  return {
-    ...loanFromDb(r),
-    bank: { bankName: r.bank_name ?? '', branchName: r.branch_name },
-    loanType: { typeName: r.type_name ?? '' },
-  };
+  // Completed in place: `loanFromDb`'s record is fresh (a spread copied it again, per row).
+  const view = loanFromDb(r) as LoanRow & { bank?: LoanView['bank']; loanType?: LoanView['loanType'] };
+  view.bank = { bankName: r.bank_name ?? '', branchName: r.branch_name };
+  view.loanType = { typeName: r.type_name ?? '' };
+  return view as LoanView;
 }
 
 /** `%`, `_` and the escape character match literally in a LIKE pattern. */
@@ -66,6 +78,52 @@ export async function listLoans(
   userId: string,
   query: LoanListQuery,
 ): Promise<{ rows: LoanView[]; totalItems: number }> {
+  const { rows, totalItems } = await listLoansOn(db, userId, query, null);
+  return { rows: rows.map((r) => r.loan), totalItems };
+}
+
+/** A loan of the list with where it stands on the day asked (none: it has no schedule yet). */
+export type LoanListEntry = Readonly<{
+  loan: LoanView;
+  standing: LoanStanding | undefined;
+  present: PresentParts | undefined;
+}>;
+
+/**
+ * `listLoans` with each loan's standing and present parts on `today` (YYYY-MM-DD), in the same
+ * statement (issue 33: the list made three round trips, the page, the standings and the present):
+ * the page is a subquery, its schedule header, flags and present parts joined to each of its
+ * rows. Only loans whose EMIs are judged (not auto-debited, or marked) take one more round trip.
+ */
+export async function listLoansWithFigures(
+  db: Queryable,
+  userId: string,
+  query: LoanListQuery,
+  today: string,
+): Promise<{ rows: LoanListEntry[]; totalItems: number }> {
+  const { rows, totalItems, standingRows } = await listLoansOn(db, userId, query, today);
+  const standings = await standingsOf(db, standingRows, today);
+  return {
+    rows: rows.map((r) => ({ ...r, standing: standings.get(r.loan.id) })),
+    totalItems,
+  };
+}
+
+type DbListedLoan = DbLoanView & {
+  total: number;
+  scheduled?: boolean;
+} & Partial<Omit<StandingRow, 'loan_id'> & Omit<DbPresentParts, 'loan_id'>>;
+
+async function listLoansOn(
+  db: Queryable,
+  userId: string,
+  query: LoanListQuery,
+  today: string | null,
+): Promise<{
+  rows: { loan: LoanView; present: PresentParts | undefined }[];
+  totalItems: number;
+  standingRows: StandingRow[];
+}> {
   const params: unknown[] = [userId];
   const where = ['l.user_id = $1'];
   if (query.bankId !== null) {
@@ -109,17 +167,47 @@ export async function listLoans(
   const filter = where.join(' AND ');
   const needsJoin = Boolean(search);
   const counted = `SELECT count(*)::int AS n FROM ${needsJoin ? VIEW_FROM : 'loans l'} WHERE ${filter}`;
+  const page = `SELECT ${VIEW_COLUMNS}, (${counted}) AS total FROM ${VIEW_FROM} WHERE ${filter}
+     ORDER BY ${order} LIMIT $${params.length + 1}::int OFFSET $${params.length + 2}::bigint`;
+  const values = [...params, query.limit, (query.page - 1) * query.limit];
   // One round trip: the count is an uncorrelated subquery, run once; an empty page (past the
   // end) asks for it on its own. The page is a parameter, so the text is one of a few hundred
   // (sort, order, filters) and planned once per connection.
-  const { rows } = await db.query<DbLoanView & { total: number }>(
-    `SELECT ${VIEW_COLUMNS}, (${counted}) AS total FROM ${VIEW_FROM} WHERE ${filter}
-     ORDER BY ${order} LIMIT $${params.length + 1}::int OFFSET $${params.length + 2}::bigint`,
-    [...params, query.limit, (query.page - 1) * query.limit],
-    { prepared: true },
-  );
-  const total = rows[0] ? rows[0].total : ((await db.query<{ n: number }>(counted, params)).rows[0]?.n ?? 0);
-  return { rows: rows.map(viewOf), totalItems: Number(total) };
+  let dbRows: DbListedLoan[];
+  if (today === null) {
+    dbRows = (await db.query<DbListedLoan>(page, values, { prepared: true })).rows;
+  } else {
+    // The page's rows in its order (`ordinal`), each with its schedule header `h`, the flags its
+    // standing is judged by and its present parts (schedules/present.ts), all by index probes.
+    const present = presentPartsSql(`$${values.length + 1}`);
+    dbRows = (
+      await db.query<DbListedLoan>(
+        `SELECT l.*, h.loan_id IS NOT NULL AS scheduled, ${STANDING_COLUMNS}, ${present.columns}
+           FROM (SELECT p.*, row_number() OVER () AS ordinal FROM (${page}) p) l
+           LEFT JOIN loan_schedules h ON h.loan_id = l.id::uuid AND h.user_id = $1
+           ${present.joins}
+          ORDER BY l.ordinal`,
+        [...values, today],
+        { prepared: true },
+      )
+    ).rows;
+  }
+  const total = dbRows[0]
+    ? dbRows[0].total
+    : ((await db.query<{ n: number }>(counted, params)).rows[0]?.n ?? 0);
+  const standingRows: StandingRow[] = [];
+  const rows = dbRows.map((r) => {
+    const loan = viewOf(r);
+    if (!r.scheduled) return { loan, present: undefined };
+    standingRows.push({
+      loan_id: loan.id,
+      closed_on: r.closed_on ?? null,
+      judged: Boolean(r.judged),
+      auto: Boolean(r.auto),
+    });
+    return { loan, present: presentPartsFromDb(r as unknown as DbPresentParts) };
+  });
+  return { rows, totalItems: Number(total), standingRows };
 }
 
 /** The user's own loan with its names, or null (also for another user's id). */

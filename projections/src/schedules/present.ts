@@ -87,7 +87,7 @@ export function presentPartsOf(schedule: ScheduleView, asOf: string): PresentPar
   };
 }
 
-type DbPresentParts = {
+export type DbPresentParts = {
   loan_id: string;
   closed_on: string | null;
   next_date: string | null;
@@ -102,6 +102,66 @@ type DbPresentParts = {
 };
 
 /**
+ * The columns and joins that read a loan's present parts on the day `asOfParam` (a `$n` of type
+ * date text) beside its schedule header `h` (loan_schedules): a handful of index probes per loan,
+ * never its rows. The column names are `DbPresentParts`'; `presentPartsFromDb` reads them back.
+ * Shared by `loanPresentParts` and the loan list's one statement (loans/queries.ts).
+ */
+export function presentPartsSql(asOfParam: string): { columns: string; joins: string } {
+  return {
+    columns: `to_char(h.closed_on, 'YYYY-MM-DD') AS closed_on,
+            to_char(n.emi_date, 'YYYY-MM-DD') AS next_date, n.principal::text AS next_principal,
+            n.interest::text AS next_interest, n.gst::text AS next_gst, n.annual_rate::text AS next_rate,
+            z.annual_rate::text AS last_rate,
+            (SELECT to_char(o.emi_date, 'YYYY-MM-DD') FROM loan_schedule_rows o
+              WHERE o.loan_id = h.loan_id AND o.kind = 'emi' AND o.seq < coalesce(n.seq, z.seq + 1)
+                AND coalesce(n.annual_rate, z.annual_rate) IS NOT NULL
+                AND o.annual_rate IS DISTINCT FROM coalesce(n.annual_rate, z.annual_rate)
+              ORDER BY o.seq DESC LIMIT 1) AS other_rate_until,
+            -- EMIs are numbered 1, 2, … in date order (domain actual-schedule.ts): those after the
+            -- day are the next one's number to the last one's, never counted row by row.
+            coalesce(z.payment_number - n.payment_number + 1, 0)::int AS emis_left,
+            (SELECT p.remaining_principal::text FROM loan_schedule_rows p
+              WHERE p.loan_id = h.loan_id AND p.emi_date <= ${asOfParam}::date
+              ORDER BY p.emi_date DESC, p.seq DESC LIMIT 1) AS remaining`,
+    // The next EMI: the first after the day by date (the date index, one probe; EMIs' dates rise
+    // with their place), not the first by place whose date is later (a walk of the past ones).
+    joins: `LEFT JOIN LATERAL (SELECT r.seq, r.payment_number, r.emi_date, r.principal, r.interest, r.gst,
+                                  r.annual_rate
+                            FROM loan_schedule_rows r
+                           WHERE r.loan_id = h.loan_id AND r.kind = 'emi' AND r.emi_date > ${asOfParam}::date
+                           ORDER BY r.emi_date, r.seq LIMIT 1) n ON true
+       LEFT JOIN LATERAL (SELECT r.seq, r.payment_number, r.annual_rate FROM loan_schedule_rows r
+                           WHERE r.loan_id = h.loan_id AND r.kind = 'emi'
+                           ORDER BY r.seq DESC LIMIT 1) z ON true`,
+  };
+}
+
+/** The parts from the columns of `presentPartsSql`. */
+export function presentPartsFromDb(r: Omit<DbPresentParts, 'loan_id'>): PresentParts {
+  const rate = (text: string | null) => (text === null ? null : Number(text));
+  return {
+    closedOn: r.closed_on,
+    next:
+      r.next_date === null
+        ? null
+        : {
+            emiDate: r.next_date,
+            principal: toPaise(r.next_principal ?? '0'),
+            interest: toPaise(r.next_interest ?? '0'),
+            gst: toPaise(r.next_gst ?? '0'),
+            annualRatePercent: rate(r.next_rate),
+          },
+    lastRate: rate(r.last_rate),
+    otherRateUntil: r.other_rate_until,
+    emisLeft: Number(r.emis_left),
+    remainingAfterPast: r.remaining === null ? null : toPaise(r.remaining),
+  };
+}
+
+const PRESENT_PARTS = presentPartsSql('$3');
+
+/**
  * The parts of the user's loans' present on `asOf` (YYYY-MM-DD), as `presentPartsOf` takes them
  * from whole schedules: a handful of index probes per loan, never its rows.
  */
@@ -113,53 +173,12 @@ export async function loanPresentParts(
 ): Promise<Map<string, PresentParts>> {
   if (loanIds.length === 0) return new Map();
   const { rows } = await db.query<DbPresentParts>(
-    `SELECT h.loan_id::text AS loan_id, to_char(h.closed_on, 'YYYY-MM-DD') AS closed_on,
-            to_char(n.emi_date, 'YYYY-MM-DD') AS next_date, n.principal::text AS next_principal,
-            n.interest::text AS next_interest, n.gst::text AS next_gst, n.annual_rate::text AS next_rate,
-            z.annual_rate::text AS last_rate,
-            (SELECT to_char(o.emi_date, 'YYYY-MM-DD') FROM loan_schedule_rows o
-              WHERE o.loan_id = h.loan_id AND o.kind = 'emi' AND o.seq < coalesce(n.seq, z.seq + 1)
-                AND coalesce(n.annual_rate, z.annual_rate) IS NOT NULL
-                AND o.annual_rate IS DISTINCT FROM coalesce(n.annual_rate, z.annual_rate)
-              ORDER BY o.seq DESC LIMIT 1) AS other_rate_until,
-            (SELECT count(*)::int FROM loan_schedule_rows c
-              WHERE c.loan_id = h.loan_id AND c.kind = 'emi' AND c.emi_date > $3::date) AS emis_left,
-            (SELECT p.remaining_principal::text FROM loan_schedule_rows p
-              WHERE p.loan_id = h.loan_id AND p.emi_date <= $3::date
-              ORDER BY p.emi_date DESC, p.seq DESC LIMIT 1) AS remaining
+    `SELECT h.loan_id::text AS loan_id, ${PRESENT_PARTS.columns}
        FROM loan_schedules h
-       LEFT JOIN LATERAL (SELECT r.seq, r.emi_date, r.principal, r.interest, r.gst, r.annual_rate
-                            FROM loan_schedule_rows r
-                           WHERE r.loan_id = h.loan_id AND r.kind = 'emi' AND r.emi_date > $3::date
-                           ORDER BY r.seq LIMIT 1) n ON true
-       LEFT JOIN LATERAL (SELECT r.seq, r.annual_rate FROM loan_schedule_rows r
-                           WHERE r.loan_id = h.loan_id AND r.kind = 'emi'
-                           ORDER BY r.seq DESC LIMIT 1) z ON true
+       ${PRESENT_PARTS.joins}
       WHERE h.user_id = $1 AND h.loan_id = ANY($2::uuid[])`,
     [userId, loanIds, asOf],
     { prepared: true },
   );
-  const rate = (text: string | null) => (text === null ? null : Number(text));
-  return new Map(
-    rows.map((r) => [
-      r.loan_id,
-      {
-        closedOn: r.closed_on,
-        next:
-          r.next_date === null
-            ? null
-            : {
-                emiDate: r.next_date,
-                principal: toPaise(r.next_principal ?? '0'),
-                interest: toPaise(r.next_interest ?? '0'),
-                gst: toPaise(r.next_gst ?? '0'),
-                annualRatePercent: rate(r.next_rate),
-              },
-        lastRate: rate(r.last_rate),
-        otherRateUntil: r.other_rate_until,
-        emisLeft: Number(r.emis_left),
-        remainingAfterPast: r.remaining === null ? null : toPaise(r.remaining),
-      },
-    ]),
-  );
+  return new Map(rows.map((r) => [r.loan_id, presentPartsFromDb(r)]));
 }

@@ -137,21 +137,36 @@ export async function loanStandings(
   today: string,
 ): Promise<Map<string, LoanStanding>> {
   if (loanIds.length === 0) return new Map();
-  const { rows } = await db.query<{
-    loan_id: string;
-    closed_on: string | null;
-    judged: boolean;
-    auto: boolean;
-  }>(
+  const { rows } = await db.query<StandingRow>(
     `SELECT h.loan_id::text AS loan_id, to_char(h.closed_on, 'YYYY-MM-DD') AS closed_on,
-            coalesce(l.emis_auto_debited, true) AS auto,
-            (NOT coalesce(l.emis_auto_debited, true)
-              OR EXISTS (SELECT 1 FROM loan_emi_marks m WHERE m.loan_id = h.loan_id)) AS judged
+            ${STANDING_COLUMNS}
        FROM loan_schedules h LEFT JOIN loans l ON l.id = h.loan_id
       WHERE h.user_id = $1 AND h.loan_id = ANY($2::uuid[])`,
     [userId, loanIds],
     { prepared: true },
   );
+  return standingsOf(db, rows, today);
+}
+
+/**
+ * What a loan's standing is read from beside its schedule header `h` and its loan row `l`
+ * (`auto`, `judged`), with `closed_on` as `to_char(h.closed_on, 'YYYY-MM-DD')`: `StandingRow`.
+ */
+export const STANDING_COLUMNS = `coalesce(l.emis_auto_debited, true) AS auto,
+            (NOT coalesce(l.emis_auto_debited, true)
+              OR EXISTS (SELECT 1 FROM loan_emi_marks m WHERE m.loan_id = h.loan_id)) AS judged`;
+
+export type StandingRow = { loan_id: string; closed_on: string | null; judged: boolean; auto: boolean };
+
+/**
+ * The standings of loans from their `StandingRow`s: only the judged ones (EMIs not auto-debited,
+ * or marked) have their EMIs and marks read, in one more round trip.
+ */
+export async function standingsOf(
+  db: Queryable,
+  rows: readonly StandingRow[],
+  today: string,
+): Promise<Map<string, LoanStanding>> {
   const judged = rows.filter((r) => r.judged).map((r) => r.loan_id);
   const overdue = new Map<string, number>();
   if (judged.length > 0) {

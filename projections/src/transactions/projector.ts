@@ -171,16 +171,17 @@ export type DbTransactionRow = Readonly<Record<string, unknown>> & {
 };
 
 export function fromDb(r: DbTransactionRow): TransactionRow {
-  return {
-    ...FIELD_COLUMNS.fromSql(r),
-    id: r.id,
-    userId: r.user_id,
-    rawNarration: r.raw_narration,
-    importId: r.import_id,
-    createdAt: r.created_at,
-    updatedAt: r.updated_at,
-    version: Number(r.version),
-  };
+  // The fields' record, fresh, completed in place: a spread of it copied every property again
+  // (every row of every page goes through here).
+  const row = FIELD_COLUMNS.fromSql(r) as Record<string, unknown>;
+  row.id = r.id;
+  row.userId = r.user_id;
+  row.rawNarration = r.raw_narration;
+  row.importId = r.import_id;
+  row.createdAt = r.created_at;
+  row.updatedAt = r.updated_at;
+  row.version = Number(r.version);
+  return row as TransactionRow;
 }
 
 async function loadRows(

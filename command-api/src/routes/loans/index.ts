@@ -44,7 +44,7 @@ import {
   getLoanType,
   getSchedule,
   type LoanView,
-  listLoans,
+  listLoansWithFigures,
   loanPresentParts,
   loanStandings,
   type PresentParts,
@@ -242,19 +242,13 @@ export async function loanRoutes(fastify: FastifyInstance) {
           const parsed = parseLoanListQuery(request.query);
           if (!parsed.ok) throw new ValidationError(parsed.errors);
           const query = parsed.value;
-          const { rows, totalItems } = await listLoans(db, request.userId, query);
           const day = calendarDateOf(now);
-          const ids = rows.map((row) => row.id);
-          const [standings, presents] = await Promise.all([
-            loanStandings(db, request.userId, ids, day),
-            loanPresentParts(db, request.userId, ids, day),
-          ]);
+          // One statement: the page, each loan's standing and present (issue 33).
+          const { rows, totalItems } = await listLoansWithFigures(db, request.userId, query, day);
           return {
             success: true as const,
-            data: rows.map((row) =>
-              toWireLoan(row, standings.get(row.id), {
-                present: presentOfLoan(row, presents.get(row.id), day),
-              }),
+            data: rows.map(({ loan, standing, present }) =>
+              toWireLoan(loan, standing, { present: presentOfLoan(loan, present, day) }),
             ),
             meta: { pagination: paginationOf(query.page, query.limit, totalItems) },
           };

@@ -41,24 +41,27 @@ export type LoanFigures = Readonly<{
 /** `standing`: status on today, when the answer carries it. */
 export function toWireLoan(loan: LoanView, standing?: LoanStanding, figures: LoanFigures = {}): WireLoan {
   const { apr, actualApr, present } = figures;
-  return {
-    ...(standing && {
-      status: standing.status,
-      overdue_emis: standing.overdueEmis,
-      closed_on: standing.closedOn,
-    }),
-    ...(apr !== undefined && { apr }),
-    ...(actualApr !== undefined && { actual_apr: actualApr }),
-    ...(present && { current: toWirePresent(present) }),
-    ...wireOf(LOAN_FIELDS, loan),
-    id: loan.id,
-    schedule_version: loan.scheduleVersion,
-    created_at: loan.createdAt,
-    updated_at: loan.updatedAt,
-    bank: { bank_name: loan.bank.bankName, branch_name: loan.bank.branchName },
-    loan_type: { type_name: loan.loanType.typeName },
-  };
+  // `wireOf`'s object is fresh: completed in place, not spread into another (a list converts
+  // every row; the spreads cost 30-40 µs a loan). The serializer writes the schema's order.
+  const wire = wireOf(LOAN_FIELDS, loan) as Mutable<WireLoan>;
+  if (standing) {
+    wire.status = standing.status;
+    wire.overdue_emis = standing.overdueEmis;
+    wire.closed_on = standing.closedOn;
+  }
+  if (apr !== undefined) wire.apr = apr;
+  if (actualApr !== undefined) wire.actual_apr = actualApr;
+  if (present) wire.current = toWirePresent(present);
+  wire.id = loan.id;
+  wire.schedule_version = loan.scheduleVersion;
+  wire.created_at = loan.createdAt;
+  wire.updated_at = loan.updatedAt;
+  wire.bank = { bank_name: loan.bank.bankName, branch_name: loan.bank.branchName };
+  wire.loan_type = { type_name: loan.loanType.typeName };
+  return wire;
 }
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /** The mark ids behind a standing: its payments' and its missed mark's, each once. */
 function markIdsOf(standing: EmiStanding): string[] {

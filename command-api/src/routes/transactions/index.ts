@@ -64,12 +64,12 @@ import { parseTransactionListQuery } from './list-query';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function toWire(row: TransactionRow): WireTransaction {
-  return {
-    id: row.id,
-    ...wireOf(TRANSACTION_FIELDS, row),
-    created_at: row.createdAt,
-    updated_at: row.updatedAt,
-  };
+  // `wireOf`'s object is fresh: completed in place, not spread into another (every row of a page).
+  const wire = wireOf(TRANSACTION_FIELDS, row) as WireTransaction;
+  wire.id = row.id;
+  wire.created_at = row.createdAt;
+  wire.updated_at = row.updatedAt;
+  return wire;
 }
 
 /**
