@@ -240,7 +240,7 @@ async function searchByWords(
   sql: { filter: string; params: unknown[]; order: string; offset: number },
 ): Promise<TransactionPage | null> {
   const pattern = likePattern(search);
-  // The words' trigram index (011_note_words_word_trgm.sql) finds the few words holding a term
+  // The words' trigram index (012_note_words_word_trgm.sql) finds the few words holding a term
   // with a trigram (three letters or digits in a row, as pg_trgm cuts them) among every user's;
   // a term without one would read the whole index, so its words are the user's, scanned.
   const word = TRIGRAM.test(search) ? 'word' : "(word || '')";
