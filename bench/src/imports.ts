@@ -12,7 +12,8 @@
  * TransactionRecorded per `txn-{id}` stream, 16 appends at a time, as the API writes them) until
  * the same read models hold them. Not a test: figures only.
  *
- * Options (environment): BENCH_ROWS=50000, BENCH_PLAIN=0 to leave out the plain appends.
+ * Options (environment): BENCH_ROWS=50000, BENCH_PLAIN=0 to leave out the plain appends,
+ * BENCH_COMMIT=0 to stop after the preview.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
@@ -120,6 +121,7 @@ async function main() {
     const counts = preview.json().data.import.counts;
     console.log(`preview  answered ${seconds(previewMs)}  (target < 5 s)  counts ${JSON.stringify(counts)}`);
 
+    if (process.env.BENCH_COMMIT === '0') return;
     started = performance.now();
     const commit = await t.app.inject({
       method: 'POST',

@@ -10,6 +10,7 @@
 import { formatInr, type Paise } from '../money';
 import type { BalanceCheck } from '../statement/balance';
 import type { EmiDue } from '../statement/emi';
+import type { RowFingerprint } from '../statement/fingerprint';
 import { previewStatement, type PreviewRow as StatementPreviewRow } from '../statement/preview';
 import type { StatementRow } from '../statement/row';
 import type { HandEnteredTransaction } from '../statement/similar';
@@ -55,6 +56,8 @@ export type ImportPreview = { rows: ImportPreviewRow[]; counts: PreviewCounts; b
 export type PreviewContext = {
   /** Fingerprint keys of every row imported into the account before. */
   known: ReadonlySet<string>;
+  /** `fingerprintRows(rows)`, when the caller computed them to look `known` up. */
+  fingerprints?: readonly (RowFingerprint | null)[];
   handEntered: readonly HandEnteredTransaction[];
   emis: readonly EmiDue[];
   /** The account's balance at the end of the day before the file's first row (null: unknown). */
@@ -134,6 +137,7 @@ export function buildImportPreview(rows: readonly StatementRow[], context: Previ
   const preview = previewStatement({
     rows,
     knownFingerprints: context.known,
+    ...(context.fingerprints && { fingerprints: context.fingerprints }),
     handEntered: context.handEntered,
     emisDue: context.emis,
     openingBalance: context.openingBalance,

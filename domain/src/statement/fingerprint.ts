@@ -50,9 +50,11 @@ export type DuplicateVerdict =
 export function classifyDuplicates(
   rows: readonly StatementRow[],
   known: ReadonlySet<string>,
+  /** `fingerprintRows(rows)` when the caller has it already (it looked `known` up by them). */
+  fingerprints: readonly (RowFingerprint | null)[] = fingerprintRows(rows),
 ): (DuplicateVerdict | null)[] {
   const inFile = new Set<string>();
-  return fingerprintRows(rows).map((fingerprint) => {
+  return fingerprints.map((fingerprint) => {
     if (fingerprint === null) return null;
     const verdict = judge(fingerprint, known, inFile);
     if (fingerprint.bank !== null) inFile.add(fingerprint.bank);

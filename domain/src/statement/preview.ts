@@ -1,7 +1,7 @@
 import type { Paise } from '../money';
 import { type BalanceCheck, checkRunningBalance } from './balance';
 import { type EmiDue, emiKey, matchEmi } from './emi';
-import { classifyDuplicates, fingerprintKeys } from './fingerprint';
+import { classifyDuplicates, fingerprintKeys, type RowFingerprint } from './fingerprint';
 import { type ParsedNarration, parseNarration } from './narration';
 import type { StatementRow } from './row';
 import { findPossibleDuplicate, type HandEnteredTransaction } from './similar';
@@ -35,6 +35,8 @@ export type PreviewInput = {
   rows: readonly StatementRow[];
   /** Fingerprint keys of every row imported into the account before. */
   knownFingerprints: ReadonlySet<string>;
+  /** `fingerprintRows(rows)`, when the caller computed them to look `knownFingerprints` up. */
+  fingerprints?: readonly (RowFingerprint | null)[];
   handEntered?: readonly HandEnteredTransaction[];
   emisDue?: readonly EmiDue[];
   /** The account's balance before the statement's first row; null to trust the file's own. */
@@ -48,7 +50,7 @@ export type PreviewInput = {
  * pays an EMI due is an `emi-match`; anything else is `new`. Also checks the running balance.
  */
 export function previewStatement(input: PreviewInput): StatementPreview {
-  const verdicts = classifyDuplicates(input.rows, input.knownFingerprints);
+  const verdicts = classifyDuplicates(input.rows, input.knownFingerprints, input.fingerprints);
   const claimedTransactions = new Set<string>();
   const claimedEmis = new Set<string>();
   const counts: Record<PreviewRowStatus, number> = {

@@ -42,6 +42,7 @@ import { withAccountImportLock } from '../../imports/account-lock';
 import { importUploadRateLimit } from '../auth/limits';
 import { releaseMatchesOfDeletedDebit } from '../loans/release-matches';
 import { IMPORT_MAX_BYTES, readStatementPreview, type StoredPreview, StreamedStatement } from './preview';
+import { decodePreviewRows, encodePreviewRows } from './preview-store';
 import { proposalOf, type RuleProposal, ruleProposer } from './rule-proposals';
 
 const tags = ['Imports'];
@@ -57,6 +58,12 @@ type PreviewRecord = {
   createdAt: string;
   updatedAt: string;
 };
+
+/** The `preview` column: the summary without the rows (stored in `rows`), with their number. */
+function summaryJson(preview: StoredPreview): string {
+  const { rows, ...summary } = preview;
+  return JSON.stringify({ ...summary, totalRows: rows.length });
+}
 
 const STATUSES = ['new', 'duplicate', 'possible_duplicate', 'emi_match', 'error', 'opening_balance'] as const;
 
@@ -249,12 +256,13 @@ export async function importRoutes(fastify: FastifyInstance) {
       file: Buffer | null;
       status: PreviewRecord['status'];
       preview: string;
+      rows: Buffer | null;
       committed: string | null;
       created_at: string;
       updated_at: string;
     }>(
       `SELECT id::text AS id, account_id::text AS account_id, file_name, ${withFile ? 'file' : 'NULL::bytea AS file'},
-              status, preview, committed,
+              status, preview, rows, committed,
               to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at,
               to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS updated_at
          FROM import_previews WHERE id = $1::uuid AND user_id = $2`,
@@ -262,6 +270,9 @@ export async function importRoutes(fastify: FastifyInstance) {
     );
     const r = rows[0];
     if (!r) throw new NotFoundError(IMPORT_NOT_FOUND);
+    const stored = JSON.parse(r.preview) as StoredPreview;
+    // A preview stored before its rows had a column of their own holds them in `preview`.
+    if (r.rows !== null) stored.rows = await decodePreviewRows(r.rows);
     return {
       id: r.id,
       accountId: r.account_id,
@@ -269,7 +280,7 @@ export async function importRoutes(fastify: FastifyInstance) {
       file: r.file,
       status: r.status,
       preview: {
-        ...(JSON.parse(r.preview) as StoredPreview),
+        ...stored,
         ...(r.committed !== null && { committed: JSON.parse(r.committed) as StoredPreview['committed'] }),
       },
       createdAt: r.created_at,
@@ -283,10 +294,17 @@ export async function importRoutes(fastify: FastifyInstance) {
     keepFile = true,
   ) {
     await platform.db.query(
-      `UPDATE import_previews SET status = $3, preview = $4, updated_at = $5, version = version + 1
+      `UPDATE import_previews SET status = $3, preview = $4, rows = $5, updated_at = $6, version = version + 1
               ${keepFile ? '' : ', file = NULL'}
         WHERE id = $1::uuid AND user_id = $2`,
-      [record.id, userId, record.status, JSON.stringify(record.preview), platform.clock().toISOString()],
+      [
+        record.id,
+        userId,
+        record.status,
+        summaryJson(record.preview),
+        await encodePreviewRows(record.preview.rows),
+        platform.clock().toISOString(),
+      ],
     );
   }
 
@@ -413,9 +431,18 @@ export async function importRoutes(fastify: FastifyInstance) {
       const id = randomUUID();
       const now = platform.clock().toISOString();
       await platform.db.query(
-        `INSERT INTO import_previews (id, user_id, account_id, file_name, file, status, preview, created_at, updated_at, version)
-         VALUES ($1::uuid, $2, $3::uuid, $4, $5, 'preview', $6, $7, $7, 1)`,
-        [id, userId, accountId, file.name.slice(0, 255), file.bytes, JSON.stringify(preview), now],
+        `INSERT INTO import_previews (id, user_id, account_id, file_name, file, status, preview, rows, created_at, updated_at, version)
+         VALUES ($1::uuid, $2, $3::uuid, $4, $5, 'preview', $6, $7, $8, $8, 1)`,
+        [
+          id,
+          userId,
+          accountId,
+          file.name.slice(0, 255),
+          file.bytes,
+          summaryJson(preview),
+          await encodePreviewRows(preview.rows),
+          now,
+        ],
       );
       reply.status(201);
       return {
@@ -470,7 +497,11 @@ export async function importRoutes(fastify: FastifyInstance) {
       ]);
       const byId = new Map(batches.map((b) => [b.id, b]));
       const listed = previews.map((p) => {
-        const preview = JSON.parse(p.preview) as StoredPreview;
+        // The summary only: rows are in their own column (older previews hold them here).
+        const preview = JSON.parse(p.preview) as Omit<StoredPreview, 'rows'> & {
+          rows?: unknown[];
+          totalRows?: number;
+        };
         const batch = byId.get(p.id);
         byId.delete(p.id);
         return {
@@ -480,7 +511,7 @@ export async function importRoutes(fastify: FastifyInstance) {
           status: batch?.status ?? p.status,
           format: preview.format,
           preset: preview.preset,
-          total_rows: preview.rows.length,
+          total_rows: preview.totalRows ?? preview.rows?.length ?? 0,
           counts: preview.counts as StoredPreview['counts'] | null,
           imported_rows: batch?.rowCount ?? null,
           created_at: p.created_at,

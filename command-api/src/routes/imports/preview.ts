@@ -92,7 +92,9 @@ export async function readStatementPreview(
   const dates = transactions.map((row) => row.date!).sort();
   const from = dates[0]!;
   const to = dates.at(-1)!;
-  const keys = fingerprintRows(rows).flatMap((f) => (f ? fingerprintKeys(f) : []));
+  const fingerprints = fingerprintRows(rows);
+  const keys: string[] = [];
+  for (const f of fingerprints) if (f) keys.push(...fingerprintKeys(f));
   const [known, handEntered, emis, account] = await Promise.all([
     knownFingerprints(db, userId, accountId, keys),
     handEnteredTransactions(db, userId, accountId, from, to),
@@ -100,7 +102,7 @@ export async function readStatementPreview(
     getAccount(db, userId, accountId, dayBefore(from)),
   ]);
   const openingBalance = account ? account.balance : null;
-  const preview = buildImportPreview(rows, { known, handEntered, emis, openingBalance });
+  const preview = buildImportPreview(rows, { known, fingerprints, handEntered, emis, openingBalance });
   return {
     ...describe(info),
     counts: preview.counts,
