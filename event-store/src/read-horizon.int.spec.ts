@@ -62,6 +62,13 @@ describe('read horizon', () => {
     try {
       const read = await store.readAll({ after: before.position, limit: 10 });
       expect(read.map((e) => e.id)).toEqual([event.id]);
+      // Again, on every connection of the pool: each learns once that the other runs elsewhere.
+      const next = newTestEvent('Next', {});
+      await store.appendToStream(`s-${randomUUID()}`, [next], { expectedVersion: 'no_stream' });
+      const reads = await Promise.all(
+        Array.from({ length: 4 }, () => store.readAll({ after: before.position, limit: 10 })),
+      );
+      for (const again of reads) expect(again.map((e) => e.id)).toEqual([event.id, next.id]);
     } finally {
       await elsewhere.query('ROLLBACK');
     }

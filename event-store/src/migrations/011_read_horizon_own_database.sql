@@ -16,17 +16,23 @@
 -- Cheap first: with no transaction in progress, xmin = xmax. Otherwise one index probe finds the
 -- lowest transaction id among the event rows at or above xmin (committed or not): when there is
 -- none, xmin hides nothing; when it is xmin itself, xmin is appending here (the usual case under
--- write load) and is the horizon. Only otherwise is the list of backends read
--- (pg_stat_get_activity, the function behind the pg_stat_activity view, once per call: about
--- 0.2 ms with 40 connections on a loaded machine), in plpgsql so that its statements are planned
--- once per session (an SQL function in a WHERE clause is planned again on every call).
+-- write load) and is the horizon. Otherwise the in-progress ids are taken in order, skipping those
+-- this session already knows run elsewhere (kept in the session setting kosh.xids_elsewhere: a
+-- transaction's database never changes); the first one left is the horizon when the same probe
+-- from it finds no row or its own rows. Only otherwise is the list of backends read
+-- (pg_stat_get_activity, the function behind the pg_stat_activity view: about 0.2 ms with 40
+-- connections on a loaded machine), which refreshes the known list. plpgsql, so that its
+-- statements are planned once per session (an SQL function in a WHERE clause is planned again on
+-- every call). PARALLEL UNSAFE: it writes a session setting.
 CREATE FUNCTION kosh_read_horizon() RETURNS xid8
-LANGUAGE plpgsql STABLE PARALLEL SAFE
+LANGUAGE plpgsql STABLE PARALLEL UNSAFE
 AS $$
 DECLARE
   s pg_snapshot := pg_current_snapshot();
   v_first xid8;
-  v_elsewhere bigint[];
+  v_candidate xid8;
+  v_elsewhere xid8[];
+  v_backends bigint[];
 BEGIN
   IF pg_snapshot_xmin(s) = pg_snapshot_xmax(s) THEN
     RETURN pg_snapshot_xmax(s);
@@ -39,14 +45,28 @@ BEGIN
   IF v_first IS NULL OR v_first = pg_snapshot_xmin(s) THEN
     RETURN pg_snapshot_xmin(s);
   END IF;
-  v_elsewhere := ARRAY(
+  v_elsewhere := coalesce(nullif(current_setting('kosh.xids_elsewhere', true), ''), '{}')::xid8[];
+  v_candidate := (SELECT min(x) FROM pg_snapshot_xip(s) AS x WHERE x <> ALL (v_elsewhere));
+  IF v_candidate IS NULL THEN
+    RETURN pg_snapshot_xmax(s);
+  END IF;
+  SELECT e.transaction_id INTO v_first
+    FROM events e
+   WHERE e.transaction_id >= v_candidate
+   ORDER BY e.transaction_id
+   LIMIT 1;
+  IF v_first IS NULL OR v_first = v_candidate THEN
+    -- Nothing at or past it to hide, or it appends here: the horizon either way.
+    RETURN v_candidate;
+  END IF;
+  -- backend_xid is a 32-bit xid: matched to the snapshot's in-progress ids by its low 32 bits.
+  v_backends := ARRAY(
     SELECT a.backend_xid::text::bigint
       FROM pg_stat_get_activity(NULL::integer) AS a
      WHERE a.backend_xid IS NOT NULL
        AND a.datid <> (SELECT d.oid FROM pg_database d WHERE d.datname = current_database()));
-  RETURN coalesce(
-    (SELECT min(x) FROM pg_snapshot_xip(s) AS x
-      WHERE (x::text::bigint % 4294967296) <> ALL (v_elsewhere)),
-    pg_snapshot_xmax(s));
+  v_elsewhere := ARRAY(SELECT x FROM pg_snapshot_xip(s) AS x WHERE (x::text::bigint % 4294967296) = ANY (v_backends));
+  PERFORM set_config('kosh.xids_elsewhere', v_elsewhere::text, false);
+  RETURN coalesce((SELECT min(x) FROM pg_snapshot_xip(s) AS x WHERE x <> ALL (v_elsewhere)), pg_snapshot_xmax(s));
 END
 $$;
