@@ -113,15 +113,15 @@ async function rebuildAll(url: string, db: Db, database: string, label: string) 
 }
 
 /**
- * Waits until readers can see the whole log: they read below the server's oldest running
- * transaction (`pg_snapshot_xmin`), and a long transaction in any database of the server (another
- * bench, a test) hides what the COPY wrote until it ends. Returns the seconds waited.
+ * Waits until readers can see the whole log: they read below the oldest transaction running in
+ * this database (`kosh_read_horizon()`), so a transaction still open here hides what the COPY
+ * wrote until it ends. Returns the seconds waited.
  */
 async function waitForHorizon(db: Db): Promise<number> {
   const started = performance.now();
   for (;;) {
     const { rows } = await db.query<{ visible: boolean }>(
-      `SELECT pg_snapshot_xmin(pg_current_snapshot()) > (SELECT max(transaction_id) FROM events) AS visible`,
+      `SELECT kosh_read_horizon() > (SELECT max(transaction_id) FROM events) AS visible`,
     );
     if (rows[0]?.visible) return (performance.now() - started) / 1000;
     await new Promise((resolve) => setTimeout(resolve, 200));

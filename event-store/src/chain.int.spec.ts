@@ -327,6 +327,7 @@ function upgradeContract(name: string, open: () => Promise<{ db: Db; close(): Pr
       expect(applied.map((m) => m.name)).toEqual([
         '009_chain_owner_every_stream.sql',
         '010_chain_link_in_event_row.sql',
+        '011_read_horizon_own_database.sql',
       ]);
 
       const after = await links(alice);

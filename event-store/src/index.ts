@@ -8,8 +8,9 @@
  * - `migrate(db, [eventStoreMigrations, ...])` applies plain .sql files once each.
  * - `createPostgresEventStore(db, options)` works on either driver. Positions are
  *   'xid:position' tokens (zero-padded, compare as strings); readAll returns only events below
- *   every open transaction's horizon, so a checkpointing reader never skips one. Concurrent
- *   appends may be committed together in one statement (each with its own version check).
+ *   the horizon of transactions open in its database (kosh_read_horizon), so a checkpointing
+ *   reader never skips one. Concurrent appends may be committed together in one statement (each
+ *   with its own version check).
  *   Subscribers are woken locally at once and across processes by a coalesced NOTIFY on
  *   EVENTS_CHANNEL sent after commit.
  * - `createInMemoryEventStore()` for unit tests; `createTestDatabase()` (./testing/test-database)

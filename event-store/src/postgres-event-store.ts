@@ -94,7 +94,7 @@ const EVENT_COLUMNS =
 const READ_ALL_SQL = `SELECT ${EVENT_COLUMNS}
 FROM events
 WHERE (transaction_id, global_position) > ($1::xid8, $2::bigint)
-  AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+  AND transaction_id < kosh_read_horizon()
 ORDER BY transaction_id, global_position
 LIMIT $3`;
 

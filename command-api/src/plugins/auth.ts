@@ -26,6 +26,24 @@ export type AccessTokenClaims = {
   purpose?: string;
 };
 
+/**
+ * Verified bearer tokens kept in memory, by their exact text (header, claims and signature): a
+ * signed-in user's next request skips the signature check and the decoding (about 0.16 ms of
+ * CPU a request, a tenth of a write's node CPU, in `npm run bench:writes`'s profile). Only tokens
+ * that verified are kept, so a changed byte is verified again (and refused); expiry is checked on
+ * every request; the user, session and revocation checks below run on every request as before.
+ */
+const TOKENS_KEPT = 10_000;
+
+/** The token of an `Authorization: Bearer <token>` header (the only place tokens are read). */
+function bearerToken(header: string | undefined): string | null {
+  if (!header || header.length < 8) return null;
+  const space = header.indexOf(' ');
+  if (space !== 6 || header.slice(0, 6).toLowerCase() !== 'bearer') return null;
+  const token = header.slice(7);
+  return token.length > 0 && !token.includes(' ') ? token : null;
+}
+
 /** How often a session's "last seen" is written at most. */
 export const LAST_SEEN_EVERY_MS = 60_000;
 
@@ -131,6 +149,7 @@ export const authPlugin = fp(
       return live ? { userId, ended: false, expiresAt: new Date(live.expiresAt) } : null;
     }
     const lastTouched = lruMap<number>(SUBJECTS_KEPT);
+    const verifiedTokens = lruMap<AccessTokenClaims>(TOKENS_KEPT);
     /** "Last seen", written at most once a minute per session (per process; the SQL checks too). */
     async function touch(sessionId: string, now: number): Promise<void> {
       const last = lastTouched.get(sessionId);
@@ -143,10 +162,18 @@ export const authPlugin = fp(
 
     app.decorate('authenticate', async (request: FastifyRequest) => {
       let claims: AccessTokenClaims;
-      try {
-        claims = await request.jwtVerify<AccessTokenClaims>();
-      } catch {
-        throw new UnauthorizedError('Invalid or expired session. Please sign in again.');
+      const token = bearerToken(request.headers.authorization);
+      const known = token === null ? undefined : verifiedTokens.get(token);
+      // fast-jwt's own expiry check: the wall clock, exp in whole seconds, no tolerance.
+      if (known && typeof known.exp === 'number' && known.exp * 1000 > Date.now()) {
+        claims = known;
+      } else {
+        try {
+          claims = await request.jwtVerify<AccessTokenClaims>();
+        } catch {
+          throw new UnauthorizedError('Invalid or expired session. Please sign in again.');
+        }
+        if (token !== null) verifiedTokens.set(token, claims);
       }
       // A token that never expires, or names nobody, is not a session (whoever signed it).
       if (

@@ -97,6 +97,28 @@ describe.each(['postgres', 'embedded'] as const)('auth security (%s)', (mode) =>
       expect(await eventCount()).toBe(before);
     });
 
+    it('a token accepted once (and kept as verified) is refused when it expires, and when a byte of it changes', async () => {
+      const user = await verifiedUser();
+      const sid = t.app.jwt.decode<{ sid: string }>(user.token)?.sid;
+      const brief = t.app.jwt.sign({ sub: user.id, iat_ms: Date.now(), sid }, { expiresIn: '2s' });
+      const profile = (token: string) =>
+        call({ method: 'GET', url: '/api/auth/profile', headers: bearer(token) });
+      expect((await profile(brief)).statusCode).toBe(200);
+      expect((await profile(brief)).statusCode).toBe(200);
+      const [header, payload, signature] = brief.split('.') as [string, string, string];
+      const flip = (text: string) =>
+        `${text.slice(0, -2)}${text.at(-2) === 'A' ? 'B' : 'A'}${text.slice(-1)}`;
+      expect((await profile(`${header}.${payload}.${flip(signature)}`)).statusCode).toBe(401);
+      const other = Buffer.from(JSON.stringify({ ...t.app.jwt.decode(brief), exp: 9_999_999_999 })).toString(
+        'base64url',
+      );
+      expect((await profile(`${header}.${other}.${signature}`)).statusCode).toBe(401);
+      const exp = t.app.jwt.decode<{ exp: number }>(brief)?.exp ?? 0;
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, exp * 1000 - Date.now()) + 50));
+      expect((await profile(brief)).statusCode).toBe(401);
+      expect((await profile(user.token)).statusCode).toBe(200);
+    });
+
     it('lets a just-verified user use the token the verification answered with, at once', async () => {
       const user = await verifiedUser();
       const created = await post('/api/transactions', transaction, { headers: bearer(user.token) });

@@ -234,10 +234,9 @@ export function createCatchUp(
       if (latestCommitted > result.position) {
         hiddenSince ||= Date.now();
         if (Date.now() - hiddenSince < HIDDEN_EVENT_WAIT_MS) {
-          // Hidden behind a transaction still open anywhere in the cluster (pg_snapshot_xmin is
-          // cluster-wide: another database's long transaction holds it too), for as long as that
-          // lasts: each look reads the checkpoint and the log, so look less often the longer it
-          // takes (10 ms, 20, 40, then every 80).
+          // Hidden behind a transaction still open in the log's database (kosh_read_horizon), for
+          // as long as that lasts: each look reads the checkpoint and the log, so look less often
+          // the longer it takes (10 ms, 20, 40, then every 80).
           await sleep(Math.min(10 * 2 ** hiddenLooks++, 80));
           continue;
         }
