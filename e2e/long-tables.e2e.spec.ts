@@ -2,6 +2,7 @@ import { expect, type Locator, type Page, test } from '@playwright/test';
 import { AmortizationPage } from './page-models/amortization-page';
 import { LedgerPage } from './page-models/ledger-page';
 import { fifteenth, isoDate, MoneyApi, signInThroughUi } from './support/money';
+import { expectAccessible, screenshotPath, viewports } from './support/screens';
 import { createVerifiedUser } from './support/users';
 
 /**
@@ -21,10 +22,28 @@ async function wheelUntilVisible(page: Page, over: Locator, target: Locator): Pr
   }).toPass({ timeout: 30_000 });
 }
 
+/**
+ * At 1280 and 390 px: scrolled halfway down by `scroll`, the table is accessible (the count on
+ * the table, the spacer rows hidden) and looks as it should (e2e/screenshots/{name}-{size}.png).
+ */
+async function checkHalfway(page: Page, name: string, scroll: () => Promise<void>): Promise<void> {
+  for (const [size, viewport] of Object.entries(viewports)) {
+    await page.setViewportSize(viewport);
+    await scroll();
+    await page.evaluate(
+      () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))),
+    );
+    await expectAccessible(page, `${name} at ${size}`);
+    await page.screenshot({ path: screenshotPath(`${name}-${size}`) });
+  }
+  await page.setViewportSize(viewports.desktop);
+}
+
 test('the 600-row schedule: the count is announced, the last EMI is reached by scrolling, focus survives scrolling, Ctrl+F renders every row', async ({
   page,
   request,
 }) => {
+  test.setTimeout(180_000);
   const user = await createVerifiedUser(request, 'Kavya');
   const api = await MoneyApi.signIn(request, user);
   const bank = await api.createBank('Long Table Bank', 'Pune');
@@ -69,6 +88,15 @@ test('the 600-row schedule: the count is announced, the last EMI is reached by s
   await page.keyboard.press('Tab');
   await expect(schedule.markPaid(591)).toBeFocused();
 
+  await checkHalfway(page, 'schedule-600-halfway', async () => {
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await box.evaluate((element) => {
+      element.scrollTop = (element.scrollHeight - element.clientHeight) / 2;
+    });
+    await box.scrollIntoViewIfNeeded();
+  });
+  await expect(schedule.table.locator('tbody tr[aria-rowindex="302"]')).toBeVisible();
+
   // The browser's find searches the page's text: every row is there once it opens.
   await page.keyboard.press('Control+f');
   await expect(schedule.rows).toHaveCount(600);
@@ -78,7 +106,7 @@ test('a ledger month of 130 entries: the count is announced and the last entry i
   page,
   request,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(180_000);
   const user = await createVerifiedUser(request, 'Rohan');
   const api = await MoneyApi.signIn(request, user);
   const today = isoDate(new Date());
@@ -102,4 +130,7 @@ test('a ledger month of 130 entries: the count is announced and the last entry i
   await wheelUntilVisible(page, ledger.debitTable, lastRow);
   await expect(lastRow).toContainText('Long month entry');
   await expect(ledger.debitTable.locator('tfoot')).toContainText('Total');
+  await checkHalfway(page, 'ledger-130-halfway', () =>
+    page.evaluate(() => window.scrollTo(0, (document.documentElement.scrollHeight - window.innerHeight) / 2)),
+  );
 });
