@@ -1,5 +1,5 @@
 import { Alert, Button, Card, Classes, HTMLTable, Intent, NonIdealState, Spinner } from '@blueprintjs/core';
-import { type MouseEvent, memo, useCallback, useMemo, useState } from 'react';
+import { type MouseEvent, memo, type RefObject, useCallback, useMemo, useRef, useState } from 'react';
 import { useLocation, useParams } from 'wouter';
 import { PageHeader } from '../app/layout/PageHeader';
 import { formatDate, formatMoney } from '../format';
@@ -7,8 +7,10 @@ import { asOfParams, useAsOfMode, withAsOf } from '../history/asOf';
 import { ScheduleVersions } from '../history/ScheduleVersions';
 import { toast } from '../toaster';
 import { ExportCsvButton } from '../ui/ExportCsvButton';
+import { SpacerRow } from '../ui/SpacerRow';
 import { StatCard, StatGrid } from '../ui/StatCard';
 import { TableScroll } from '../ui/TableScroll';
+import { useRowWindow } from '../ui/useRowWindow';
 import { MarkPaidDialog } from './changes/MarkPaidDialog';
 import { PaidUpToDialog } from './changes/PaidUpToDialog';
 import { LoanUnavailable } from './LoanUnavailable';
@@ -47,6 +49,7 @@ export function AmortizationPage() {
   const [payingUpTo, setPayingUpTo] = useState(false);
   const [undoing, setUndoing] = useState<{ markId: string; text: string } | null>(null);
   const [markMissed] = useMarkEmiMissedMutation();
+  const scrollBox = useRef<HTMLElement>(null);
   const [undoMark, undo] = useUndoMarkMutation();
   const onAction = useCallback(
     async (action: RowAction) => {
@@ -200,12 +203,18 @@ export function AmortizationPage() {
           </Alert>
           <p className="kosh-muted">{EMI_LABELS.scheduleNote}</p>
           <Card className="kosh-schedule-card">
-            <TableScroll label="Schedule table" className="kosh-schedule-scroll">
-              <HTMLTable compact striped aria-label="Amortization schedule" className="kosh-schedule-table">
+            <TableScroll label="Schedule table" className="kosh-schedule-scroll" scrollRef={scrollBox}>
+              <HTMLTable
+                compact
+                striped
+                aria-label="Amortization schedule"
+                aria-rowcount={rows.length + 2}
+                className="kosh-schedule-table"
+              >
                 <ScheduleTableHead payment />
-                <ScheduleBody rows={rows} onAction={readOnly ? null : onAction} />
+                <ScheduleBody rows={rows} onAction={readOnly ? null : onAction} scroller={scrollBox} />
                 <tfoot>
-                  <tr>
+                  <tr aria-rowindex={rows.length + 2}>
                     <th colSpan={2}>Total</th>
                     <th className="kosh-num">{formatMoney(totals.principal)}</th>
                     <th className="kosh-num">{formatMoney(totals.interest)}</th>
@@ -271,18 +280,24 @@ const STATE_TEXT = (row: ScheduleRow): { text: string; className: string } | nul
 
 const SMALL_BUTTON = `${Classes.BUTTON} ${Classes.SMALL}`;
 
+/** The schedule's columns (ScheduleTableHead with its Payment column). */
+const SCHEDULE_COLUMNS = 8;
+
 type BodyProps = {
   rows: readonly ScheduleRow[];
   /** null: read-only (as-of mode), no buttons. */
   onAction: ((action: RowAction) => void) | null;
+  /** The box the schedule scrolls in (its rows render in windows of it). */
+  scroller: RefObject<HTMLElement | null>;
 };
 
 /**
- * Up to 600 rows of plain cells: no components per cell, rendered once per schedule. The row
- * buttons (Mark paid, Missed, Undo) are plain buttons with Blueprint's classes and one click
- * handler on the body.
+ * Up to 600 rows of plain cells: no components per cell, rendered in windows of the scroll box
+ * (useRowWindow). The row buttons (Mark paid, Missed, Undo) are plain buttons with Blueprint's
+ * classes and one click handler on the body.
  */
-const ScheduleBody = memo(function ScheduleBody({ rows, onAction }: BodyProps) {
+const ScheduleBody = memo(function ScheduleBody({ rows, onAction, scroller }: BodyProps) {
+  const { slots, bodyProps } = useRowWindow(rows.length, { scroller });
   const click = (event: MouseEvent<HTMLTableSectionElement>) => {
     const button = (event.target as HTMLElement).closest<HTMLButtonElement>('button[data-action]');
     if (!button || !onAction) return;
@@ -293,78 +308,102 @@ const ScheduleBody = memo(function ScheduleBody({ rows, onAction }: BodyProps) {
   };
   return (
     // biome-ignore lint/a11y/useKeyWithClickEvents: the clicks come from real buttons (Enter and Space click them)
-    <tbody onClick={click}>
-      {rows.map((row, index) => {
-        const emi = isEmi(row);
-        const kind = row.kind && row.kind !== 'emi' ? ROW_KIND_LABELS[row.kind] : null;
-        const state = emi ? STATE_TEXT(row) : null;
-        const covered = row.paymentState === 'paid' || row.paymentState === 'auto-debited';
+    <tbody {...bodyProps} onClick={click}>
+      {slots.map((slot) => {
+        if (slot.kind === 'spacer')
+          return <SpacerRow key={slot.key} height={slot.height} columns={SCHEDULE_COLUMNS} />;
+        const row = rows[slot.index] as ScheduleRow;
         return (
-          <tr
-            key={row.id ?? `${row.paymentNumber}:${index}`}
-            className={covered ? 'kosh-row-paid' : kind ? 'kosh-row-change' : undefined}
-          >
-            <td className="kosh-num">{emi ? row.paymentNumber : ''}</td>
-            <td>
-              {formatDate(row.emiDate)}
-              {kind ? <span className="kosh-row-kind">{kind}</span> : null}
-            </td>
-            <td className="kosh-num">{formatMoney(row.principal)}</td>
-            <td className="kosh-num">{formatMoney(row.interest)}</td>
-            <td className="kosh-num">{formatMoney(row.gst)}</td>
-            <td className="kosh-num">{formatMoney(row.emi)}</td>
-            <td className="kosh-num">{formatMoney(row.remainingPrincipal)}</td>
-            <td className="kosh-payment-cell">
-              {!emi ? (
-                row.charge ? (
-                  `Charge ${formatMoney(row.charge)}`
-                ) : null
-              ) : (
-                <>
-                  {state ? <span className={state.className}>{state.text}</span> : null}
-                  {onAction && row.paymentState !== 'paid' && row.paymentState !== 'auto-debited' ? (
-                    <button
-                      type="button"
-                      className={SMALL_BUTTON}
-                      data-action="pay"
-                      data-emi={row.paymentNumber}
-                      aria-label={`Mark paid, EMI ${row.paymentNumber}`}
-                    >
-                      Mark paid
-                    </button>
-                  ) : null}
-                  {onAction && row.paymentState === 'auto-debited' ? (
-                    <button
-                      type="button"
-                      className={SMALL_BUTTON}
-                      data-action="missed"
-                      data-emi={row.paymentNumber}
-                      aria-label={`Mark EMI ${row.paymentNumber} missed`}
-                    >
-                      Missed
-                    </button>
-                  ) : null}
-                  {onAction
-                    ? row.markIds.map((markId) => (
-                        <button
-                          key={markId}
-                          type="button"
-                          className={SMALL_BUTTON}
-                          data-action="undo"
-                          data-emi={row.paymentNumber}
-                          data-mark={markId}
-                          aria-label={`Undo a mark on EMI ${row.paymentNumber}`}
-                        >
-                          Undo
-                        </button>
-                      ))
-                    : null}
-                </>
-              )}
-            </td>
-          </tr>
+          <ScheduleRowView
+            key={row.id ?? `${row.paymentNumber}:${slot.index}`}
+            row={row}
+            index={slot.index}
+            actions={onAction !== null}
+          />
         );
       })}
     </tbody>
+  );
+});
+
+/** One row of the schedule; memoised, so scrolling renders only the rows that come into view. */
+const ScheduleRowView = memo(function ScheduleRowView({
+  row,
+  index,
+  actions,
+}: {
+  row: ScheduleRow;
+  index: number;
+  actions: boolean;
+}) {
+  const emi = isEmi(row);
+  const kind = row.kind && row.kind !== 'emi' ? ROW_KIND_LABELS[row.kind] : null;
+  const state = emi ? STATE_TEXT(row) : null;
+  const covered = row.paymentState === 'paid' || row.paymentState === 'auto-debited';
+  return (
+    <tr
+      data-row-index={index}
+      aria-rowindex={index + 2}
+      className={covered ? 'kosh-row-paid' : kind ? 'kosh-row-change' : undefined}
+    >
+      <td className="kosh-num">{emi ? row.paymentNumber : ''}</td>
+      <td>
+        {formatDate(row.emiDate)}
+        {kind ? <span className="kosh-row-kind">{kind}</span> : null}
+      </td>
+      <td className="kosh-num">{formatMoney(row.principal)}</td>
+      <td className="kosh-num">{formatMoney(row.interest)}</td>
+      <td className="kosh-num">{formatMoney(row.gst)}</td>
+      <td className="kosh-num">{formatMoney(row.emi)}</td>
+      <td className="kosh-num">{formatMoney(row.remainingPrincipal)}</td>
+      <td className="kosh-payment-cell">
+        {!emi ? (
+          row.charge ? (
+            `Charge ${formatMoney(row.charge)}`
+          ) : null
+        ) : (
+          <>
+            {state ? <span className={state.className}>{state.text}</span> : null}
+            {actions && row.paymentState !== 'paid' && row.paymentState !== 'auto-debited' ? (
+              <button
+                type="button"
+                className={SMALL_BUTTON}
+                data-action="pay"
+                data-emi={row.paymentNumber}
+                aria-label={`Mark paid, EMI ${row.paymentNumber}`}
+              >
+                Mark paid
+              </button>
+            ) : null}
+            {actions && row.paymentState === 'auto-debited' ? (
+              <button
+                type="button"
+                className={SMALL_BUTTON}
+                data-action="missed"
+                data-emi={row.paymentNumber}
+                aria-label={`Mark EMI ${row.paymentNumber} missed`}
+              >
+                Missed
+              </button>
+            ) : null}
+            {actions
+              ? row.markIds.map((markId) => (
+                  <button
+                    key={markId}
+                    type="button"
+                    className={SMALL_BUTTON}
+                    data-action="undo"
+                    data-emi={row.paymentNumber}
+                    data-mark={markId}
+                    aria-label={`Undo a mark on EMI ${row.paymentNumber}`}
+                  >
+                    Undo
+                  </button>
+                ))
+              : null}
+          </>
+        )}
+      </td>
+    </tr>
   );
 });

@@ -5,7 +5,7 @@
 export function ScheduleTableHead({ payment = false }: { payment?: boolean }) {
   return (
     <thead>
-      <tr>
+      <tr aria-rowindex={1}>
         <th className="kosh-num">#</th>
         <th>Payment Date</th>
         <th className="kosh-num">Principal</th>

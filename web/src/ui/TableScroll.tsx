@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import type { ReactNode, Ref } from 'react';
 
 /**
  * A table that may scroll sideways (or, for the schedule, down). It can take focus so keyboard
@@ -7,15 +7,18 @@ import type { ReactNode } from 'react';
 export function TableScroll({
   label,
   className,
+  scrollRef,
   children,
 }: {
   label: string;
   className?: string;
+  /** The box itself, for a table that renders its rows in windows of it. */
+  scrollRef?: Ref<HTMLElement>;
   children: ReactNode;
 }) {
   return (
     // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard
-    <section className={`kosh-table-wrap ${className ?? ''}`} tabIndex={0} aria-label={label}>
+    <section ref={scrollRef} className={`kosh-table-wrap ${className ?? ''}`} tabIndex={0} aria-label={label}>
       {children}
     </section>
   );
