@@ -7,7 +7,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: [
-            '{contract,domain,event-store,projections,command-api,workers,platform,web}/{src,test}/**/*.unit.spec.{ts,tsx}',
+            '{contract,domain,event-store,projections,command-api,workers,platform,web}/{src,test,build}/**/*.unit.spec.{ts,tsx}',
           ],
         },
       },

@@ -1,9 +1,12 @@
+import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
+import { purgeCss } from './build/cssPurge';
+import { collectUsedClasses } from './build/usedClasses';
 
 const apiOrigin = 'http://127.0.0.1:3000';
 
@@ -118,8 +121,64 @@ function bootScriptFirst(): Plugin[] {
   ];
 }
 
+/**
+ * Ships only the Blueprint CSS the built JavaScript can use (issue 33): once every chunk is
+ * final, each stylesheet the page links (not one a script loads) loses the selectors whose
+ * Blueprint classes no chunk can produce, and the custom properties, keyframes and fonts nothing
+ * kept refers to (build/cssPurge.ts says how "can produce" is read). The file is renamed after its
+ * new content, as the assets are served immutable, and index.html follows.
+ */
+function purgeBlueprintCss(): Plugin {
+  const core = createRequire(import.meta.url)('@blueprintjs/core/package.json') as { version: string };
+  const prefix = `bp${core.version.split('.')[0]}-`;
+  return {
+    name: 'kosh-purge-blueprint-css',
+    apply: 'build',
+    generateBundle: {
+      order: 'post',
+      handler(_options, bundle) {
+        const files = Object.values(bundle);
+        const text = (source: string | Uint8Array) =>
+          typeof source === 'string' ? source : Buffer.from(source).toString('utf8');
+        const chunks = files.flatMap((f) =>
+          f.type === 'chunk' ? [{ fileName: f.fileName, code: f.code }] : [],
+        );
+        const html = files.flatMap((f) => (f.type === 'asset' && f.fileName.endsWith('.html') ? [f] : []));
+        const stylesheets = files.flatMap((f) =>
+          f.type === 'asset' && f.fileName.endsWith('.css') ? [f] : [],
+        );
+        const used = collectUsedClasses(
+          chunks,
+          html.map((h) => text(h.source)),
+        );
+        for (const sheet of stylesheets) {
+          const before = text(sheet.source);
+          // A stylesheet a script names keeps its name: renaming it would change that script too.
+          if (!before.includes(`.${prefix}`) || chunks.some((c) => c.code.includes(sheet.fileName))) continue;
+          const otherCss = stylesheets
+            .filter((s) => s !== sheet)
+            .map((s) => text(s.source))
+            .join('\n');
+          const { css } = purgeCss(before, { prefix, used, otherCss });
+          if (css === before) continue;
+          const hash = createHash('sha256').update(css).digest('base64url').slice(0, 8);
+          const fileName = sheet.fileName.replace(/-[\w-]{8}\.css$/, `-${hash}.css`);
+          if (fileName === sheet.fileName)
+            throw new Error(`kosh-purge-blueprint-css: cannot rename ${sheet.fileName}`);
+          delete bundle[sheet.fileName];
+          this.emitFile({ type: 'asset', fileName, source: css });
+          for (const page of html) page.source = text(page.source).replaceAll(sheet.fileName, fileName);
+          this.info(
+            `${sheet.fileName} → ${fileName}: ${(before.length / 1024).toFixed(0)} KB → ${(css.length / 1024).toFixed(0)} KB`,
+          );
+        }
+      },
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), blueprintIconPaths(), lightIconNames(), bootScriptFirst()],
+  plugins: [react(), blueprintIconPaths(), lightIconNames(), bootScriptFirst(), purgeBlueprintCss()],
   resolve: {
     // The workspace root holds an older React that some libraries would otherwise pick up.
     dedupe: ['react', 'react-dom'],
