@@ -32,8 +32,8 @@ async function readTags(db: Queryable, users: readonly string[]): Promise<Map<st
   for (const row of rows) {
     if (row.user_id === null) shared.set(row.name, row.tag);
     else {
-      let own = byUser.get(row.user_id);
-      if (!own) byUser.set(row.user_id, (own = new Map()));
+      const own = byUser.get(row.user_id) ?? new Map<string, string>();
+      byUser.set(row.user_id, own);
       own.set(row.name, row.tag);
     }
   }
