@@ -174,16 +174,39 @@ async function cacheCounts(url: string, token: string): Promise<Map<string, numb
   return counts;
 }
 
+/** The hit rate per route between two counts of kosh_answer_cache_total. */
+function printHitRates(before: Map<string, number>, after: Map<string, number>): void {
+  const delta = (key: string) => (after.get(key) ?? 0) - (before.get(key) ?? 0);
+  const routes = [...new Set([...after.keys()].map((k) => k.split(' ')[0] as string))].sort();
+  let hits = 0;
+  let all = 0;
+  for (const route of routes) {
+    const hit = delta(`${route} hit`);
+    const total = hit + delta(`${route} miss`);
+    if (total === 0) continue;
+    hits += hit;
+    all += total;
+    console.log(
+      `  ${route.padEnd(30)} ${String(total).padStart(6)} reads  hit rate ${((100 * hit) / total).toFixed(1)}%`,
+    );
+  }
+  console.log(
+    `  ${'all'.padEnd(30)} ${String(all).padStart(6)} reads  hit rate ${((100 * hits) / (all || 1)).toFixed(1)}%`,
+  );
+}
+
 /**
  * The answer cache under many users (issue 33): each user in turn opens its screens, records a
- * transaction and opens them again (read-your-writes), 10 users at a time, on `url`. Prints the
- * req/s and the hit rate per route from the server's own counts (kosh_answer_cache_total).
+ * transaction and opens them again (read-your-writes), 10 users at a time, on `url`; then, once
+ * all have, each opens them once more (coming back later). Prints the req/s of the first part and
+ * the hit rate per route of each from the server's own counts (kosh_answer_cache_total).
  */
 async function manyUsers(
   label: string,
   url: string,
   tokens: readonly string[],
   metricsToken: string,
+  comesBack: boolean,
 ): Promise<number> {
   const reads = [
     '/api/transactions',
@@ -223,7 +246,6 @@ async function manyUsers(
   const seconds = (performance.now() - started) / 1000;
   const rps = (tokens.length * 9) / seconds;
   const after = await cacheCounts(url, metricsToken);
-  const delta = (key: string) => (after.get(key) ?? 0) - (before.get(key) ?? 0);
   console.log(
     `\n${label}, ${tokens.length} users (each: 4 reads, a write, the 4 reads again; 10 at a time): ${rps.toFixed(
       0,
@@ -231,22 +253,21 @@ async function manyUsers(
       .map((l) => l.toFixed(2))
       .join(' ')}`,
   );
-  const routes = [...new Set([...after.keys()].map((k) => k.split(' ')[0] as string))].sort();
-  let hits = 0;
-  let all = 0;
-  for (const route of routes) {
-    const hit = delta(`${route} hit`);
-    const total = hit + delta(`${route} miss`);
-    if (total === 0) continue;
-    hits += hit;
-    all += total;
-    console.log(
-      `  ${route.padEnd(30)} ${String(total).padStart(6)} reads  hit rate ${((100 * hit) / total).toFixed(1)}%`,
-    );
-  }
-  console.log(
-    `  ${'all'.padEnd(30)} ${String(all).padStart(6)} reads  hit rate ${((100 * hits) / (all || 1)).toFixed(1)}%`,
-  );
+  printHitRates(before, after);
+  if (!comesBack) return rps;
+  // Later, each user comes back to the same screens (the other users have written meanwhile):
+  // with tags per user their answers are still the cached ones.
+  const beforeRevisit = after;
+  next = 0;
+  const revisit = async () => {
+    while (next < tokens.length) {
+      const authorization = `Bearer ${tokens[next++]}`;
+      for (const path of reads) await get(path, authorization);
+    }
+  };
+  await Promise.all(Array.from({ length: 10 }, revisit));
+  console.log("  each user's 4 reads again, after every other user's write:");
+  printHitRates(beforeRevisit, await cacheCounts(url, metricsToken));
   return rps;
 }
 
@@ -528,8 +549,8 @@ async function main() {
     if (USERS > 0) {
       // The same users on both servers, cached first (each user's second round finds one more
       // transaction of its own: a difference of one row).
-      const cached = await manyUsers('answer cache on', serverOf('kosh').url, crowdTokens, secret);
-      const none = await manyUsers('ANSWER_CACHE_MB=0', serverOf('uncached').url, crowdTokens, secret);
+      const cached = await manyUsers('answer cache on', serverOf('kosh').url, crowdTokens, secret, true);
+      const none = await manyUsers('ANSWER_CACHE_MB=0', serverOf('uncached').url, crowdTokens, secret, false);
       console.log(
         `\nmany users: cache on ${cached.toFixed(0)} req/s, ANSWER_CACHE_MB=0 ${none.toFixed(0)} req/s (on/off ${(cached / none).toFixed(2)}×)`,
       );

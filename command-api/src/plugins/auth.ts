@@ -4,7 +4,7 @@ import { getSessionSubject, getTokenSubject, touchSession } from '@kosh/projecti
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { loadAggregate } from '../commands/handle';
-import { checkpointTags, tagOf } from '../reads/checkpoint-tags';
+import { requestTags, tagOf } from '../reads/checkpoint-tags';
 import { lruMap } from '../support/lru-map';
 
 /** Token subjects kept in memory (one small entry per signed-in user seen recently). */
@@ -107,18 +107,20 @@ export const authPlugin = fp(
       ),
     );
     type Subject = { tokensValidAfter: Date | null };
-    const tags = checkpointTags(app.platform.db);
+    app.decorateRequest('checkpointTagsRead', null);
+    const tags = (request: FastifyRequest, userId: string) => requestTags(app.platform.db, request, userId);
     const subjects = lruMap<{ tag: string; subject: Subject }>(SUBJECTS_KEPT);
     /**
-     * The token's user, if registered: a users read-model lookup, kept while the users read
-     * model's change count holds (a password change moves it before its answer, so the next
-     * request reads the new row): a request then costs only its share of the counts' read.
+     * The token's user, if registered: a users read-model lookup, kept while the user's change
+     * count of the users read model holds (a password change moves it before its answer, so the
+     * next request reads the new row): a request then costs only its share of the counts' read,
+     * which the session check and the answer cache share (one read per request).
      * Only when the row is missing (an unknown subject, or a read model still behind the write
      * that created the user) is the user's stream read, the source of truth; that is never kept.
      */
-    async function tokenSubject(userId: string): Promise<Subject | null> {
+    async function tokenSubject(request: FastifyRequest, userId: string): Promise<Subject | null> {
       // The tag before the row, as in answer-cache.ts: a row older than its tag cannot be kept.
-      const tag = tagOf(await tags(), ['users']);
+      const tag = tagOf(await tags(request, userId), ['users']);
       const kept = subjects.get(userId);
       if (kept?.tag === tag) return kept.subject;
       const row = await getTokenSubject(app.platform.db, userId);
@@ -133,9 +135,20 @@ export const authPlugin = fp(
 
     type SessionSubject = { userId: string; ended: boolean; expiresAt: Date };
     const sessionSubjects = lruMap<{ tag: string; subject: SessionSubject }>(SUBJECTS_KEPT);
-    /** The token's session, as `tokenSubject` reads the user: the read model, else the stream. */
-    async function sessionSubject(userId: string, sessionId: string): Promise<SessionSubject | null> {
-      const tag = tagOf(await tags(), ['sessions']);
+    /**
+     * The token's session, as `tokenSubject` reads the user: the read model, else the stream.
+     * Kept while the user's count of the sessions read model holds: a sign-out or a session
+     * ended elsewhere moves it in the batch that ends the row, and every request reads the
+     * counts afresh (in a run started after it arrived), so an ended session is refused by the
+     * next request to any process once the read model holds the end (the sign-out answers
+     * after that). No time-based cache: nothing is trusted longer than the counts say.
+     */
+    async function sessionSubject(
+      request: FastifyRequest,
+      userId: string,
+      sessionId: string,
+    ): Promise<SessionSubject | null> {
+      const tag = tagOf(await tags(request, userId), ['sessions']);
       const kept = sessionSubjects.get(sessionId);
       if (kept?.tag === tag) return kept.subject;
       const row = await getSessionSubject(app.platform.db, sessionId);
@@ -186,14 +199,14 @@ export const authPlugin = fp(
       ) {
         throw new UnauthorizedError('Invalid or expired session. Please sign in again.');
       }
-      const subject = await tokenSubject(claims.sub);
+      const subject = await tokenSubject(request, claims.sub);
       // A password change or reset voids every token issued before it.
       const issuedAt = claims.iat_ms ?? claims.iat * 1000;
       if (!subject || (subject.tokensValidAfter && issuedAt < subject.tokensValidAfter.getTime())) {
         throw new UnauthorizedError('Invalid or expired session. Please sign in again.');
       }
       const now = app.platform.clock().getTime();
-      const session = await sessionSubject(claims.sub, claims.sid);
+      const session = await sessionSubject(request, claims.sub, claims.sid);
       if (!session || session.userId !== claims.sub || session.ended || session.expiresAt.getTime() <= now) {
         throw new UnauthorizedError('Invalid or expired session. Please sign in again.');
       }

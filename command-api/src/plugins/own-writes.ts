@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { forgetRequestTags } from '../reads/checkpoint-tags';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -119,12 +120,17 @@ export const ownWritesPlugin = fp(
     app.addHook('preHandler', async (request: FastifyRequest) => {
       if (request.routeOptions.config.skipsOwnWrites) return;
       const token = request.headers['x-event-position'];
-      if (typeof token === 'string' && POSITION.test(token)) await reached(token, EARLY_ANSWER_READ_MODELS);
+      if (typeof token === 'string' && POSITION.test(token)) {
+        await reached(token, EARLY_ANSWER_READ_MODELS);
+        // The tags the token check read came before the wait: what follows reads them again.
+        forgetRequestTags(request);
+      }
       const userId = request.userId;
       const mine = userId ? pending.get(userId) : undefined;
       if (!mine) return;
       const { position } = mine;
       await reached(position, [...mine.readModels]);
+      forgetRequestTags(request);
       // Reached, or the bound passed (the read then shows what the read models hold, as an
       // answer past the bound did before); a later write of the user is kept.
       if (pending.get(userId)?.position === position) pending.delete(userId);

@@ -4,7 +4,7 @@ import { buildHttpApp, createRuntime, type Runtime } from '@kosh/platform';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testClock } from '../testing/clock';
-import { loanInput } from '../testing/fixtures';
+import { loanInput, userFixture } from '../testing/fixtures';
 import { createTestApp, type TestApp } from '../testing/test-app';
 
 /**
@@ -231,5 +231,77 @@ describe('cached live reads across processes', () => {
     const statsAfter = await t.as(alice).get('/api/loans/stats');
     expect(statsAfter.headers.etag).not.toBe(stats.headers.etag);
     expect(statsAfter.body.data.total_loans).toBe(1);
+  });
+});
+
+/**
+ * The tags are per user (runner migration 004): another user's write leaves a user's answers
+ * (304 on the old ETag) and keeps them in the cache, while an auditor reading a granted account
+ * is tagged with the owner's counts, so the owner's write is in the auditor's next read.
+ */
+describe('cached live reads: tags per user', () => {
+  let t: TestApp;
+  const clock = testClock('2025-03-20T06:00:00.000Z', { step: 1000 });
+  const alice = randomUUID();
+  const bob = randomUUID();
+  const auditor = randomUUID();
+
+  beforeAll(async () => {
+    t = await createTestApp({ clock, env: { ANSWER_CACHE_MB: '32' } });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const record = async (userId: string, notes: string) => {
+    const res = await t
+      .as(userId)
+      .post('/api/transactions', {
+        notes,
+        transaction_type: 'D',
+        transaction_date: '2025-03-05',
+        amount: 10,
+      });
+    expect(res.status).toBe(201);
+  };
+
+  it("another user's write leaves the answers; the owner's is in an auditor's next read", async () => {
+    await record(alice, 'Rent');
+    const urls = ['/api/ledger?month=3&year=2025', '/api/transactions', '/api/transactions/stats'];
+    const etags = new Map<string, string>();
+    for (const url of urls) etags.set(url, (await t.as(alice).get(url)).headers.etag as string);
+
+    await record(bob, 'Coffee');
+    await t.caughtUp(['transactions', 'ledger', 'accounts']);
+    for (const url of urls) {
+      const again = await t.as(alice).get(url, { headers: { 'if-none-match': etags.get(url) as string } });
+      expect(again.status, url).toBe(304);
+    }
+
+    const granted = await t
+      .as(alice)
+      .post('/api/audit-grants', { email: userFixture(auditor).email, expires_at: '2025-03-31' });
+    expect(granted.status, granted.text).toBe(201);
+    await t.caughtUp(['audit-grants']);
+    const onAlices = { 'x-kosh-account': alice };
+    const seen = await t.as(auditor).get('/api/transactions', { headers: onAlices });
+    expect(seen.status, seen.text).toBe(200);
+    expect(seen.body.data.transactions.map((x: { notes: string }) => x.notes)).toEqual(['Rent']);
+
+    await record(alice, 'Groceries');
+    await t.caughtUp(['transactions', 'ledger', 'accounts']);
+    const fresh = await t
+      .as(auditor)
+      .get('/api/transactions', { headers: { ...onAlices, 'if-none-match': seen.headers.etag as string } });
+    expect(fresh.status).toBe(200);
+    expect(fresh.body.data.transactions.map((x: { notes: string }) => x.notes).sort()).toEqual([
+      'Groceries',
+      'Rent',
+    ]);
+    // Alice's own answers moved with her write.
+    const mine = await t
+      .as(alice)
+      .get('/api/transactions', { headers: { 'if-none-match': etags.get('/api/transactions') as string } });
+    expect(mine.status).toBe(200);
   });
 });

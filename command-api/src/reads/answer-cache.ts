@@ -6,7 +6,7 @@ import type { AsOfReadModel, AsOfScope } from '@kosh/projections';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Platform } from '../platform';
 import { lruMap } from '../support/lru-map';
-import { checkpointTags, tagOf } from './checkpoint-tags';
+import { requestTags, tagOf } from './checkpoint-tags';
 import { type ReadSource, readAt, readsLive } from './read-at';
 
 /**
@@ -16,7 +16,9 @@ import { type ReadSource, readAt, readsLive } from './read-at';
  * unchanged count means an unchanged answer: the request then shares one read of the counts with
  * every request that arrived with it, and `If-None-Match` with the ETag gets a 304. Any process
  * may serve any request: a process with an older entry sees the count moved. The counts are per
- * read model, not per user: a user's write to a read model renews every answer built on it.
+ * user and read model (checkpoint-tags.ts): a user's write renews that user's answers (and an
+ * auditor's of that user's account, keyed and tagged by the account), not everyone's; a shared
+ * change (the catalog, a rebuild) renews all.
  */
 export type AnswerCache = {
   /**
@@ -34,6 +36,14 @@ export type AnswerCache = {
 const gzipAsync = promisify(gzip);
 /** Bodies shorter than this are compressed on the request's own turn (see `answer`). */
 const SYNC_GZIP_BELOW = 16 * 1024;
+/** A kept answer is compressed once per version and served as is: from this size. */
+const GZIP_KEPT_FROM = 1024;
+/**
+ * An answer built for one request (nothing kept) is compressed from this size only: a 3.5 KB
+ * page took 50–250 µs of CPU to deflate (level 1, quiet to loaded machine), for the request
+ * alone, to save under 3 KB on the wire, which fits the first round trip either way.
+ */
+const GZIP_UNKEPT_FROM = 8 * 1024;
 
 type Entry = { etag: string; body: string; gzipped?: Buffer };
 
@@ -67,13 +77,15 @@ export function createAnswerCache(
     counter?.inc({ route: request.routeOptions.url ?? 'unmatched', outcome });
   const maxBytes = platform.config.ANSWER_CACHE_MB * 1024 * 1024;
   const entries = lruMap<Entry>(maxBytes, (entry) => entry.body.length + (entry.gzipped?.length ?? 0));
-  const tags = checkpointTags(db);
+  const gzipFrom = maxBytes > 0 ? GZIP_KEPT_FROM : GZIP_UNKEPT_FROM;
 
   return {
     async answer(request, reply, { key, projections, build }) {
       // The tag is read before the rows: an answer built from newer rows than its tag says is
       // replaced once the tag moves; one built from older rows than its tag could stay forever.
-      const tag = tagOf(await tags(), projections);
+      // The counts of the user the answer is about (an auditor's request reads the owner's):
+      // shared with the token check of the same request.
+      const tag = tagOf(await requestTags(db, request, request.userId), projections);
       // Weak: the same tag names the plain and the gzipped bytes of one answer.
       const etag = `W/"${createHash('sha256').update(`${key}\n${tag}`).digest('base64url').slice(0, 27)}"`;
       reply.header('ETag', etag).header('Vary', 'Accept-Encoding');
@@ -89,7 +101,7 @@ export function createAnswerCache(
       } else count(request, 'hit');
       reply.type('application/json; charset=utf-8');
       // Large answers compress about tenfold; compressed once per version, then served as is.
-      if (entry.body.length >= 1024 && acceptsGzip(request.headers['accept-encoding'])) {
+      if (entry.body.length >= gzipFrom && acceptsGzip(request.headers['accept-encoding'])) {
         if (!entry.gzipped) {
           // A small body is compressed at once: the thread pool's hand-off cost more than the
           // deflate (a 3 KB page: 150 µs of CPU through `gzip`, 45 µs through `gzipSync`).

@@ -1,38 +1,117 @@
 import type { Queryable } from '@kosh/event-store';
-import { coalesced } from '../support/coalesced';
+import type { FastifyRequest } from 'fastify';
 
 /**
- * The read models' change counts as tags (`changes@changed_position` per projection name). A
- * read model's tables change only in a transaction that moves its count (a batch that applied an
- * event the projection handles, or a rebuild's swap; runner/catch-up.ts, runner/rebuild.ts), so
- * an unchanged tag means unchanged rows: what was read under a tag may be served again while the
- * tag holds (answer-cache.ts, the token check in plugins/auth.ts). Events a read model does not
- * handle move its checkpoint but not its tag: a transaction recorded does not renew the loans.
+ * The read models' change counts as tags, for one user: per projection name, the count of
+ * changes that may touch any user's rows (`projection_checkpoints.changes@changed_position`: the
+ * catalog, audit grants, a rebuild's swap, …) and the user's own count
+ * (`projection_user_changes`, runner migration 004). A read model's tables change only in a
+ * transaction that moves one of them (a batch that applied an event the projection handles:
+ * the owners' counts, or the shared one; projections/src/runner/owners.ts), so an unchanged tag
+ * means the user's rows are unchanged: what was read under a tag may be served again while the
+ * tag holds (answer-cache.ts, the token check in plugins/auth.ts). Another user's write does not
+ * move it; events a read model does not handle move nothing.
  */
-export type CheckpointTags = () => Promise<ReadonlyMap<string, string>>;
+export type UserTags = { shared: ReadonlyMap<string, string>; user: ReadonlyMap<string, string> };
+/** The tags of `userId` ('' for none: the shared counts alone). */
+export type CheckpointTags = (userId: string) => Promise<UserTags>;
 
-async function readTags(db: Queryable): Promise<ReadonlyMap<string, string>> {
-  const { rows } = await db.query<{ name: string; tag: string }>(
-    `SELECT name, changes || '@' || changed_position AS tag FROM projection_checkpoints`,
-    [],
+const NO_TAGS: ReadonlyMap<string, string> = new Map();
+
+async function readTags(db: Queryable, users: readonly string[]): Promise<Map<string, UserTags>> {
+  const { rows } = await db.query<{ name: string; user_id: string | null; tag: string }>(
+    `SELECT name, NULL AS user_id, changes || '@' || changed_position AS tag FROM projection_checkpoints
+     UNION ALL
+     SELECT name, user_id, changes || '@' || changed_position FROM projection_user_changes
+      WHERE user_id = ANY($1::text[])`,
+    [users],
     { prepared: true },
   );
-  return new Map(rows.map((r) => [r.name, r.tag]));
+  const shared = new Map<string, string>();
+  const byUser = new Map<string, Map<string, string>>();
+  for (const row of rows) {
+    if (row.user_id === null) shared.set(row.name, row.tag);
+    else {
+      const own = byUser.get(row.user_id) ?? new Map<string, string>();
+      byUser.set(row.user_id, own);
+      own.set(row.name, row.tag);
+    }
+  }
+  return new Map(users.map((u) => [u, { shared, user: byUser.get(u) ?? NO_TAGS }]));
+}
+
+/**
+ * One read of the tags shared by concurrent callers, never started before the caller came: a
+ * caller joins a run that starts after it arrived (the next one, queued behind the run in
+ * flight), and the run reads the counts of every user who joined it. So a request sees every
+ * write that finished before it came (read-your-writes), from any process, and under load one
+ * small statement serves every request that arrived while the previous one ran.
+ */
+function coalescedTags(db: Queryable): CheckpointTags {
+  let next: { users: Set<string>; result: Promise<Map<string, UserTags>> } | null = null;
+  let inFlight: Promise<unknown> = Promise.resolve();
+  return async (userId) => {
+    if (!next) {
+      const users = new Set<string>();
+      const run = () => {
+        next = null;
+        return readTags(db, [...users]);
+      };
+      const result = inFlight.then(run, run);
+      next = { users, result };
+      inFlight = result.catch(() => {});
+    }
+    next.users.add(userId);
+    const tags = (await next.result).get(userId);
+    if (!tags) throw new Error('checkpoint tags: a caller missed its run');
+    return tags;
+  };
 }
 
 const perDatabase = new WeakMap<Queryable, CheckpointTags>();
 
-/** The tags of every read model, one coalesced reader per database. */
+/** The tags of a user's read models, one coalesced reader per database. */
 export function checkpointTags(db: Queryable): CheckpointTags {
   let tags = perDatabase.get(db);
   if (!tags) {
-    tags = coalesced(() => readTags(db));
+    tags = coalescedTags(db);
     perDatabase.set(db, tags);
   }
   return tags;
 }
 
-/** The tag of a set of read models ('' for one that has no checkpoint yet). */
-export function tagOf(tags: ReadonlyMap<string, string>, names: readonly string[]): string {
-  return names.map((name) => `${name}@${tags.get(name) ?? ''}`).join(',');
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The tags this request read, per user (`requestTags`); forgotten after a read-your-writes wait. */
+    checkpointTagsRead: Map<string, Promise<UserTags>> | null;
+  }
+}
+
+/**
+ * The tags of `userId` as this request sees them: read once per request (the token check, the
+ * session check and the answer cache share it), in a run started after the request arrived.
+ * A wait for the request's own writes (plugins/own-writes.ts) forgets them (`forgetRequestTags`),
+ * so what is read after the wait is tagged as of after it.
+ */
+export function requestTags(db: Queryable, request: FastifyRequest, userId: string): Promise<UserTags> {
+  let read = request.checkpointTagsRead;
+  if (!read) request.checkpointTagsRead = read = new Map();
+  let tags = read.get(userId);
+  if (!tags) {
+    tags = checkpointTags(db)(userId);
+    read.set(userId, tags);
+    // A failed read is not kept: the next caller asks again.
+    tags.catch(() => read.delete(userId));
+  }
+  return tags;
+}
+
+/** Forgets the tags this request read (after waiting for writes it must see). */
+export function forgetRequestTags(request: FastifyRequest): void {
+  request.checkpointTagsRead = null;
+}
+
+/** The tag of a set of read models for the user the tags were read for. */
+export function tagOf(tags: UserTags, names: readonly string[]): string {
+  return names.map((name) => `${name}@${tags.shared.get(name) ?? ''}/${tags.user.get(name) ?? ''}`).join(',');
 }

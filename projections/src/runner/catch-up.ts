@@ -9,6 +9,7 @@ import type { RecordedEvent } from '@kosh/domain';
 import type { Queryable } from '@kosh/event-store';
 import { type Checkpoint, LIVE_LOCK, type RunnerContext, sleep } from './context';
 import { isTransientError, recordDeadLetter } from './dead-letters';
+import { changedBy } from './owners';
 
 /** How long a catch-up keeps retrying for a committed event that readAll still hides. */
 const HIDDEN_EVENT_WAIT_MS = 5000;
@@ -37,8 +38,9 @@ function literal(value: string): string {
 }
 
 /**
- * The opening of a batch (runner migration 003): the live lock taken without waiting, then the
- * checkpoint moved from `expected` to `to` (compare-and-set). `locked` false: another applier
+ * The opening of a batch (runner migrations 003, 004): the live lock taken without waiting, then the
+ * checkpoint moved from `expected` to `to` (compare-and-set), and the change counts of whose rows
+ * the batch changes (`changed`, owners.ts) moved. `locked` false: another applier
  * holds the lock; `advanced` false: the checkpoint was not at `expected`, or is stopped. Sent
  * without parameters (its values are the runner's own: a lock key, a projection name, positions)
  * so the pg driver sends it with BEGIN in one message: a batch costs four round trips, not six.
@@ -57,7 +59,7 @@ async function lockAndAdvance(
   name: string,
   expected: string,
   to: string,
-  changesRows: boolean,
+  changed: { shared: boolean; users: readonly string[] },
   asyncCommit: boolean,
 ): Promise<{ locked: boolean; advanced: boolean; position: string | null; status: string | null }> {
   const { rows } = await tx.query<{
@@ -69,7 +71,8 @@ async function lockAndAdvance(
     `${asyncCommit ? 'SET LOCAL synchronous_commit TO off;' : ''}
      SET LOCAL idle_in_transaction_session_timeout TO '${BATCH_IDLE_LIMIT}';
      SELECT locked, advanced, at_position AS position, at_status AS status
-       FROM kosh_lock_and_advance(${LIVE_LOCK}, ${literal(name)}, ${literal(expected)}, ${literal(to)}, ${changesRows})`,
+       FROM kosh_lock_and_advance(${LIVE_LOCK}, ${literal(name)}, ${literal(expected)}, ${literal(to)},
+            ${changed.shared}, ARRAY[${changed.users.map(literal).join(',')}]::text[])`,
   );
   const row = rows[0];
   if (!row) throw new Error('lockAndAdvance returned no row');
@@ -102,7 +105,7 @@ export function createCatchUp(
         name,
         expected,
         last.position,
-        handled.length > 0,
+        changedBy(handled),
         projection.asyncCommit === true,
       );
       if (!row.locked) return 'busy' as const;
