@@ -254,14 +254,12 @@ describe('cached live reads: tags per user', () => {
   });
 
   const record = async (userId: string, notes: string) => {
-    const res = await t
-      .as(userId)
-      .post('/api/transactions', {
-        notes,
-        transaction_type: 'D',
-        transaction_date: '2025-03-05',
-        amount: 10,
-      });
+    const res = await t.as(userId).post('/api/transactions', {
+      notes,
+      transaction_type: 'D',
+      transaction_date: '2025-03-05',
+      amount: 10,
+    });
     expect(res.status).toBe(201);
   };
 
