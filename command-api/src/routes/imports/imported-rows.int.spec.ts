@@ -1,6 +1,7 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testClock } from '../../testing/clock';
+import { statementForm } from '../../testing/multipart';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 
 /**
@@ -21,20 +22,6 @@ function statement(count: number, tag: string): string {
     return `${day}/03/25,UPI-${tag}${i}-shop@ybl-UTIB0000000-5274${String(i).padStart(8, '0')}-Pay,${i},${day}/03/25,${(paise / 100).toFixed(2)},,${(balance / 100).toFixed(2)}`;
   });
   return `HDFC BANK Ltd.\r\n\r\n${HEADER}\r\n${lines.join('\r\n')}\r\n`;
-}
-
-function form(text: string, fields: Record<string, string>) {
-  const boundary = `----kosh${randomBytes(8).toString('hex')}`;
-  const parts = Object.entries(fields).map(
-    ([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
-  );
-  parts.push(
-    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="march.csv"\r\nContent-Type: text/csv\r\n\r\n${text}\r\n--${boundary}--\r\n`,
-  );
-  return {
-    payload: Buffer.from(parts.join('')),
-    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-  };
 }
 
 describe.each(['postgres', 'embedded'] as const)('imported rows and commits (%s)', (mode) => {
@@ -60,7 +47,7 @@ describe.each(['postgres', 'embedded'] as const)('imported rows and commits (%s)
   }
 
   async function preview(userId: string, accountId: string, text: string): Promise<string> {
-    const body = form(text, { account_id: accountId });
+    const body = statementForm('march.csv', text, { account_id: accountId });
     const res = await t.as(userId).post('/api/imports', body.payload, { headers: body.headers });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     return res.body.data.id as string;

@@ -1,7 +1,8 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testClock } from '../../testing/clock';
 import { loanInput } from '../../testing/fixtures';
+import { statementForm } from '../../testing/multipart';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 
 const clock = testClock('2025-03-20T04:00:00.000Z', { step: 1000 });
@@ -36,28 +37,6 @@ type Preview = {
   rows: Row[];
 };
 
-/** A multipart body of the statement and the form fields. */
-function form(fileName: string, bytes: Buffer | string, fields: Record<string, string>) {
-  const boundary = `----kosh${randomBytes(8).toString('hex')}`;
-  const parts: Buffer[] = [];
-  for (const [name, value] of Object.entries(fields)) {
-    parts.push(
-      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`),
-    );
-  }
-  parts.push(
-    Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\nContent-Type: text/csv\r\n\r\n`,
-    ),
-  );
-  parts.push(typeof bytes === 'string' ? Buffer.from(bytes) : bytes);
-  parts.push(Buffer.from(`\r\n--${boundary}--\r\n`));
-  return {
-    payload: Buffer.concat(parts),
-    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-  };
-}
-
 async function upload(
   userId: string,
   accountId: string,
@@ -65,7 +44,7 @@ async function upload(
   bytes: Buffer | string,
   extra = {},
 ) {
-  const body = form(fileName, bytes, { account_id: accountId, ...extra });
+  const body = statementForm(fileName, bytes, { account_id: accountId, ...extra });
   return t.as(userId).post('/api/imports', body.payload, { headers: body.headers });
 }
 

@@ -1,6 +1,7 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testClock } from '../../testing/clock';
+import { statementForm } from '../../testing/multipart';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 import { decodePreviewRows } from './preview-store';
 
@@ -23,20 +24,6 @@ function statement(count: number): string {
   return `HDFC BANK Ltd.\r\n\r\n${HEADER}\r\n${lines.join('\r\n')}\r\n`;
 }
 
-function form(text: string, fields: Record<string, string>) {
-  const boundary = `----kosh${randomBytes(8).toString('hex')}`;
-  const parts = Object.entries(fields).map(
-    ([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
-  );
-  parts.push(
-    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="march.csv"\r\nContent-Type: text/csv\r\n\r\n${text}\r\n--${boundary}--\r\n`,
-  );
-  return {
-    payload: Buffer.from(parts.join('')),
-    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-  };
-}
-
 describe('import preview storage', () => {
   let t: TestApp;
   const alice = randomUUID();
@@ -56,7 +43,7 @@ describe('import preview storage', () => {
     });
     expect(account.status).toBe(201);
     const accountId = account.body.data.account.id as string;
-    const body = form(statement(30), { account_id: accountId });
+    const body = statementForm('march.csv', statement(30), { account_id: accountId });
     const res = await t.as(alice).post('/api/imports', body.payload, { headers: body.headers });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     return { accountId, id: res.body.data.id as string };

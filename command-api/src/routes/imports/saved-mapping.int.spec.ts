@@ -1,22 +1,8 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testClock } from '../../testing/clock';
+import { statementForm } from '../../testing/multipart';
 import { createTestApp, type TestApp } from '../../testing/test-app';
-
-/** A multipart body of a statement and the form fields. */
-function form(fileName: string, text: string, fields: Record<string, string>) {
-  const boundary = `----kosh${randomBytes(8).toString('hex')}`;
-  const parts = Object.entries(fields).map(
-    ([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
-  );
-  parts.push(
-    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\nContent-Type: text/csv\r\n\r\n${text}\r\n--${boundary}--\r\n`,
-  );
-  return {
-    payload: Buffer.from(parts.join('')),
-    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-  };
-}
 
 /** A layout no preset knows: one amount column with its own Dr/Cr column. */
 const HEADER = 'Txn Dt,Particulars,Amount (INR),Type,Running Bal';
@@ -49,7 +35,7 @@ describe.each(['postgres', 'embedded'] as const)('saved column mappings (%s)', (
     return res.body.data.account.id as string;
   };
   const upload = (account: string, text: string, fields: Record<string, string> = {}) => {
-    const body = form('statement.csv', text, { account_id: account, ...fields });
+    const body = statementForm('statement.csv', text, { account_id: account, ...fields });
     return t.as(owner).post('/api/imports', body.payload, { headers: body.headers });
   };
   const savedEvents = async () => {
