@@ -37,6 +37,11 @@ async function insertRows(db: Queryable, userId: string, notes: string[], count:
     db,
     rows.map((r) => ({ userId, id: r.id, notes: r.notes, sign: 1 as const })),
   );
+  await countRows(db, userId, count);
+}
+
+/** The count of rows the projection keeps beside them, moved by `count` inserted rows. */
+async function countRows(db: Queryable, userId: string, count: number): Promise<void> {
   await db.query(
     `INSERT INTO transaction_stats AS s (user_id, total_transactions, credit_count, debit_count, credit_amount,
                                          debit_amount)
@@ -331,13 +336,7 @@ describe.each(['postgres', 'embedded'] as const)('raw narration search (%s)', (m
         sign: 1 as const,
       })),
     );
-    await db.query(
-      `INSERT INTO transaction_stats AS s (user_id, total_transactions, credit_count, debit_count, credit_amount,
-                                           debit_amount)
-       VALUES ($1, $2, 0, 0, 0, 0)
-       ON CONFLICT (user_id) DO UPDATE SET total_transactions = s.total_transactions + EXCLUDED.total_transactions`,
-      [userId, count],
-    );
+    await countRows(db, userId, count);
   }
 
   beforeAll(async () => {
