@@ -17,13 +17,16 @@
  * interleaved too, to tell the per-request cost from the reads'.
  *
  * Options (environment): BENCH_TRANSACTIONS=100000  BENCH_CALLS=100
+ *   BENCH_EXPLAIN=1: before the timed calls, print the plans (EXPLAIN ANALYZE) of the month's
+ *   statements and write a V8 CPU profile of 3,000 month calls to `$TMPDIR/report-month.cpuprofile`.
  */
 import { randomUUID } from 'node:crypto';
-import { loadavg } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { seedCatalog } from '@kosh/command-api';
 import { createTestApp } from '@kosh/command-api/testing';
-import { reportCategories, rollUpSpending, spendingByCategory } from '@kosh/projections';
+import { categoriesAndSpending, rollUpSpending } from '@kosh/projections';
 import { book } from './support/book';
 import { random } from './support/random';
 
@@ -91,6 +94,15 @@ async function main() {
     );
     await t.platform.db.query('VACUUM ANALYZE');
     console.log(`load ${loadavg()[0]?.toFixed(1)}`);
+    if (process.env.BENCH_EXPLAIN) {
+      const { explainSpending } = await import('./support/explain-spending');
+      await explainSpending(t.platform.db, userId, '2025-11-01', '2025-11-30');
+      const { profileLoop } = await import('./support/profile-loop');
+      const url = '/api/reports/spending?from=2025-11-01&to=2025-11-30';
+      await profileLoop(path.join(tmpdir(), 'report-month.cpuprofile'), 3000, () =>
+        t.app.inject({ method: 'GET', url, headers }),
+      );
+    }
 
     // A range each call: its first and last days picked at random (mostly partial months at both
     // edges), 1 to 36 months long, so no two calls read quite the same rows.
@@ -127,11 +139,8 @@ async function main() {
       // The report's own reads and roll-up, without HTTP (routing, auth, serialisation).
       const reads = async ({ from, to }: { from: string; to: string }) => {
         const started = performance.now();
-        const [categories, spent] = await Promise.all([
-          reportCategories(t.platform.db, userId),
-          spendingByCategory(t.platform.db, userId, from, to),
-        ]);
-        rollUpSpending(categories, spent.categories, spent.loanPayments);
+        const spent = await categoriesAndSpending(t.platform.db, userId, from, to);
+        rollUpSpending(spent.tree, spent.categories, spent.loanPayments);
         return performance.now() - started;
       };
       const sql = async ({ from, to }: { from: string; to: string }) => {

@@ -94,6 +94,7 @@ export {
 } from './reports/queries';
 export {
   type CategorySpend,
+  categoriesAndSpending,
   type MonthCategorySpend,
   type ReportCategory,
   reportCategories,

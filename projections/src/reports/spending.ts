@@ -12,28 +12,32 @@ export type ReportCategory = Readonly<{
   position: number;
 }>;
 
+type CategoryRow = {
+  id: string;
+  name: string;
+  kind: 'income' | 'expense';
+  parent_id: string | null;
+  system_key: string | null;
+  position: number;
+};
+
+const categoryOf = (r: CategoryRow): ReportCategory => ({
+  id: r.id,
+  name: r.name,
+  kind: r.kind,
+  parentId: r.parent_id,
+  systemKey: r.system_key,
+  position: Number(r.position),
+});
+
+/** The user's live categories: `$1` the user. */
+const CATEGORIES = `SELECT id::text AS id, name, kind, parent_id::text AS parent_id, system_key, position
+   FROM categories WHERE user_id = $1 AND NOT deleted`;
+
 /** The user's live categories (names and tree only: no counts). */
 export async function reportCategories(db: Queryable, userId: string): Promise<ReportCategory[]> {
-  const { rows } = await db.query<{
-    id: string;
-    name: string;
-    kind: 'income' | 'expense';
-    parent_id: string | null;
-    system_key: string | null;
-    position: number;
-  }>(
-    `SELECT id::text AS id, name, kind, parent_id::text AS parent_id, system_key, position
-       FROM categories WHERE user_id = $1 AND NOT deleted`,
-    [userId],
-  );
-  return rows.map((r) => ({
-    id: r.id,
-    name: r.name,
-    kind: r.kind,
-    parentId: r.parent_id,
-    systemKey: r.system_key,
-    position: Number(r.position),
-  }));
+  const { rows } = await db.query<CategoryRow>(CATEGORIES, [userId], { prepared: true });
+  return rows.map(categoryOf);
 }
 
 /** Money spent in one category (null: none) over a range, and in how many debits. */
@@ -44,11 +48,14 @@ const MATCHED_DEBITS = `SELECT m.transaction_id::uuid FROM loan_emi_marks m
    WHERE m.user_id = $1 AND m.transaction_id ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'`;
 
 /**
- * The period's debits by category: the whole months' cells of `transaction_months`, the rows of
- * the days at the edges (`$4`–`$7`, null when there are none), less the debits matched to an
- * EMI over the whole period (few: one per EMI at most, found by id).
+ * The period's spending in one statement (one round trip, planned once per connection): the
+ * book's debits by category (`part` 'book') and the loans' payments (`part` 'loans', one row).
+ * The debits are the whole months' cells of `transaction_months`, the rows of the days at the
+ * edges (`$4`–`$7`, null when there are none), less the debits matched to an EMI over the whole
+ * period (few: one per EMI at most, found by id). The loans' payments are the ledger's loan
+ * entries of the period (ledger migration 004: an index of those rows alone).
  */
-const DEBITS_BY_CATEGORY = `SELECT category_id::text AS category_id, sum(amount)::text AS amount, sum(n)::int AS count
+const SPENDING = `SELECT 'book' AS part, category_id::text AS category_id, sum(amount)::text AS amount, sum(n)::int AS count
    FROM (SELECT category_id, amount, count AS n FROM transaction_months
           WHERE user_id = $1 AND transaction_type = 'D' AND month BETWEEN $2::date AND $3::date
          UNION ALL
@@ -62,51 +69,89 @@ const DEBITS_BY_CATEGORY = `SELECT category_id::text AS category_id, sum(amount)
           WHERE user_id = $1 AND transaction_type = 'D' AND transaction_date BETWEEN $8::date AND $9::date
             AND id IN (${MATCHED_DEBITS})) AS d
   GROUP BY category_id
- HAVING sum(n) <> 0`;
+ HAVING sum(n) <> 0
+ UNION ALL
+ SELECT 'loans', NULL, coalesce(sum(amount), 0)::text, count(*)::int FROM ledger_entries
+  WHERE user_id = $1 AND side = 'D' AND kind <> 'transaction' AND entry_date BETWEEN $8::date AND $9::date`;
+
+/** `SPENDING`'s parameters for `from`–`to`. */
+function spendingParams(userId: string, from: string, to: string): unknown[] {
+  const span = monthSpan(from, to);
+  const [before, after] = span.edges;
+  return [
+    userId,
+    span.months?.[0] ?? null,
+    span.months?.[1] ?? null,
+    before?.[0] ?? null,
+    before?.[1] ?? null,
+    after?.[0] ?? null,
+    after?.[1] ?? null,
+    from,
+    to,
+  ];
+}
+
+type SpendingRow = { part: 'book' | 'loans'; category_id: string | null; amount: string; count: number };
+type Spent = { categories: CategorySpend[]; loanPayments: { amount: Paise; count: number } };
+
+function spentOf(rows: readonly SpendingRow[]): Spent {
+  const categories: CategorySpend[] = [];
+  let loanPayments = { amount: toPaise('0'), count: 0 };
+  for (const r of rows) {
+    if (r.part === 'loans') loanPayments = { amount: toPaise(r.amount), count: Number(r.count) };
+    else categories.push({ categoryId: r.category_id, amount: toPaise(r.amount), count: Number(r.count) });
+  }
+  return { categories, loanPayments };
+}
 
 /**
  * What the user spent from `from` to `to` (inclusive), as the ledger debits it: every debit of the
  * transaction book by its category, except a debit matched to an EMI (the EMI counts it), and the
  * loans' payments (EMIs, part-payments, foreclosures) apart. Transfers between own accounts are
- * not debits of the book. Two grouped reads, neither reading every row of a long period: the
- * book's whole months come from `transaction_months` (month-span.ts), the loans' payments from
- * the entries of the user's loans.
+ * not debits of the book. One statement, reading no long period row by row: the book's whole
+ * months come from `transaction_months` (month-span.ts), the loans' payments from the ledger's
+ * loan entries.
  */
 export async function spendingByCategory(
   db: Queryable,
   userId: string,
   from: string,
   to: string,
-): Promise<{ categories: CategorySpend[]; loanPayments: { amount: Paise; count: number } }> {
-  const span = monthSpan(from, to);
-  const [before, after] = span.edges;
-  const [debits, loans] = await Promise.all([
-    db.query<{ category_id: string | null; amount: string; count: number }>(DEBITS_BY_CATEGORY, [
-      userId,
-      span.months?.[0] ?? null,
-      span.months?.[1] ?? null,
-      before?.[0] ?? null,
-      before?.[1] ?? null,
-      after?.[0] ?? null,
-      after?.[1] ?? null,
-      from,
-      to,
-    ]),
-    db.query<{ amount: string; count: number }>(
-      `SELECT coalesce(sum(amount), 0)::text AS amount, count(*)::int AS count FROM ledger_entries
-        WHERE loan_id IN (SELECT loan_id FROM ledger_loans WHERE user_id = $1)
-          AND user_id = $1 AND entry_date BETWEEN $2::date AND $3::date AND side = 'D' AND kind <> 'transaction'`,
-      [userId, from, to],
-    ),
-  ]);
-  return {
-    categories: debits.rows.map((r) => ({
-      categoryId: r.category_id,
-      amount: toPaise(r.amount),
-      count: Number(r.count),
-    })),
-    loanPayments: { amount: toPaise(loans.rows[0]?.amount ?? '0'), count: Number(loans.rows[0]?.count ?? 0) },
-  };
+): Promise<Spent> {
+  const { rows } = await db.query<SpendingRow>(SPENDING, spendingParams(userId, from, to), {
+    prepared: true,
+  });
+  return spentOf(rows);
+}
+
+/**
+ * The spending report's reads in one statement (a round trip, not two): the user's categories
+ * (`part` 'category') and `spendingByCategory`'s rows.
+ */
+const CATEGORIES_AND_SPENDING = `SELECT 'category' AS part, c.*, NULL::text AS category_id, NULL::text AS amount, NULL::int AS count
+   FROM (${CATEGORIES}) AS c
+ UNION ALL
+ SELECT s.part, NULL, NULL, NULL, NULL, NULL, NULL, s.category_id, s.amount, s.count FROM (${SPENDING}) AS s`;
+
+/** `reportCategories` (as `tree`) and `spendingByCategory` of one period, read together. */
+export async function categoriesAndSpending(
+  db: Queryable,
+  userId: string,
+  from: string,
+  to: string,
+): Promise<{ tree: ReportCategory[] } & Spent> {
+  const { rows } = await db.query<(CategoryRow & { part: 'category' }) | (SpendingRow & CategoryRow)>(
+    CATEGORIES_AND_SPENDING,
+    spendingParams(userId, from, to),
+    { prepared: true },
+  );
+  const tree: ReportCategory[] = [];
+  const spending: SpendingRow[] = [];
+  for (const r of rows) {
+    if (r.part === 'category') tree.push(categoryOf(r));
+    else spending.push(r);
+  }
+  return { tree, ...spentOf(spending) };
 }
 
 /** What one month spent in one category (null: none), for budgets' rollover. */

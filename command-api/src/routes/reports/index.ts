@@ -17,9 +17,9 @@ import {
 import type { Queryable } from '@kosh/event-store';
 import {
   type AsOfReadModel,
+  categoriesAndSpending,
   incomeExpenseByMonth,
   netWorthOn,
-  reportCategories,
   rollUpSpending,
   type SpendingNode,
   spendingByCategory,
@@ -101,11 +101,8 @@ type SpendingArgs = { from?: string; to?: string; fy?: string; month?: string; y
 /** The spending report: the period's debits by category, rolled up the tree. */
 export async function spending(db: Queryable, userId: string, now: Date, query: SpendingArgs) {
   const period = ok(parseSpendingPeriod(query, calendarDateOf(now)));
-  const [categories, spent] = await Promise.all([
-    reportCategories(db, userId),
-    spendingByCategory(db, userId, period.from, period.to),
-  ]);
-  const { total, rows } = rollUpSpending(categories, spent.categories, spent.loanPayments);
+  const spent = await categoriesAndSpending(db, userId, period.from, period.to);
+  const { total, rows } = rollUpSpending(spent.tree, spent.categories, spent.loanPayments);
   return { period, total, rows, asOf: calendarDateOf(now) };
 }
 
