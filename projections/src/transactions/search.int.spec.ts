@@ -288,6 +288,13 @@ describe.each(['postgres', 'embedded'] as const)('notes search by words (%s)', (
     expect(rowsRead(plans)).toBeLessThan(page.totalItems / 2);
   });
 
+  it('reads a window of the rows for a common one-letter term too, not every match', async () => {
+    const plans: PlanNode[] = [];
+    const page = await listTransactions(explaining(db, plans), me, query('e'));
+    expect(page.totalItems).toBeGreaterThan(400);
+    expect(rowsRead(plans)).toBeLessThan(page.totalItems / 2);
+  });
+
   it('reads only the postings of a rare term', async () => {
     const plans: PlanNode[] = [];
     const page = await listTransactions(explaining(db, plans), me, query('#1234'));
