@@ -16,7 +16,7 @@
  *
  * Per route and connection count it prints req/s, p50, p99, the ratio of req/s to its thin
  * baseline at the same connection count (the transaction page's for the transaction routes; the
- * thin ledger month, schedule and loan list for theirs), CPU per request of the server's node
+ * thin ledger month, schedule, loan list and ledger periods for theirs), CPU per request of the server's node
  * process and of the PostgreSQL backends connected to the bench database (read from /proc; Linux
  * only), and cpu/thin: the baseline's CPU per request over the route's (steadier than req/s on a
  * shared machine). Every
@@ -153,7 +153,7 @@ type Route = {
   paths?: () => string;
 };
 
-type Baseline = 'page' | 'ledger' | 'schedule' | 'loans' | 'hello';
+type Baseline = 'page' | 'ledger' | 'schedule' | 'loans' | 'periods' | 'hello';
 
 type Figures = { rps: number; p50: number; p99: number; nodeMs: number; pgMs: number; bad: number };
 
@@ -399,6 +399,7 @@ async function main() {
         baseline: 'schedule',
       },
       { name: 'thin raw: loans (10)', server: 'thin', path: '/loans', baseline: 'loans' },
+      { name: 'thin raw: ledger periods', server: 'thin', path: '/periods', baseline: 'periods' },
       { name: 'GET /api/transactions', server: 'kosh', path: '/api/transactions' },
       {
         name: 'GET /api/transactions?search=swiggy',
@@ -407,7 +408,7 @@ async function main() {
       },
       { name: 'GET /api/transactions/stats', server: 'kosh', path: '/api/transactions/stats' },
       { name: `GET /api/ledger (${month.n} entries)`, server: 'kosh', path: ledgerPath, versus: 'ledger' },
-      { name: 'GET /api/ledger/periods', server: 'kosh', path: '/api/ledger/periods' },
+      { name: 'GET /api/ledger/periods', server: 'kosh', path: '/api/ledger/periods', versus: 'periods' },
       { name: 'GET /api/loans', server: 'kosh', path: '/api/loans', versus: 'loans' },
       { name: 'GET /api/loans/stats', server: 'kosh', path: '/api/loans/stats' },
       {
@@ -420,7 +421,12 @@ async function main() {
       // (a repeated search is a cache hit on the server above).
       { name: 'no cache: GET /api/transactions', server: 'uncached', path: '/api/transactions' },
       { name: 'no cache: GET /api/transactions/stats', server: 'uncached', path: '/api/transactions/stats' },
-      { name: 'no cache: GET /api/ledger/periods', server: 'uncached', path: '/api/ledger/periods' },
+      {
+        name: 'no cache: GET /api/ledger/periods',
+        server: 'uncached',
+        path: '/api/ledger/periods',
+        versus: 'periods',
+      },
       {
         name: `no cache: GET /api/ledger (${month.n})`,
         server: 'uncached',

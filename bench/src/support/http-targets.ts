@@ -9,6 +9,7 @@
  *                 /schedule/:id      the rows of a loan's current schedule with its header, in the
  *                                    shape of GET /api/loans/{id}/amortization (18 fields a row)
  *                 /loans             the first page of 10 loans with bank and type names (GET /api/loans)
+ *                 /periods           the months that have ledger entries (GET /api/ledger/periods)
  *
  * Usage: node --import tsx bench/src/support/http-targets.ts hello|thin-raw
  * Environment: PORT, and for thin-raw DATABASE_URL and BENCH_USER_ID.
@@ -146,6 +147,44 @@ if (target === 'hello') {
       [userId],
     );
     return { success: true, data: rows };
+  });
+  // The months that have entries, in GET /api/ledger/periods' shape, with the current month.
+  const MONTHS = [
+    'January',
+    'February',
+    'March',
+    'April',
+    'May',
+    'June',
+    'July',
+    'August',
+    'September',
+    'October',
+    'November',
+    'December',
+  ];
+  app.get('/periods', async () => {
+    const now = new Date(Date.now() + 330 * 60_000);
+    const current = { year: now.getUTCFullYear(), month: now.getUTCMonth() + 1 };
+    const { rows } = await pool.query(
+      `SELECT year, month, transaction_count, emi_count FROM ledger_periods
+        WHERE user_id = $1 AND (transaction_count > 0 OR (emi_count > 0 AND year * 12 + month <= $2))
+        ORDER BY year DESC, month DESC`,
+      [userId, current.year * 12 + current.month],
+    );
+    return {
+      success: true,
+      data: {
+        periods: rows.map((r) => ({
+          month: r.month,
+          year: r.year,
+          monthName: MONTHS[r.month - 1],
+          count: r.transaction_count + r.emi_count,
+        })),
+        currentMonth: current.month,
+        currentYear: current.year,
+      },
+    };
   });
   app.addHook('onClose', () => pool.end());
 } else {
