@@ -39,8 +39,14 @@ export const EARLY_ANSWER_READ_MODELS = ['transactions', 'ledger', 'accounts'] a
 /** A position token as the stores write them (PostgreSQL: `xid:position`, zero-padded digits). */
 const POSITION = /^[\w:/-]{1,100}$/;
 
-/** How long the catch-up of early answers gathers writes. */
-const CATCH_UP_AFTER_MS = 50;
+/**
+ * How long the catch-up of early answers gathers writes. A round costs about eleven statements
+ * for the three read models whatever it holds (a transaction, a load, a save and a commit each,
+ * and the log read they share): at 50 ms, 0.7 statements per command at 300 commands/s. The
+ * writer's own next read does not wait for the moment (it starts the catch-up itself); another
+ * reader sees the write up to this much later when no worker process (which follows NOTIFY) runs.
+ */
+const CATCH_UP_AFTER_MS = 100;
 
 /** How often writes of users who have not come back are forgotten once their read models hold them. */
 const SWEEP_EVERY_MS = 30_000;
