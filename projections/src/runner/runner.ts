@@ -10,7 +10,7 @@
  *   the checkpoint in one transaction; a killed rebuild resumes.
  */
 import type { Db, EventStore } from '@kosh/event-store';
-import { type CatchUpResult, createCatchUp, type RunOnceResult } from './catch-up';
+import { type CatchUpCall, type CatchUpResult, createCatchUp, type RunOnceResult } from './catch-up';
 import { createCheckpointWatcher } from './checkpoint-watcher';
 import { createRunnerContext, type RunnerLogger } from './context';
 import { resume } from './dead-letters';
@@ -18,7 +18,7 @@ import { createRebuild, type RebuildOptions, type RebuildResult } from './rebuil
 import { type ProjectionStatus, projectionStatus, stoppedProjections } from './status';
 import type { Projection } from './types';
 
-export type { CatchUpResult, RunOnceResult, RunOnceStatus } from './catch-up';
+export type { CatchUpCall, CatchUpResult, RunOnceResult, RunOnceStatus } from './catch-up';
 export { LIVE_LOCK } from './context';
 export {
   ProjectionRebuildError,
@@ -53,8 +53,11 @@ export interface ProjectionRunner {
   /**
    * Applies batches until no more events; retries a failing batch with backoff, then records a
    * dead letter and stops this projection. Concurrent calls in one process share one loop.
+   * `once`: after a batch that took the log as it read it, stop even if later commits were
+   * heard meanwhile (the caller comes back for them: the own-writes plugin's next gathered
+   * round); a caller without it that joins the loop makes it chase them as before.
    */
-  catchUp(name: string): Promise<CatchUpResult>;
+  catchUp(name: string, options?: CatchUpCall): Promise<CatchUpResult>;
   /**
    * Resolves true once every named projection's checkpoint is at or past `position`; false after
    * `timeoutMs` or as soon as one of them is stopped.
