@@ -6,7 +6,10 @@
  * append latency percentiles, with the load average at the end of each line. Not a test:
  * figures only. Each append shape runs right after a raw INSERT of the same rows by the same
  * number of writers (raw-insert-1 / append-1, raw-insert-16 / append-16, raw-insert-10x1 /
- * batch-10x1, raw-insert-10 / batch-10 with 4 writers) and prints its ratio to it (issue 33).
+ * batch-10x1, raw-insert-10 / batch-10 with 4 writers) and prints its ratio to it (issue 33),
+ * with the CPU each cost per event (node + the database's server processes) and the raw
+ * INSERT's CPU per event over the append's: on a busy machine the events/s ratio wanders with
+ * the neighbours, the CPU per event much less.
  *
  * Options (environment): BENCH_TARGETS=postgres,pglite  BENCH_SCALE=1 (multiplies counts)
  *                        BENCH_SECTIONS=raw-insert-1,append-1,raw-insert-16,append-16,
@@ -17,6 +20,7 @@
  * (`support/bench-section.ts`; see the helpers exported below) and add it to `sections` at the marked place.
  */
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -188,14 +192,73 @@ export async function openTarget(
 
 /** events/s of the raw INSERT sections of this run, by `<target>/<rows per statement>`. */
 const rawRates = new Map<string, number>();
+/** CPU µs per event of the raw INSERT sections of this run, by the same key. */
+const rawCpu = new Map<string, number>();
+
+type Cpu = { node: number; pg: number };
+
+/** CPU seconds (user + system) of a server process, from /proc (Linux; 0 when unreadable). */
+function processCpuSeconds(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
 
 /**
- * "0.63× raw" beside an append figure, when the raw section of the same shape (rows per
- * statement, writers) ran before it in this run.
+ * Runs `load` and measures the CPU it cost, µs per event: this process (the store, or the raw
+ * loop, and the events both build) and, on PostgreSQL, every server process of the bench's
+ * database (it runs on this machine). On PGlite the server runs in this process. Unlike events/s,
+ * CPU per event hardly moves with what else the machine is running.
  */
-function ratioNote(target: BenchTarget, shape: string, r: { events: number; seconds: number }) {
+async function withCpu<R extends { events: number }>(
+  target: BenchTarget,
+  load: () => Promise<R>,
+): Promise<R & { cpu: Cpu }> {
+  const backends = async () =>
+    target.name === 'postgres'
+      ? (
+          await target.db.query<{ pid: number }>(
+            'SELECT pid FROM pg_stat_activity WHERE datname = current_database()',
+          )
+        ).rows.map((r) => r.pid)
+      : [];
+  const before = new Map((await backends()).map((pid) => [pid, processCpuSeconds(pid)]));
+  const node0 = process.cpuUsage();
+  const r = await load();
+  const node = process.cpuUsage(node0);
+  let pg = 0;
+  for (const pid of await backends()) pg += processCpuSeconds(pid) - (before.get(pid) ?? 0);
+  return { ...r, cpu: { node: (node.user + node.system) / r.events, pg: (pg * 1e6) / r.events } };
+}
+
+const cpuText = (cpu: Cpu) =>
+  `cpu ${Math.round(cpu.node + cpu.pg)} µs/event (node ${Math.round(cpu.node)} + pg ${Math.round(cpu.pg)})`;
+
+/** Records a raw section's rate and CPU for the append sections of the same shape. */
+function rawNote(target: BenchTarget, shape: string, r: { events: number; seconds: number; cpu: Cpu }) {
+  rawRates.set(`${target.name}/${shape}`, r.events / r.seconds);
+  rawCpu.set(`${target.name}/${shape}`, r.cpu.node + r.cpu.pg);
+  return `no event store; ${cpuText(r.cpu)}`;
+}
+
+/**
+ * "0.63× the raw INSERT" beside an append figure, when the raw section of the same shape (rows
+ * per statement, writers) ran before it in this run; with the CPU per event, and the raw
+ * INSERT's CPU per event over it (the events/s ratio the CPU alone allows).
+ */
+function ratioNote(target: BenchTarget, shape: string, r: { events: number; seconds: number; cpu: Cpu }) {
   const raw = rawRates.get(`${target.name}/${shape}`);
-  return raw ? { note: `${(r.events / r.seconds / raw).toFixed(2)}× the raw INSERT of this run` } : {};
+  const cpu = rawCpu.get(`${target.name}/${shape}`);
+  const parts = [
+    raw ? `${(r.events / r.seconds / raw).toFixed(2)}× the raw INSERT of this run` : null,
+    cpuText(r.cpu),
+    cpu ? `raw's cpu/event over this ${(cpu / (r.cpu.node + r.cpu.pg)).toFixed(2)}` : null,
+  ];
+  return { note: parts.filter(Boolean).join('; ') };
 }
 
 /**
@@ -289,19 +352,18 @@ export const eventStoreSections: BenchSection[] = [
     // type, data, metadata) into a table with the same keys, by a plain INSERT per commit.
     id: 'raw-insert-1',
     async run(target) {
-      const r = await rawInsertLoad(target, { writers: 1, statements: count(target, 3000), rows: 1 });
-      rawRates.set(`${target.name}/1x1`, r.events / r.seconds);
-      return { label: 'raw: single-row INSERT, 1 writer', ...r, note: 'no event store' };
+      const r = await withCpu(target, () =>
+        rawInsertLoad(target, { writers: 1, statements: count(target, 3000), rows: 1 }),
+      );
+      return { label: 'raw: single-row INSERT, 1 writer', ...r, note: rawNote(target, '1x1', r) };
     },
   },
   {
     id: 'append-1',
     async run(target) {
-      const r = await appendLoad(target.store, {
-        writers: 1,
-        appendsPerWriter: count(target, 3000),
-        batchSize: 1,
-      });
+      const r = await withCpu(target, () =>
+        appendLoad(target.store, { writers: 1, appendsPerWriter: count(target, 3000), batchSize: 1 }),
+      );
       return { label: 'single-event appends, 1 writer', ...r, ...ratioNote(target, '1x1', r) };
     },
   },
@@ -309,19 +371,18 @@ export const eventStoreSections: BenchSection[] = [
     // Issue 33: the 16-writer figure against the same rows by 16 raw writers, in the same run.
     id: 'raw-insert-16',
     async run(target) {
-      const r = await rawInsertLoad(target, { writers: 16, statements: count(target, 300), rows: 1 });
-      rawRates.set(`${target.name}/1x16`, r.events / r.seconds);
-      return { label: 'raw: single-row INSERT, 16 writers', ...r, note: 'no event store' };
+      const r = await withCpu(target, () =>
+        rawInsertLoad(target, { writers: 16, statements: count(target, 300), rows: 1 }),
+      );
+      return { label: 'raw: single-row INSERT, 16 writers', ...r, note: rawNote(target, '1x16', r) };
     },
   },
   {
     id: 'append-16',
     async run(target) {
-      const r = await appendLoad(target.store, {
-        writers: 16,
-        appendsPerWriter: count(target, 1500),
-        batchSize: 1,
-      });
+      const r = await withCpu(target, () =>
+        appendLoad(target.store, { writers: 16, appendsPerWriter: count(target, 1500), batchSize: 1 }),
+      );
       return { label: 'single-event appends, 16 writers', ...r, ...ratioNote(target, '1x16', r) };
     },
   },
@@ -329,48 +390,54 @@ export const eventStoreSections: BenchSection[] = [
     // Issue 33: one writer, one 10-event append per commit against one 10-row INSERT per commit.
     id: 'raw-insert-10x1',
     async run(target) {
-      const r = await rawInsertLoad(target, { writers: 1, statements: count(target, 1500), rows: 10 });
-      rawRates.set(`${target.name}/10x1`, r.events / r.seconds);
-      return { label: 'raw: 10-row INSERT, 1 writer', ...r, note: 'no event store; latency per statement' };
+      const r = await withCpu(target, () =>
+        rawInsertLoad(target, { writers: 1, statements: count(target, 1500), rows: 10 }),
+      );
+      return {
+        label: 'raw: 10-row INSERT, 1 writer',
+        ...r,
+        note: `latency per statement; ${rawNote(target, '10x1', r)}`,
+      };
     },
   },
   {
     id: 'batch-10x1',
     async run(target) {
-      const r = await appendLoad(target.store, {
-        writers: 1,
-        appendsPerWriter: count(target, 1500),
-        batchSize: 10,
-      });
+      const r = await withCpu(target, () =>
+        appendLoad(target.store, { writers: 1, appendsPerWriter: count(target, 1500), batchSize: 10 }),
+      );
       const ratio = ratioNote(target, '10x1', r);
       return {
         label: 'appends of 10 events, 1 writer',
         ...r,
-        note: `latency per append${ratio.note ? `; ${ratio.note}` : ''}`,
+        note: `latency per append; ${ratio.note}`,
       };
     },
   },
   {
     id: 'raw-insert-10',
     async run(target) {
-      const r = await rawInsertLoad(target, { writers: 4, statements: count(target, 750), rows: 10 });
-      rawRates.set(`${target.name}/10x4`, r.events / r.seconds);
-      return { label: 'raw: 10-row INSERT, 4 writers', ...r, note: 'no event store; latency per statement' };
+      const r = await withCpu(target, () =>
+        rawInsertLoad(target, { writers: 4, statements: count(target, 750), rows: 10 }),
+      );
+      return {
+        label: 'raw: 10-row INSERT, 4 writers',
+        ...r,
+        note: `latency per statement; ${rawNote(target, '10x4', r)}`,
+      };
     },
   },
   {
     id: 'batch-10',
     async run(target) {
-      const r = await appendLoad(target.store, {
-        writers: 4,
-        appendsPerWriter: count(target, 750),
-        batchSize: 10,
-      });
+      const r = await withCpu(target, () =>
+        appendLoad(target.store, { writers: 4, appendsPerWriter: count(target, 750), batchSize: 10 }),
+      );
       const ratio = ratioNote(target, '10x4', r);
       return {
         label: 'appends of 10 events, 4 writers',
         ...r,
-        note: `latency per append${ratio.note ? `; ${ratio.note}` : ''}`,
+        note: `latency per append; ${ratio.note}`,
       };
     },
   },
