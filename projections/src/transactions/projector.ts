@@ -287,10 +287,13 @@ const NOTE_GRAMS = `SELECT DISTINCT substr(lower(r."notes"), i, k) AS gram
 
 /**
  * The distinct words of lower(r."notes"), cut at white space by the same class that
- * `searchByWords` (queries.ts) uses to send a term with white space elsewhere.
+ * `searchByWords` (queries.ts) uses to send a term with white space elsewhere, that no longer
+ * word of the note holds (note-cuts.ts `maximalWords`, migration 013).
  */
-const NOTE_WORDS = `SELECT DISTINCT word FROM regexp_split_to_table(lower(r."notes"), '[[:space:]]+') AS word
-     WHERE word <> ''`;
+const NOTE_WORDS = `SELECT DISTINCT w.word FROM regexp_split_to_table(lower(r."notes"), '[[:space:]]+') AS w(word)
+     WHERE w.word <> '' AND NOT EXISTS (
+       SELECT 1 FROM regexp_split_to_table(lower(r."notes"), '[[:space:]]+') AS o(word)
+        WHERE char_length(o.word) > char_length(w.word) AND strpos(o.word, w.word) > 0)`;
 
 /** The records of a `notesDeltaOf` in `$param`. */
 const NOTES_DELTA = (param: string) =>
