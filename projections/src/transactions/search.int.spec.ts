@@ -377,6 +377,10 @@ describe.each(['postgres', 'embedded'] as const)('raw narration search (%s)', (m
     'CR-HDFC0000001-ACME PAYROLL',
     'mumbai\u00a0west',
     'swiggy',
+    // A word inside a longer word of its row is not posted (migration 013): the notes' "acme" is
+    // found through the narration's "cr-hdfc0000001-acme"; "·" (in no narration) through its own.
+    'acme',
+    '·',
     'sal 1',
     'by hand',
     'zzz',
