@@ -22,7 +22,6 @@ import {
   netWorthOn,
   rollUpSpending,
   type SpendingNode,
-  spendingByCategory,
 } from '@kosh/projections';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type CsvCell, toCsv } from '../../csv';
