@@ -14,6 +14,7 @@
  * Usage: node --import tsx bench/src/support/http-targets.ts hello|thin-raw
  * Environment: PORT, and for thin-raw DATABASE_URL and BENCH_USER_ID.
  */
+import { MONTH_NAMES } from '@kosh/domain';
 import Fastify from 'fastify';
 import pg from 'pg';
 
@@ -149,20 +150,6 @@ if (target === 'hello') {
     return { success: true, data: rows };
   });
   // The months that have entries, in GET /api/ledger/periods' shape, with the current month.
-  const MONTHS = [
-    'January',
-    'February',
-    'March',
-    'April',
-    'May',
-    'June',
-    'July',
-    'August',
-    'September',
-    'October',
-    'November',
-    'December',
-  ];
   app.get('/periods', async () => {
     const now = new Date(Date.now() + 330 * 60_000);
     const current = { year: now.getUTCFullYear(), month: now.getUTCMonth() + 1 };
@@ -178,7 +165,7 @@ if (target === 'hello') {
         periods: rows.map((r) => ({
           month: r.month,
           year: r.year,
-          monthName: MONTHS[r.month - 1],
+          monthName: MONTH_NAMES[r.month - 1],
           count: r.transaction_count + r.emi_count,
         })),
         currentMonth: current.month,
