@@ -28,3 +28,18 @@ export function loanInput(overrides: Record<string, unknown> = {}) {
     ...overrides,
   };
 }
+
+/**
+ * The body of `POST /api/accounts` the specs start from: an HDFC savings account named with a
+ * random suffix, ₹10,000.50 on 1 February 2025. A spec states only what differs.
+ */
+export function accountInput(overrides: Record<string, unknown> = {}) {
+  return {
+    name: `Savings ${randomUUID().slice(0, 6)}`,
+    kind: 'savings',
+    bank_name: 'HDFC Bank',
+    opening_balance: '10000.50',
+    opening_date: '2025-02-01',
+    ...overrides,
+  };
+}

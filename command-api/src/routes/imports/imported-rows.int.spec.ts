@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testClock } from '../../testing/clock';
+import { accountInput } from '../../testing/fixtures';
 import { statementForm } from '../../testing/multipart';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 
@@ -35,13 +36,7 @@ describe.each(['postgres', 'embedded'] as const)('imported rows and commits (%s)
   afterAll(() => t?.close());
 
   async function openAccount(userId: string): Promise<string> {
-    const res = await t.as(userId).post('/api/accounts', {
-      name: `Savings ${randomUUID().slice(0, 6)}`,
-      kind: 'savings',
-      bank_name: 'HDFC Bank',
-      opening_balance: '10000.50',
-      opening_date: '2025-02-01',
-    });
+    const res = await t.as(userId).post('/api/accounts', accountInput());
     expect(res.status).toBe(201);
     return res.body.data.account.id as string;
   }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testClock } from '../../testing/clock';
+import { accountInput } from '../../testing/fixtures';
 import { statementForm } from '../../testing/multipart';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 import { decodePreviewRows } from './preview-store';
@@ -34,13 +35,7 @@ describe('import preview storage', () => {
   afterAll(() => t?.close());
 
   async function upload(): Promise<{ accountId: string; id: string }> {
-    const account = await t.as(alice).post('/api/accounts', {
-      name: `Savings ${randomUUID().slice(0, 6)}`,
-      kind: 'savings',
-      bank_name: 'HDFC Bank',
-      opening_balance: '10000.50',
-      opening_date: '2025-02-01',
-    });
+    const account = await t.as(alice).post('/api/accounts', accountInput());
     expect(account.status).toBe(201);
     const accountId = account.body.data.account.id as string;
     const body = statementForm('march.csv', statement(30), { account_id: accountId });

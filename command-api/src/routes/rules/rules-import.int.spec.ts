@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testClock } from '../../testing/clock';
+import { accountInput } from '../../testing/fixtures';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 
 /** Issue 31 item 2: the user's rules propose a category and payee for a statement's rows, kept on commit. */
@@ -39,13 +40,7 @@ describe('rules in the import preview', () => {
       name: string;
     }[];
     const id = (name: string) => tree.find((c) => c.name === name)?.id as string;
-    const account = await t.as(alice).post('/api/accounts', {
-      name: 'Savings',
-      kind: 'savings',
-      bank_name: 'HDFC Bank',
-      opening_balance: '10000.50',
-      opening_date: '2025-02-01',
-    });
+    const account = await t.as(alice).post('/api/accounts', accountInput({ name: 'Savings' }));
     const accountId = account.body.data.account.id as string;
     for (const body of [
       { name: 'Food', match_pattern: 'swig+y|zomato', category_id: id('Dining out'), payee: 'Swiggy' },
