@@ -98,7 +98,6 @@ export {
   type MonthCategorySpend,
   type ReportCategory,
   reportCategories,
-  spendingByCategory,
   spendingByMonthAndCategory,
 } from './reports/spending';
 export { rollUpSpending, type SpendingNode } from './reports/tree';

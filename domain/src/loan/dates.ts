@@ -49,15 +49,13 @@ const dateFormats = new Map<string, Intl.DateTimeFormat>();
  */
 const IST_OFFSET_MS = 330 * 60_000;
 const IST_FIXED_FROM = Date.UTC(1945, 9, 14, 18, 30);
+/** The last instant whose India date `toISOString` writes with four digits of year (9999-12-31). */
+const IST_FIXED_UNTIL = Date.UTC(9999, 11, 31, 23, 59, 59, 999) - IST_OFFSET_MS;
 
 /** The calendar date (YYYY-MM-DD) of the instant `now` in `timeZone` (Kosh's users are in India). */
 export function calendarDateOf(now: Date, timeZone = 'Asia/Kolkata'): string {
   const instant = now.getTime();
-  if (
-    timeZone === 'Asia/Kolkata' &&
-    instant >= IST_FIXED_FROM &&
-    instant < 253_402_300_799_000 - IST_OFFSET_MS
-  ) {
+  if (timeZone === 'Asia/Kolkata' && instant >= IST_FIXED_FROM && instant <= IST_FIXED_UNTIL) {
     return new Date(instant + IST_OFFSET_MS).toISOString().slice(0, 10);
   }
   let format = dateFormats.get(timeZone);

@@ -74,7 +74,7 @@ const SPENDING = `SELECT 'book' AS part, category_id::text AS category_id, sum(a
  SELECT 'loans', NULL, coalesce(sum(amount), 0)::text, count(*)::int FROM ledger_entries
   WHERE user_id = $1 AND side = 'D' AND kind <> 'transaction' AND entry_date BETWEEN $8::date AND $9::date`;
 
-/** `SPENDING`'s parameters for `from`–`to`. */
+/** The parameters of `SPENDING` for `from`–`to`. */
 function spendingParams(userId: string, from: string, to: string): unknown[] {
   const span = monthSpan(from, to);
   const [before, after] = span.edges;
@@ -94,46 +94,23 @@ function spendingParams(userId: string, from: string, to: string): unknown[] {
 type SpendingRow = { part: 'book' | 'loans'; category_id: string | null; amount: string; count: number };
 type Spent = { categories: CategorySpend[]; loanPayments: { amount: Paise; count: number } };
 
-function spentOf(rows: readonly SpendingRow[]): Spent {
-  const categories: CategorySpend[] = [];
-  let loanPayments = { amount: toPaise('0'), count: 0 };
-  for (const r of rows) {
-    if (r.part === 'loans') loanPayments = { amount: toPaise(r.amount), count: Number(r.count) };
-    else categories.push({ categoryId: r.category_id, amount: toPaise(r.amount), count: Number(r.count) });
-  }
-  return { categories, loanPayments };
-}
-
-/**
- * What the user spent from `from` to `to` (inclusive), as the ledger debits it: every debit of the
- * transaction book by its category, except a debit matched to an EMI (the EMI counts it), and the
- * loans' payments (EMIs, part-payments, foreclosures) apart. Transfers between own accounts are
- * not debits of the book. One statement, reading no long period row by row: the book's whole
- * months come from `transaction_months` (month-span.ts), the loans' payments from the ledger's
- * loan entries.
- */
-export async function spendingByCategory(
-  db: Queryable,
-  userId: string,
-  from: string,
-  to: string,
-): Promise<Spent> {
-  const { rows } = await db.query<SpendingRow>(SPENDING, spendingParams(userId, from, to), {
-    prepared: true,
-  });
-  return spentOf(rows);
-}
-
 /**
  * The spending report's reads in one statement (a round trip, not two): the user's categories
- * (`part` 'category') and `spendingByCategory`'s rows.
+ * (`part` 'category') and `SPENDING`'s rows.
  */
 const CATEGORIES_AND_SPENDING = `SELECT 'category' AS part, c.*, NULL::text AS category_id, NULL::text AS amount, NULL::int AS count
    FROM (${CATEGORIES}) AS c
  UNION ALL
  SELECT s.part, NULL, NULL, NULL, NULL, NULL, NULL, s.category_id, s.amount, s.count FROM (${SPENDING}) AS s`;
 
-/** `reportCategories` (as `tree`) and `spendingByCategory` of one period, read together. */
+/**
+ * What the user spent from `from` to `to` (inclusive), as the ledger debits it, with the user's
+ * category tree (`reportCategories`, as `tree`): every debit of the transaction book by its
+ * category, except a debit matched to an EMI (the EMI counts it), and the loans' payments (EMIs,
+ * part-payments, foreclosures) apart. Transfers between own accounts are not debits of the book.
+ * Nothing reads a long period row by row: the book's whole months come from
+ * `transaction_months` (month-span.ts), the loans' payments from the ledger's loan entries.
+ */
 export async function categoriesAndSpending(
   db: Queryable,
   userId: string,
@@ -146,20 +123,23 @@ export async function categoriesAndSpending(
     { prepared: true },
   );
   const tree: ReportCategory[] = [];
-  const spending: SpendingRow[] = [];
+  const categories: CategorySpend[] = [];
+  let loanPayments = { amount: toPaise('0'), count: 0 };
   for (const r of rows) {
     if (r.part === 'category') tree.push(categoryOf(r));
-    else spending.push(r);
+    else if (r.part === 'loans') loanPayments = { amount: toPaise(r.amount), count: Number(r.count) };
+    else categories.push({ categoryId: r.category_id, amount: toPaise(r.amount), count: Number(r.count) });
   }
-  return { tree, ...spentOf(spending) };
+  return { tree, categories, loanPayments };
 }
 
 /** What one month spent in one category (null: none), for budgets' rollover. */
 export type MonthCategorySpend = CategorySpend & Readonly<{ month: string }>;
 
 /**
- * `spendingByCategory` month by month (`month`: YYYY-MM) from `from` to `to`; loan payments under
- * the category id `loanEmiId` (the system's Loan EMI category, when the user has one).
+ * `categoriesAndSpending`'s spending month by month (`month`: YYYY-MM) from `from` to `to`; loan
+ * payments under the category id `loanEmiId` (the system's Loan EMI category, when the user has
+ * one).
  */
 export async function spendingByMonthAndCategory(
   db: Queryable,

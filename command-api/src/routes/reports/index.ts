@@ -99,10 +99,11 @@ type SpendingArgs = { from?: string; to?: string; fy?: string; month?: string; y
 
 /** The spending report: the period's debits by category, rolled up the tree. */
 export async function spending(db: Queryable, userId: string, now: Date, query: SpendingArgs) {
-  const period = ok(parseSpendingPeriod(query, calendarDateOf(now)));
+  const today = calendarDateOf(now);
+  const period = ok(parseSpendingPeriod(query, today));
   const spent = await categoriesAndSpending(db, userId, period.from, period.to);
   const { total, rows } = rollUpSpending(spent.tree, spent.categories, spent.loanPayments);
-  return { period, total, rows, asOf: calendarDateOf(now) };
+  return { period, total, rows, asOf: today };
 }
 
 /** Percent of `total` with one decimal, in integers (no float sums). */

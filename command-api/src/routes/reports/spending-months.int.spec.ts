@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { spendingByCategory } from '@kosh/projections';
+import { categoriesAndSpending } from '@kosh/projections';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testClock } from '../../testing/clock';
 import { loanInput } from '../../testing/fixtures';
@@ -116,7 +116,7 @@ describe.each(['postgres', 'embedded'] as const)('spending from the month cells 
         amount: Math.round(Number(r.amount) * 100),
         count: Number(r.count),
       }));
-      const { categories } = await spendingByCategory(t.platform.db, alice, from, to);
+      const { categories } = await categoriesAndSpending(t.platform.db, alice, from, to);
       expect(sorted(categories), `${from} to ${to}`).toEqual(sorted(expected));
     }
     const cells = await t.platform.db.query(CELLS);
