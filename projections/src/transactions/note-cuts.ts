@@ -58,8 +58,8 @@ export function maximalWords(text: string): string[] {
 /**
  * The same counts as the SQL of `ADD_TO_NOTE_INDEXES` (projector.ts): each note's distinct
  * pieces of one and two characters of its lower-cased text added (sign) to its owner's counts,
- * and each note's distinct words (cut at white space, `maximalWords`) as postings, summed per owner, word and
- * transaction.
+ * and each note's distinct words (cut at white space, `maximalWords`) as postings, summed per
+ * owner, word and transaction.
  */
 export function cutNotes(delta: readonly NotesDelta[]): NoteCuts {
   const out: NoteCuts = {
