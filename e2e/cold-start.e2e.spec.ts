@@ -93,6 +93,13 @@ test('a cold start on a money screen asks for its data alongside the session che
   ]);
   expect(scheduleCalls).toEqual(['loan', 'schedule']);
   await expect(schedule.rows).toHaveCount(24);
+
+  const dashboardCalls = await openWhileSessionIsChecked(page, '/dashboard', [
+    { name: 'stats', matches: (url) => url.pathname === '/api/loans/stats' },
+    { name: 'loans', matches: (url) => url.pathname === '/api/loans' },
+  ]);
+  expect(dashboardCalls).toEqual(['loans', 'stats']);
+  await expect(page.getByRole('region', { name: 'Your loans today' })).toContainText('COLD00001');
 });
 
 test('a cold start asks for each of its first reads once: the answers sent for before the app loaded are the ones shown', async ({
@@ -104,9 +111,14 @@ test('a cold start asks for each of its first reads once: the answers sent for b
   await api.createTransaction('Early salary', 'C', isoDate(new Date()), 75000);
   await signInThroughUi(page, user);
 
-  for (const [path, shown] of [
-    ['/ledger', () => new LedgerPage(page).creditTable],
-    ['/transactions', () => new TransactionsPage(page).rows.filter({ hasText: 'Early salary' })],
+  for (const [path, shown, text] of [
+    ['/dashboard', () => page.getByRole('group', { name: 'Total Loans', exact: true }), '0'],
+    ['/ledger', () => new LedgerPage(page).creditTable, 'Early salary'],
+    [
+      '/transactions',
+      () => new TransactionsPage(page).rows.filter({ hasText: 'Early salary' }),
+      'Early salary',
+    ],
   ] as const) {
     const reads = new Map<string, number>();
     const onRequest = (sent: { url(): string; method(): string }) => {
@@ -118,7 +130,7 @@ test('a cold start asks for each of its first reads once: the answers sent for b
     };
     page.on('request', onRequest);
     await page.goto(path);
-    await expect(shown()).toContainText('Early salary');
+    await expect(shown()).toContainText(text);
     page.off('request', onRequest);
     expect([...reads.keys()]).toContain('/api/auth/profile');
     const repeated = [...reads].filter(([, times]) => times > 1);

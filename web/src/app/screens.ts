@@ -39,8 +39,11 @@ const loanSchedule = ({ id }: Readonly<Record<string, string>>) => [
   `/api/loans/${encodeURIComponent(id ?? '')}/amortization`,
 ];
 
+/** The dashboard's cards (loansApi's getLoanStats) and its loans today (dashboardApi's first page). */
+const dashboard = () => ['/api/loans/stats', '/api/loans?page=1&limit=50&sortBy=created_at&sortOrder=DESC'];
+
 export const screens: readonly Screen[] = [
-  screen('/dashboard', () => import('../dashboard/DashboardPage'), 'DashboardPage'),
+  screen('/dashboard', () => import('../dashboard/DashboardPage'), 'DashboardPage', dashboard),
   screen('/loans', () => import('../loans/LoansPage'), 'LoansPage'),
   screen('/loans/create', () => import('../loans/CreateLoanPage'), 'CreateLoanPage'),
   screen('/loans/:id', () => import('../loans/LoanDetailsPage'), 'LoanDetailsPage'),

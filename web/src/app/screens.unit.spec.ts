@@ -27,6 +27,11 @@ describe('matchScreen (what boot.ts starts loading)', () => {
       '/api/ledger?month=11&year=2026',
       '/api/ledger/periods',
     ]);
+    const dashboard = matchScreen('/dashboard');
+    expect(dashboard?.screen.firstData?.(dashboard.params, now)).toEqual([
+      '/api/loans/stats',
+      '/api/loans?page=1&limit=50&sortBy=created_at&sortOrder=DESC',
+    ]);
   });
 });
 

@@ -25,8 +25,7 @@ import { outstandingOverTime } from './outstanding';
 
 /** The dashboard's two charts, loaded as their own chunk (recharts is large). */
 export function DashboardCharts() {
-  const now = new Date();
-  const cashflow = useGetMonthlyCashflowQuery({ month: now.getMonth() + 1, year: now.getFullYear() });
+  const cashflow = useGetMonthlyCashflowQuery();
   const loans = useGetAllLoansQuery();
   const outstanding = useMemo(() => outstandingOverTime(loans.data ?? []), [loans.data]);
   const hasCashflow = (cashflow.data ?? []).some((m) => m.credits !== 0 || m.debits !== 0);

@@ -1,4 +1,4 @@
-import type { Camel, LedgerResponse, LoanListResponse } from '@kosh/contract';
+import type { Camel, IncomeExpenseResponse, LoanListResponse } from '@kosh/contract';
 import { api } from '../api/baseApi';
 import type { Loan } from '../loans/loansApi';
 
@@ -6,40 +6,35 @@ export type MonthTotals = { month: number; year: number; label: string; credits:
 
 const SHORT_MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
-/** The 12 months ending with `month`/`year`, oldest first. */
-export function lastTwelveMonths(month: number, year: number): { month: number; year: number }[] {
-  return Array.from({ length: 12 }, (_, i) => {
-    const index = year * 12 + (month - 1) - (11 - i);
-    return { month: (index % 12) + 1, year: Math.floor(index / 12) };
-  });
+/** The months the chart shows: the last 12, this one (India's) last. */
+export const CASHFLOW_MONTHS = 12;
+
+/**
+ * The chart's bars from the income and expense report: credits are its income, debits its expense
+ * and loan payments together, as the ledger totals a month's debits (the report is tested to
+ * agree with the ledger's summary). Summed in paise.
+ */
+export function cashflowFromReport(report: IncomeExpenseResponse['data']): MonthTotals[] {
+  const paise = (rupees: number) => Math.round(rupees * 100);
+  return report.months.map((m) => ({
+    month: m.month,
+    year: m.year,
+    label: `${SHORT_MONTHS[m.month - 1]} ${String(m.year).slice(2)}`,
+    credits: m.income,
+    debits: (paise(m.expense) + paise(m.loan_payments)) / 100,
+  }));
 }
 
 const LOAN_PAGE_LIMIT = 50;
 
-/** The dashboard's chart data, read from the same ledger and loan answers as the screens. */
+/** The dashboard's chart data: the income and expense report's last 12 months, and every loan. */
 export const dashboardApi = api.injectEndpoints({
   endpoints: (build) => ({
-    getMonthlyCashflow: build.query<MonthTotals[], { month: number; year: number }>({
-      async queryFn({ month, year }, _api, _extra, baseQuery) {
-        const answers = await Promise.all(
-          lastTwelveMonths(month, year).map(async (period) => ({
-            period,
-            answer: await baseQuery({ url: '/ledger', params: period }),
-          })),
-        );
-        const totals: MonthTotals[] = [];
-        for (const { period, answer } of answers) {
-          if (answer.error) return { error: answer.error };
-          const ledger = (answer.data as LedgerResponse).data;
-          totals.push({
-            ...period,
-            label: `${SHORT_MONTHS[period.month - 1]} ${String(period.year).slice(2)}`,
-            credits: ledger.summary.totalCredit,
-            debits: ledger.summary.totalDebit,
-          });
-        }
-        return { data: totals };
-      },
+    // One read of 12 monthly totals, not 12 ledger months of entries (issue 33: the dashboard's
+    // cold start asked for about 10,000 entries to draw 24 bars).
+    getMonthlyCashflow: build.query<MonthTotals[], void>({
+      query: () => ({ url: '/reports/income-expense', params: { months: String(CASHFLOW_MONTHS) } }),
+      transformResponse: (answer: IncomeExpenseResponse) => cashflowFromReport(answer.data),
       providesTags: ['Ledger'],
     }),
     getAllLoans: build.query<Loan[], void>({
