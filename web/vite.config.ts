@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, gzipSync, constants as zlib } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { purgeCss } from './build/cssPurge';
@@ -177,8 +178,53 @@ function purgeBlueprintCss(): Plugin {
   };
 }
 
+/**
+ * Each text file of the build over 1 KB also written brotli- and gzip-compressed beside itself
+ * (`x.js.br`, `x.js.gz`), at the highest levels, once: the server sends the one the browser
+ * accepts (@fastify/static `preCompressed`), so the app's 1.2 MB of JavaScript crosses a phone's
+ * network as about 0.35 MB without the server compressing on every request.
+ */
+function precompressed(): Plugin {
+  const TEXT = /\.(js|css|html|svg|json|webmanifest)$/;
+  let outDir = '';
+  const walk = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+      entry.isDirectory() ? walk(join(dir, entry.name)) : [join(dir, entry.name)],
+    );
+  return {
+    name: 'kosh-precompressed',
+    apply: 'build',
+    configResolved(config) {
+      outDir = config.build.outDir.startsWith('/')
+        ? config.build.outDir
+        : join(config.root, config.build.outDir);
+    },
+    writeBundle() {
+      for (const file of walk(outDir)) {
+        if (!TEXT.test(file)) continue;
+        const raw = readFileSync(file);
+        if (raw.length < 1024) continue;
+        writeFileSync(
+          `${file}.br`,
+          brotliCompressSync(raw, {
+            params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: raw.length },
+          }),
+        );
+        writeFileSync(`${file}.gz`, gzipSync(raw, { level: 9 }));
+      }
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), blueprintIconPaths(), lightIconNames(), bootScriptFirst(), purgeBlueprintCss()],
+  plugins: [
+    react(),
+    blueprintIconPaths(),
+    lightIconNames(),
+    bootScriptFirst(),
+    purgeBlueprintCss(),
+    precompressed(),
+  ],
   resolve: {
     // The workspace root holds an older React that some libraries would otherwise pick up.
     dedupe: ['react', 'react-dom'],

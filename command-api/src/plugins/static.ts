@@ -19,6 +19,8 @@ export const staticPlugin = fp(
       index: false,
       list: false,
       dotfiles: 'deny',
+      // Off so that setHeaders' Cache-Control stands: `send` would put its own over it.
+      cacheControl: false,
       setHeaders: (res) => {
         res.setHeader('X-Content-Type-Options', 'nosniff');
         res.setHeader('Cache-Control', 'public, max-age=86400');
@@ -32,9 +34,14 @@ export const staticPlugin = fp(
         decorateReply: false,
         wildcard: false,
         index: false,
+        // The build writes x.br and x.gz beside each text file (web/vite.config.ts).
+        preCompressed: true,
+        cacheControl: false,
         setHeaders: (res, filePath) => {
           const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
           res.setHeader('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+          // The same path is sent brotli, gzip or plain: a shared cache must key on what was accepted.
+          res.setHeader('Vary', 'Accept-Encoding');
         },
       });
     }
