@@ -97,6 +97,40 @@ function chainContract(name: string, open: () => Promise<{ db: Db; close(): Prom
       expect(await verify(bob)).toBeNull();
     });
 
+    it('keeps the chain whole when the INSERT meets a stored id: a retry that grew, an id of another stream (migration 012)', async () => {
+      const carol = randomUUID();
+      const stream = `txn-${randomUUID()}`;
+      const [a, b, c] = [event(carol), event(carol), event(carol)];
+      const first = await store.appendToStream(stream, [a], { expectedVersion: 'no_stream' });
+      // The version matches ('any'), so the INSERT runs and meets a's id: only b and c go in, on
+      // the links after a's, also inside a caller's transaction (whose earlier work stays).
+      const grown = await db.transaction(async (tx) => {
+        await tx.query('CREATE TEMP TABLE kosh_tx_probe (x int) ON COMMIT DROP');
+        const r = await appendOn(tx, stream, [a, b, c], 'any');
+        await tx.query('INSERT INTO kosh_tx_probe VALUES (1)');
+        return r;
+      });
+      expect(grown.nextVersion).toBe(3);
+      // Every id stored: the original result of the latest of them, nothing written.
+      expect(await store.appendToStream(stream, [a, b, c], { expectedVersion: 'any' })).toEqual(grown);
+      expect(await store.appendToStream(stream, [a], { expectedVersion: 1 })).toEqual(first);
+      // A stored id sent to another stream: that append answers the id's original result.
+      const elsewhere = `txn-${randomUUID()}`;
+      expect(await store.appendToStream(elsewhere, [b], { expectedVersion: 'no_stream' })).toEqual({
+        nextVersion: 2,
+        position: expect.any(String),
+      });
+      expect((await store.readStream(elsewhere)).version).toBe(0);
+      expect((await store.readStream(stream)).events.map((e) => e.id)).toEqual([a.id, b.id, c.id]);
+      const links = await chain(carol);
+      expect(links.map((l) => l.seq)).toEqual([1, 2, 3]);
+      expect(await verify(carol)).toBeNull();
+      // The chain goes on from there.
+      await store.appendToStream(stream, [event(carol), event(carol)], { expectedVersion: 3 });
+      expect((await chain(carol)).map((l) => l.seq)).toEqual([1, 2, 3, 4, 5]);
+      expect(await verify(carol)).toBeNull();
+    });
+
     it('finds the first link an edit, a removal or an event slipped past the chain breaks', async () => {
       const edited = randomUUID();
       const removed = randomUUID();
@@ -328,6 +362,7 @@ function upgradeContract(name: string, open: () => Promise<{ db: Db; close(): Pr
         '009_chain_owner_every_stream.sql',
         '010_chain_link_in_event_row.sql',
         '011_read_horizon_own_database.sql',
+        '012_append_ids_checked_by_insert.sql',
       ]);
 
       const after = await links(alice);

@@ -21,6 +21,7 @@ const eventStoreFiles = [
   'event-store/009_chain_owner_every_stream.sql',
   'event-store/010_chain_link_in_event_row.sql',
   'event-store/011_read_horizon_own_database.sql',
+  'event-store/012_append_ids_checked_by_insert.sql',
 ];
 
 async function waitUntil(check: () => boolean, what: string, timeoutMs = 10_000) {

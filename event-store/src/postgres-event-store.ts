@@ -258,7 +258,8 @@ export function createPostgresEventStore(db: Db, options: PostgresEventStoreOpti
 
   /**
    * After an append commits: wake this store's subscribers at once, and other processes with
-   * NOTIFY from outside the append transaction (coalesced: at most one NOTIFY in flight).
+   * NOTIFY from outside the append transaction (coalesced: at most one NOTIFY in flight, and one
+   * per `notifyIntervalMs`; the first after a quiet interval goes at once).
    * NOTIFY inside the append would take a cluster-wide lock held through commit and serialise
    * every append's WAL flush.
    */
@@ -270,16 +271,18 @@ export function createPostgresEventStore(db: Db, options: PostgresEventStoreOpti
         while (pending !== null && !closed) {
           const p = pending;
           pending = null;
-          await db.query(NOTIFY_SQL, [EVENTS_CHANNEL, `${p}|${instance}`]).catch(() => {});
-          // At most one NOTIFY per interval: under load, one per append would double the
-          // transactions the server commits.
-          if (pending !== null && !closed) {
-            await new Promise<void>((resolve) => {
-              wakeFlusher = resolve;
-              setTimeout(resolve, notifyIntervalMs).unref?.();
-            });
-            wakeFlusher = null;
-          }
+          await db.query(NOTIFY_SQL, [EVENTS_CHANNEL, `${p}|${instance}`], PREPARED).catch(() => {});
+          // At most one NOTIFY per interval, also when the appends come one after the other
+          // slower than a NOTIFY (one writer): the interval is waited out after every NOTIFY,
+          // and what committed meanwhile goes in the next. Waited only while more was pending,
+          // a lone writer sent one NOTIFY per append, a transaction (node ~170 µs + PostgreSQL
+          // ~70 µs of CPU) beside every append's.
+          if (closed) break;
+          await new Promise<void>((resolve) => {
+            wakeFlusher = resolve;
+            setTimeout(resolve, notifyIntervalMs).unref?.();
+          });
+          wakeFlusher = null;
         }
         flushing = null;
       })();
