@@ -95,6 +95,7 @@ export {
 export {
   type CategorySpend,
   categoriesAndSpending,
+  categoriesAndSpendingStatement,
   type MonthCategorySpend,
   type ReportCategory,
   reportCategories,

@@ -80,6 +80,14 @@ declare module 'fastify' {
     addTokenCheck: (check: TokenCheck) => void;
     addAccountResolver: (resolver: AccountResolver) => void;
   }
+  interface FastifyContextConfig {
+    /**
+     * Starts the route's reads for the token's user once the token's signature and claims hold,
+     * before the user and session checks (which then share its round trip: readAheadWithTags in
+     * reads/checkpoint-tags.ts). What it reads is the route's to use only after every check passed.
+     */
+    readAhead?: (request: FastifyRequest, userId: string) => void;
+  }
   interface FastifyRequest {
     userId: string;
     /** The signed-in session (its token's `sid`); '' when not signed in. */
@@ -199,6 +207,7 @@ export const authPlugin = fp(
       ) {
         throw new UnauthorizedError('Invalid or expired session. Please sign in again.');
       }
+      request.routeOptions.config.readAhead?.(request, claims.sub);
       const subject = await tokenSubject(request, claims.sub);
       // A password change or reset voids every token issued before it.
       const issuedAt = claims.iat_ms ?? claims.iat * 1000;

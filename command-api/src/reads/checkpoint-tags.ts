@@ -106,6 +106,57 @@ export function requestTags(db: Queryable, request: FastifyRequest, userId: stri
   return tags;
 }
 
+/**
+ * Runs a read route's own statement (`text`, `values`; one snapshot, its rows through `to_json`)
+ * and the tags of `userId` in one statement: one round trip where the token check and the body
+ * would take two. Started by a route's read-ahead in the token check, once the token's signature
+ * and claims hold and before anything else is checked; the tags become this request's
+ * (`requestTags`), so the user, session and cache checks read them as ever, and the rows are
+ * only used by the route's body, which runs only once those checks passed (a revoked session
+ * moves the sessions count in the same snapshot: the check reads the row again and refuses).
+ * The rows are as of the tags, never older (the same snapshot), as the answer cache requires.
+ * Null when the request already read the user's tags (nothing is read ahead then).
+ */
+export function readAheadWithTags(
+  db: Queryable,
+  request: FastifyRequest,
+  userId: string,
+  text: string,
+  values: readonly unknown[],
+): { tags: Promise<UserTags>; rows: Promise<Record<string, unknown>[]> } | null {
+  let read = request.checkpointTagsRead;
+  if (!read) request.checkpointTagsRead = read = new Map();
+  if (read.has(userId)) return null;
+  const user = `$${values.length + 1}::text`;
+  const both = db.query<{ name: string | null; user_id: string | null; tag: string | null; body: unknown }>(
+    `SELECT NULL::text AS name, NULL::text AS user_id, NULL::text AS tag, to_json(b) AS body FROM (${text}) AS b
+     UNION ALL
+     SELECT name, NULL, changes || '@' || changed_position, NULL FROM projection_checkpoints
+     UNION ALL
+     SELECT name, user_id, changes || '@' || changed_position, NULL FROM projection_user_changes
+      WHERE user_id = ${user}`,
+    [...values, userId],
+    { prepared: true },
+  );
+  const tags = both.then(({ rows }) => {
+    const shared = new Map<string, string>();
+    const own = new Map<string, string>();
+    for (const row of rows) {
+      if (row.name === null || row.tag === null) continue;
+      (row.user_id === null ? shared : own).set(row.name, row.tag);
+    }
+    return { shared, user: own.size > 0 ? own : NO_TAGS };
+  });
+  const rows = both.then(({ rows }) =>
+    rows.filter((row) => row.name === null).map((row) => row.body as Record<string, unknown>),
+  );
+  read.set(userId, tags);
+  // A failed read is not kept: the next caller asks again (the rows' failure is the body's).
+  tags.catch(() => read.delete(userId));
+  rows.catch(() => {});
+  return { tags, rows };
+}
+
 /** Forgets the tags this request read (after waiting for writes it must see). */
 export function forgetRequestTags(request: FastifyRequest): void {
   request.checkpointTagsRead = null;

@@ -92,7 +92,7 @@ function spendingParams(userId: string, from: string, to: string): unknown[] {
 }
 
 type SpendingRow = { part: 'book' | 'loans'; category_id: string | null; amount: string; count: number };
-type Spent = { categories: CategorySpend[]; loanPayments: { amount: Paise; count: number } };
+export type Spent = { categories: CategorySpend[]; loanPayments: { amount: Paise; count: number } };
 
 /**
  * The spending report's reads in one statement (a round trip, not two): the user's categories
@@ -117,18 +117,39 @@ export async function categoriesAndSpending(
   from: string,
   to: string,
 ): Promise<{ tree: ReportCategory[] } & Spent> {
-  const { rows } = await db.query<(CategoryRow & { part: 'category' }) | (SpendingRow & CategoryRow)>(
-    CATEGORIES_AND_SPENDING,
-    spendingParams(userId, from, to),
-    { prepared: true },
-  );
+  const statement = categoriesAndSpendingStatement(userId, from, to);
+  const { rows } = await db.query<Record<string, unknown>>(statement.text, statement.values, {
+    prepared: true,
+  });
+  return statement.parse(rows);
+}
+
+/**
+ * `categoriesAndSpending` as a statement and the reading of its rows, for a caller that runs it
+ * inside a larger one (command-api's read-ahead: the request's checkpoint tags in the same round
+ * trip). Its rows may come as they are or through `to_json` (the same names and values).
+ */
+export function categoriesAndSpendingStatement(
+  userId: string,
+  from: string,
+  to: string,
+): {
+  text: string;
+  values: unknown[];
+  parse: (rows: readonly Record<string, unknown>[]) => { tree: ReportCategory[] } & Spent;
+} {
+  return { text: CATEGORIES_AND_SPENDING, values: spendingParams(userId, from, to), parse: parseSpent };
+}
+
+function parseSpent(rows: readonly Record<string, unknown>[]): { tree: ReportCategory[] } & Spent {
   const tree: ReportCategory[] = [];
   const categories: CategorySpend[] = [];
   let loanPayments = { amount: toPaise('0'), count: 0 };
-  for (const r of rows) {
-    if (r.part === 'category') tree.push(categoryOf(r));
-    else if (r.part === 'loans') loanPayments = { amount: toPaise(r.amount), count: Number(r.count) };
-    else categories.push({ categoryId: r.category_id, amount: toPaise(r.amount), count: Number(r.count) });
+  for (const row of rows as readonly ((CategoryRow & { part: 'category' }) | (SpendingRow & CategoryRow))[]) {
+    if (row.part === 'category') tree.push(categoryOf(row));
+    else if (row.part === 'loans') loanPayments = { amount: toPaise(row.amount), count: Number(row.count) };
+    else
+      categories.push({ categoryId: row.category_id, amount: toPaise(row.amount), count: Number(row.count) });
   }
   return { tree, categories, loanPayments };
 }

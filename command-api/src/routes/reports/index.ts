@@ -18,6 +18,7 @@ import type { Queryable } from '@kosh/event-store';
 import {
   type AsOfReadModel,
   categoriesAndSpending,
+  categoriesAndSpendingStatement,
   incomeExpenseByMonth,
   netWorthOn,
   rollUpSpending,
@@ -25,8 +26,11 @@ import {
 } from '@kosh/projections';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type CsvCell, toCsv } from '../../csv';
+import type { Platform } from '../../platform';
+import { ACCOUNT_HEADER } from '../../plugins/audit-access';
 import { cachedReadAt, createAnswerCache } from '../../reads/answer-cache';
-import { type ReadSource, readAt } from '../../reads/read-at';
+import { readAheadWithTags, type UserTags } from '../../reads/checkpoint-tags';
+import { type ReadSource, readAt, readsLive } from '../../reads/read-at';
 import { monthsEndingAt } from './months';
 
 const tags = ['Reports'];
@@ -97,13 +101,70 @@ const NET_WORTH_MODELS: readonly AsOfReadModel[] = ['accounts', 'loans', 'schedu
 
 type SpendingArgs = { from?: string; to?: string; fy?: string; month?: string; year?: string };
 
-/** The spending report: the period's debits by category, rolled up the tree. */
-export async function spending(db: Queryable, userId: string, now: Date, query: SpendingArgs) {
+/**
+ * The spending report: the period's debits by category, rolled up the tree. `readAhead`: the
+ * reads already made for this user, period and day (`spendingReadAhead`), if any.
+ */
+export async function spending(
+  db: Queryable,
+  userId: string,
+  now: Date,
+  query: SpendingArgs,
+  readAhead?: Promise<Awaited<ReturnType<typeof categoriesAndSpending>>>,
+) {
   const today = calendarDateOf(now);
   const period = ok(parseSpendingPeriod(query, today));
-  const spent = await categoriesAndSpending(db, userId, period.from, period.to);
+  const spent = await (readAhead ?? categoriesAndSpending(db, userId, period.from, period.to));
   const { total, rows } = rollUpSpending(spent.tree, spent.categories, spent.loanPayments);
   return { period, total, rows, asOf: today };
+}
+
+type ReadAhead = {
+  userId: string;
+  query: string;
+  today: string;
+  tags: Promise<UserTags>;
+  spent: Promise<Awaited<ReturnType<typeof categoriesAndSpending>>>;
+};
+
+/**
+ * The spending report's read-ahead (the route's `readAhead`, plugins/auth.ts): its one statement
+ * and the request's checkpoint tags in one round trip, started by the token check. Used by the
+ * body only for the same user, query text and day, and while the request's tags are those it
+ * read with (a read-your-writes wait forgets them: the body then reads again). A live read
+ * only; an `as_of`, an invalid query or an auditor's read (another account: the user differs)
+ * reads as ever.
+ */
+function spendingReadAhead(platform: Platform) {
+  const ahead = new WeakMap<FastifyRequest, ReadAhead>();
+  return {
+    start(request: FastifyRequest, userId: string) {
+      if (!readsLive(request) || request.headers[ACCOUNT_HEADER] !== undefined) return;
+      const today = calendarDateOf(platform.clock());
+      const period = parseSpendingPeriod(request.query as SpendingArgs, today);
+      if (!period.ok) return;
+      const statement = categoriesAndSpendingStatement(userId, period.value.from, period.value.to);
+      const read = readAheadWithTags(platform.db, request, userId, statement.text, statement.values);
+      if (!read) return;
+      const spent = read.rows.then(statement.parse);
+      spent.catch(() => {});
+      ahead.set(request, { userId, query: JSON.stringify(request.query), today, tags: read.tags, spent });
+    },
+    take(request: FastifyRequest & { userId: string }, now: Date): ReadAhead['spent'] | undefined {
+      const read = ahead.get(request);
+      ahead.delete(request);
+      if (
+        !read ||
+        read.userId !== request.userId ||
+        read.today !== calendarDateOf(now) ||
+        read.query !== JSON.stringify(request.query) ||
+        request.checkpointTagsRead?.get(request.userId) !== read.tags
+      ) {
+        return undefined;
+      }
+      return read.spent;
+    },
+  };
 }
 
 /** Percent of `total` with one decimal, in integers (no float sums). */
@@ -122,6 +183,7 @@ export async function reportRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { platform } = app;
   const cache = createAnswerCache(platform);
+  const spendingAhead = spendingReadAhead(platform);
   app.addHook('onRequest', app.authenticate);
 
   /** The CSV twin reads as the JSON read does: live, or replayed with `as_of`. */
@@ -277,12 +339,14 @@ export async function reportRoutes(fastify: FastifyInstance) {
         querystring: SpendingQuery,
         response: { 200: SpendingResponse, ...errorResponses(401, 422) },
       },
+      config: { readAhead: spendingAhead.start },
     },
     async (request, reply) =>
       cachedReadAt(platform, cache, request, reply, {
         models: SPENDING_MODELS,
-        body: async ({ db, now }) => {
-          const report = await spending(db, request.userId, now, request.query);
+        body: async ({ db, now, asOf }) => {
+          const ahead = asOf === null ? spendingAhead.take(request, now) : undefined;
+          const report = await spending(db, request.userId, now, request.query, ahead);
           return {
             success: true as const,
             data: {
