@@ -265,7 +265,8 @@ describe('cached live reads: tags per user', () => {
 
   it("another user's write leaves the answers; the owner's is in an auditor's next read", async () => {
     await record(alice, 'Rent');
-    const urls = ['/api/ledger?month=3&year=2025', '/api/transactions', '/api/transactions/stats'];
+    const spending = '/api/reports/spending?from=2025-03-01&to=2025-03-31';
+    const urls = ['/api/ledger?month=3&year=2025', '/api/transactions', '/api/transactions/stats', spending];
     const etags = new Map<string, string>();
     for (const url of urls) etags.set(url, (await t.as(alice).get(url)).headers.etag as string);
 
@@ -285,6 +286,12 @@ describe('cached live reads: tags per user', () => {
     const seen = await t.as(auditor).get('/api/transactions', { headers: onAlices });
     expect(seen.status, seen.text).toBe(200);
     expect(seen.body.data.transactions.map((x: { notes: string }) => x.notes)).toEqual(['Rent']);
+    // The spending report reads ahead for the token's user: never an answer on another account
+    // (reports are not among an auditor's routes), and the auditor's own is the auditor's.
+    const spent = await t.as(auditor).get(spending, { headers: onAlices });
+    expect(spent.status, spent.text).toBe(403);
+    expect(spent.body.data).toBeUndefined();
+    expect((await t.as(auditor).get(spending)).body.data.total).toBe(0);
 
     await record(alice, 'Groceries');
     await t.caughtUp(['transactions', 'ledger', 'accounts']);

@@ -48,6 +48,9 @@ describe('sessions end when the user says so; a sign-up is stored before its 201
       const { email, token } = await verifiedUser();
       const headers = bearer(token);
       expect((await inject({ method: 'GET', url: '/api/auth/profile', headers })).statusCode).toBe(200);
+      // The spending report reads its rows with the token check's tags (a read-ahead): so it did.
+      const spending = await inject({ method: 'GET', url: '/api/reports/spending', headers });
+      expect(spending.statusCode).toBe(200);
 
       const out = await inject({ method: 'POST', url: '/api/auth/logout', headers });
       expect(out.statusCode).toBe(200);
@@ -60,6 +63,8 @@ describe('sessions end when the user says so; a sign-up is stored before its 201
         { method: 'GET', url: '/api/transactions' },
         { method: 'GET', url: '/api/ledger' },
         { method: 'GET', url: '/api/history' },
+        { method: 'GET', url: '/api/reports/spending' },
+        { method: 'GET', url: '/api/reports/spending?fy=2026' },
         { method: 'POST', url: '/api/loans', payload: loanInput() },
         {
           method: 'POST',
@@ -73,6 +78,7 @@ describe('sessions end when the user says so; a sign-up is stored before its 201
         const answer = await inject({ ...request, headers });
         expect(answer.statusCode, `${request.method} ${request.url}`).toBe(401);
         expect(answer.json()).toMatchObject({ success: false });
+        expect(answer.json().data, `${request.method} ${request.url}`).toBeUndefined();
       }
 
       const again = await login(email);
