@@ -18,6 +18,9 @@ export type CheckpointTags = (userId: string) => Promise<UserTags>;
 
 const NO_TAGS: ReadonlyMap<string, string> = new Map();
 
+/** The tags as `readAheadWithTags` reads them: name → `changes@changed_position`. */
+type TagsJson = { shared: Record<string, string> | null; user: Record<string, string> | null };
+
 async function readTags(db: Queryable, users: readonly string[]): Promise<Map<string, UserTags>> {
   const { rows } = await db.query<{ name: string; user_id: string | null; tag: string }>(
     `SELECT name, NULL AS user_id, changes || '@' || changed_position AS tag FROM projection_checkpoints
@@ -107,7 +110,7 @@ export function requestTags(db: Queryable, request: FastifyRequest, userId: stri
 }
 
 /**
- * Runs a read route's own statement (`text`, `values`; one snapshot, its rows through `to_json`)
+ * Runs a read route's own statement (`text`, `values`; one snapshot, its rows as they are)
  * and the tags of `userId` in one statement: one round trip where the token check and the body
  * would take two. Started by a route's read-ahead in the token check, once the token's signature
  * and claims hold and before anything else is checked; the tags become this request's
@@ -128,28 +131,25 @@ export function readAheadWithTags(
   if (!read) request.checkpointTagsRead = read = new Map();
   if (read.has(userId)) return null;
   const user = `$${values.length + 1}::text`;
-  const both = db.query<{ name: string | null; user_id: string | null; tag: string | null; body: unknown }>(
-    `SELECT NULL::text AS name, NULL::text AS user_id, NULL::text AS tag, to_json(b) AS body FROM (${text}) AS b
-     UNION ALL
-     SELECT name, NULL, changes || '@' || changed_position, NULL FROM projection_checkpoints
-     UNION ALL
-     SELECT name, user_id, changes || '@' || changed_position, NULL FROM projection_user_changes
-      WHERE user_id = ${user}`,
+  // The statement's rows as they are (one more column, `__n`), and the tags once, as two JSON
+  // objects on the first row (or on the one row of nulls when the statement has none).
+  const both = db.query<Record<string, unknown> & { __n: string | null; __tags: TagsJson | null }>(
+    `SELECT b.*, CASE WHEN b.__n IS NULL OR b.__n = 1 THEN t.tags END AS __tags
+       FROM (SELECT json_build_object(
+               'shared', (SELECT json_object_agg(name, changes || '@' || changed_position) FROM projection_checkpoints),
+               'user', (SELECT json_object_agg(name, changes || '@' || changed_position) FROM projection_user_changes
+                         WHERE user_id = ${user})) AS tags) AS t
+       LEFT JOIN (SELECT b0.*, row_number() OVER () AS __n FROM (${text}) AS b0) AS b ON true`,
     [...values, userId],
     { prepared: true },
   );
   const tags = both.then(({ rows }) => {
-    const shared = new Map<string, string>();
-    const own = new Map<string, string>();
-    for (const row of rows) {
-      if (row.name === null || row.tag === null) continue;
-      (row.user_id === null ? shared : own).set(row.name, row.tag);
-    }
-    return { shared, user: own.size > 0 ? own : NO_TAGS };
+    const json = rows.find((row) => row.__tags !== null)?.__tags;
+    if (!json) throw new Error('checkpoint tags: not read');
+    const user = new Map(Object.entries(json.user ?? {}));
+    return { shared: new Map(Object.entries(json.shared ?? {})), user: user.size > 0 ? user : NO_TAGS };
   });
-  const rows = both.then(({ rows }) =>
-    rows.filter((row) => row.name === null).map((row) => row.body as Record<string, unknown>),
-  );
+  const rows = both.then(({ rows }) => rows.filter((row) => row.__n !== null));
   read.set(userId, tags);
   // A failed read is not kept: the next caller asks again (the rows' failure is the body's).
   tags.catch(() => read.delete(userId));

@@ -127,7 +127,7 @@ export async function categoriesAndSpending(
 /**
  * `categoriesAndSpending` as a statement and the reading of its rows, for a caller that runs it
  * inside a larger one (command-api's read-ahead: the request's checkpoint tags in the same round
- * trip). Its rows may come as they are or through `to_json` (the same names and values).
+ * trip).
  */
 export function categoriesAndSpendingStatement(
   userId: string,
