@@ -37,31 +37,42 @@ export function likePattern(search: string): string {
   return `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-/** ASCII white space: PostgreSQL's `[[:space:]]` holds it in every locale. */
-const ASCII_SPACE = /[ \t\n\v\f\r]/;
 /** Any character some locale's `[[:space:]]` may hold (JS's `\s`, and U+0085, U+180E). */
 const ANY_SPACE = /[\s\u0085\u180e]/;
+/** A white space of `ANY_SPACE` other than ASCII's (which PostgreSQL's `[[:space:]]` holds in every locale). */
+const NON_ASCII_SPACE = /[^\S \t\n\v\f\r]|[\u0085\u180e]/;
 
 /** Notes, and an imported row's raw narration (issue 30), as ILIKE reads them: no index for the narration. */
 const plainSearch = (p: string) => `(notes ILIKE ${p} ESCAPE '\\' OR raw_narration ILIKE ${p} ESCAPE '\\')`;
 
+/** The user's rows one of whose words (notes or raw narration) matches the LIKE pattern `pattern`. */
+const postedRows = (pattern: string) => `id IN (SELECT r.transaction_id FROM transaction_note_word_rows r
+                    WHERE r.user_id = $1 AND r.word IN (
+                      SELECT w.word FROM transaction_note_words w
+                       WHERE w.user_id = $1 AND w.word LIKE lower(${pattern}) ESCAPE '\\'))`;
+
 /**
  * Which rows hold the search `search` (LIKE pattern in parameter `p`, the user in `$1`) in their
  * notes or raw narration, written so an index serves each part (plain ILIKE's answer):
- * - a term with white space: only a narration with white space can hold it, and only those are
- *   in the narration's trigram index (transactions migration 011);
- * - a term without: it lies inside one word of the notes or the narration, so the rows are the
- *   postings of the user's words that hold it (004_note_words.sql; `searchText` cuts both);
- * - a term with only a white space some locale may not split words at: plain ILIKE.
+ * - a term without white space: it lies inside one word of the notes or the narration, so the
+ *   rows are the postings of the user's words that hold it (004_note_words.sql; `searchText`
+ *   cuts both);
+ * - a term with ASCII white space only: each piece between its spaces holds no white space, so
+ *   it too lies inside one word of every row that holds the term; the rows are the postings of
+ *   the words holding its longest piece, filtered by plain ILIKE (migration 014: no trigram
+ *   index over the notes or the narration);
+ * - a term of white space alone, or with a white space some locale may not split words at:
+ *   plain ILIKE.
  */
 export function searchCondition(search: string, p: string): string {
-  if (ASCII_SPACE.test(search))
-    return `(notes ILIKE ${p} ESCAPE '\\' OR (raw_narration ~ '[[:space:]]' AND raw_narration ILIKE ${p} ESCAPE '\\'))`;
-  if (!ANY_SPACE.test(search))
-    return `id IN (SELECT r.transaction_id FROM transaction_note_word_rows r
-                    WHERE r.user_id = $1 AND r.word IN (
-                      SELECT w.word FROM transaction_note_words w
-                       WHERE w.user_id = $1 AND w.word LIKE lower(${p}) ESCAPE '\\'))`;
+  if (!ANY_SPACE.test(search)) return postedRows(p);
+  if (search.trim() !== '' && !NON_ASCII_SPACE.test(search)) {
+    // The pieces of the escaped pattern (no escape pairs a white space, so none is split); the
+    // first and last keep the pattern's own `%`, which is harmless doubled.
+    const piece = `(SELECT '%' || s.piece || '%' FROM regexp_split_to_table(${p}, '[[:space:]]+') AS s(piece)
+                      ORDER BY char_length(s.piece) DESC LIMIT 1)`;
+    return `(${postedRows(piece)} AND ${plainSearch(p)})`;
+  }
   return plainSearch(p);
 }
 
