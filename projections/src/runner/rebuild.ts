@@ -145,7 +145,11 @@ export function createRebuild(ctx: RunnerContext, { rebuildBatchSize }: { rebuil
         [name, expected, last.position, events.length],
       );
       if (rowCount !== 1) return false;
-      await tx.query(`SET LOCAL search_path TO ${quote(schema)}, ${quote(live)}`);
+      // The copy is read by no one before the swap, whose commit waits for the WAL (and so for
+      // every batch before it): a batch lost in a crash is replayed with its position.
+      await tx.query(
+        `SET LOCAL search_path TO ${quote(schema)}, ${quote(live)}; SET LOCAL synchronous_commit TO off`,
+      );
       if (handled.length > 0) await projection.apply(tx, handled);
       return true;
     });

@@ -174,6 +174,33 @@ describe('projection runner on PostgreSQL', () => {
     expect(await totalsDigest(database.db)).toBe(await expectedDigest(database.db));
   });
 
+  it("commits a rebuild's batches without waiting for the WAL flush, durable read model or not", async () => {
+    await seedEvents(store, { count: 30 });
+    const seen: string[] = [];
+    const durable = {
+      ...totalsProjection({
+        onApply: async (tx) => {
+          const { rows } = await tx.query<{ s: string }>(
+            "SELECT current_setting('synchronous_commit') AS s",
+            [],
+          );
+          seen.push(rows[0]?.s ?? '');
+        },
+      }),
+      asyncCommit: false,
+    };
+    const db = createPgDb(database.url, { max: 1 });
+    const runner = runnerOn(db, { projections: [durable], rebuildBatchSize: 10 });
+    opened.push({ runner, db });
+    await runner.rebuild(TOTALS);
+
+    expect(seen.length).toBeGreaterThanOrEqual(3);
+    expect(new Set(seen)).toEqual(new Set(['off']));
+    const { rows } = await db.query<{ s: string }>("SELECT current_setting('synchronous_commit') AS s", []);
+    expect(rows[0]?.s).toBe('on');
+    expect(await totalsDigest(database.db)).toBe(await expectedDigest(database.db));
+  });
+
   it('never lets two runners apply the same batch', async () => {
     const last = await seedEvents(store, { count: 1000 });
     const a = otherProcess({ projections: [loggingProjection('a', 0.005)], batchSize: 50 });
