@@ -158,9 +158,16 @@ BEGIN
     RETURN;
   END IF;
 
-  IF v_n = 1 THEN
-    -- One event: its link continues the owner's chain read above.
-    BEGIN
+  IF v_n > 1 THEN
+    v_versions := ARRAY(SELECT v_current + g FROM generate_series(1, v_n) AS g);
+    v_streams := array_fill(p_stream_id, ARRAY[v_n]);
+    SELECT c.seqs, c.hashes INTO v_seqs, v_hashes
+      FROM kosh_chain_next(v_owners, p_ids, v_streams, v_versions, p_types, p_data, p_metadata) AS c;
+  END IF;
+
+  BEGIN
+    IF v_n = 1 THEN
+      -- One event: its link continues the owner's chain read above.
       INSERT INTO events (event_id, stream_id, stream_version, type, data, metadata, chain_owner, chain_seq, chain_hash)
       VALUES (p_ids[1], p_stream_id, v_current + 1, p_types[1], p_data[1], p_metadata[1], v_owners[1],
         CASE WHEN v_owners[1] IS NOT NULL THEN coalesce(v_seq, 0) + 1 END,
@@ -168,39 +175,21 @@ BEGIN
           p_stream_id, v_current + 1, p_types[1], p_data[1], p_metadata[1]) END)
       RETURNING stream_version, kosh_position(transaction_id, global_position), 1
         INTO next_version, last_position, appended;
-    EXCEPTION WHEN unique_violation THEN
-      -- An id that is stored already (the block's rows are taken back; the locks, taken before it,
-      -- stay): 010's checks decide.
-      GET STACKED DIAGNOSTICS v_constraint = CONSTRAINT_NAME;
-      IF v_constraint IS DISTINCT FROM 'events_event_id_key' THEN
-        RAISE;
-      END IF;
-      SELECT c.next_version, c.last_position, c.appended, c.conflict_version
-        INTO next_version, last_position, appended, conflict_version
-        FROM kosh_append_checked(p_stream_id, p_expected, v_current, p_ids, p_types, p_data, p_metadata, v_owners) AS c;
-    END;
-    RETURN;
-  END IF;
-
-  v_versions := ARRAY(SELECT v_current + g FROM generate_series(1, v_n) AS g);
-  v_streams := array_fill(p_stream_id, ARRAY[v_n]);
-  SELECT c.seqs, c.hashes INTO v_seqs, v_hashes
-    FROM kosh_chain_next(v_owners, p_ids, v_streams, v_versions, p_types, p_data, p_metadata) AS c;
-
-  BEGIN
-    WITH ins AS (
-      INSERT INTO events (event_id, stream_id, stream_version, type, data, metadata, chain_owner, chain_seq, chain_hash)
-      SELECT t.id, p_stream_id, t.version, t.type, t.data, t.metadata, t.owner, t.seq, t.hash
-      FROM unnest(p_ids, p_types, p_data, p_metadata, v_owners, v_versions, v_seqs, v_hashes)
-        WITH ORDINALITY AS t(id, type, data, metadata, owner, version, seq, hash, k)
-      ORDER BY t.k
-      RETURNING stream_version, transaction_id, global_position
-    )
-    SELECT i.stream_version, kosh_position(i.transaction_id, i.global_position), v_n
-      INTO next_version, last_position, appended
-      FROM ins i
-      ORDER BY i.global_position DESC
-      LIMIT 1;
+    ELSE
+      WITH ins AS (
+        INSERT INTO events (event_id, stream_id, stream_version, type, data, metadata, chain_owner, chain_seq, chain_hash)
+        SELECT t.id, p_stream_id, t.version, t.type, t.data, t.metadata, t.owner, t.seq, t.hash
+        FROM unnest(p_ids, p_types, p_data, p_metadata, v_owners, v_versions, v_seqs, v_hashes)
+          WITH ORDINALITY AS t(id, type, data, metadata, owner, version, seq, hash, k)
+        ORDER BY t.k
+        RETURNING stream_version, transaction_id, global_position
+      )
+      SELECT i.stream_version, kosh_position(i.transaction_id, i.global_position), v_n
+        INTO next_version, last_position, appended
+        FROM ins i
+        ORDER BY i.global_position DESC
+        LIMIT 1;
+    END IF;
   EXCEPTION WHEN unique_violation THEN
     -- An id that is stored already (the block's rows are taken back; the locks, taken before it,
     -- stay): 010's checks decide.
