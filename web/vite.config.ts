@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, gzipSync, constants as zlib } from 'node:zlib';
 import react from '@vitejs/plugin-react';
@@ -187,21 +187,16 @@ function purgeBlueprintCss(): Plugin {
 function precompressed(): Plugin {
   const TEXT = /\.(js|css|html|svg|json|webmanifest)$/;
   let outDir = '';
-  const walk = (dir: string): string[] =>
-    readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-      entry.isDirectory() ? walk(join(dir, entry.name)) : [join(dir, entry.name)],
-    );
   return {
     name: 'kosh-precompressed',
     apply: 'build',
     configResolved(config) {
-      outDir = config.build.outDir.startsWith('/')
-        ? config.build.outDir
-        : join(config.root, config.build.outDir);
+      outDir = resolve(config.root, config.build.outDir);
     },
     writeBundle() {
-      for (const file of walk(outDir)) {
-        if (!TEXT.test(file)) continue;
+      for (const name of readdirSync(outDir, { recursive: true, encoding: 'utf8' })) {
+        if (!TEXT.test(name)) continue;
+        const file = join(outDir, name);
         const raw = readFileSync(file);
         if (raw.length < 1024) continue;
         writeFileSync(

@@ -4,8 +4,6 @@ import type { Loan } from '../loans/loansApi';
 
 export type MonthTotals = { month: number; year: number; label: string; credits: number; debits: number };
 
-const SHORT_MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-
 /** The months the chart shows: the last 12, this one (India's) last. */
 export const CASHFLOW_MONTHS = 12;
 
@@ -19,7 +17,7 @@ export function cashflowFromReport(report: IncomeExpenseResponse['data']): Month
   return report.months.map((m) => ({
     month: m.month,
     year: m.year,
-    label: `${SHORT_MONTHS[m.month - 1]} ${String(m.year).slice(2)}`,
+    label: `${m.month_name.slice(0, 3)} ${String(m.year).slice(2)}`,
     credits: m.income,
     debits: (paise(m.expense) + paise(m.loan_payments)) / 100,
   }));
