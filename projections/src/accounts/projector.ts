@@ -365,6 +365,14 @@ export const accountsProjection = defineProjection({
   ],
   tables: ['accounts', 'account_transactions', 'account_transfers'],
   migrations: new URL('./migrations', import.meta.url),
+  // Its writes look rows up by id.
+  deferredIndexes: [
+    'accounts_by_user',
+    'account_transactions_by_account',
+    'account_transfers_from',
+    'account_transfers_to',
+    'account_transfers_by_user',
+  ],
   async apply(tx, batch) {
     // A statement import's rows are folded as the transactions they record (issue 30).
     const events = withImportedTransactions(batch);

@@ -113,6 +113,14 @@ export const historyProjection = defineProjection({
   handles: HISTORY_EVENT_TYPES,
   tables: ['history_events'],
   migrations: new URL('./migrations', import.meta.url),
+  // Its writes only insert (by position); every index is for the reads.
+  deferredIndexes: [
+    'history_events_user_idx',
+    'history_events_stream_idx',
+    'history_events_user_type_idx',
+    'history_events_user_time_idx',
+    'history_events_txn_month_idx',
+  ],
   async apply(tx, events) {
     const records = events.map(historyRecordOf).filter((r): r is HistoryRecord => r !== null);
     if (records.length === 0) return;

@@ -249,6 +249,8 @@ export const ledgerProjection = defineProjection({
   handles: [...LEDGER_EVENT_TYPES, ...IMPORT_EVENT_TYPES],
   tables: ['ledger_entries', 'ledger_loans', 'ledger_names', 'ledger_periods'],
   migrations: new URL('./migrations', import.meta.url),
+  // Its writes look rows up by their keys and a loan's entries by `ledger_entries_by_loan` (kept).
+  deferredIndexes: ['ledger_entries_by_date', 'ledger_entries_loan_payments', 'ledger_loans_by_user'],
   async apply(tx, batch) {
     // A statement import's rows are folded as the transactions they record (issue 30).
     const events = withImportedTransactions(batch) as RecordedEvent[] as LedgerEvent[];

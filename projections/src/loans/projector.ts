@@ -136,6 +136,17 @@ export const loansProjection = rowProjection({
   handles: loanStreamEventTypes,
   tables: ['loans'],
   migrations: new URL('./migrations', import.meta.url),
+  // Its writes look loans up by id; the list's orders wait for the end of a rebuild.
+  deferredIndexes: [
+    'loans_by_account',
+    'loans_by_bank',
+    'loans_by_created',
+    'loans_by_end',
+    'loans_by_loan_type',
+    'loans_by_principal',
+    'loans_by_rate',
+    'loans_by_start',
+  ],
   keyOf: loanIdOf,
   evolve: evolveLoanRow,
   load: loadRows,

@@ -59,6 +59,8 @@ export type ProjectionDefinition<T extends string, E extends RecordedEvent> = {
   apply(tx: Queryable, events: readonly NoInfer<E>[]): Promise<void>;
   /** Default true (types.ts `asyncCommit`); false where even a moment's loss after a crash matters. */
   asyncCommit?: boolean;
+  /** Indexes a rebuild builds after its replay (types.ts `deferredIndexes`). */
+  deferredIndexes?: readonly string[];
 };
 
 /**
@@ -78,6 +80,7 @@ export function defineProjection<const T extends string, E extends RecordedEvent
     migrations: { scope: definition.name, dir: fileURLToPath(definition.migrations) },
     // A read model is rows derived from the log: a batch lost in a crash is applied again.
     asyncCommit: definition.asyncCommit ?? true,
+    deferredIndexes: definition.deferredIndexes ?? [],
     async apply(tx, events) {
       const mine = events.filter(isHandled);
       if (mine.length > 0) await definition.apply(tx, mine);

@@ -2,10 +2,12 @@
  * Rebuild: replays the log into copies of the projection's `tables` in schema `rebuild_<name>`
  * (the projector writes unqualified names; `SET LOCAL search_path` points them there), with its
  * own position in `projection_rebuilds` so a killed rebuild resumes, then swaps the tables in
- * and sets the checkpoint in one transaction. Copies are `LIKE ... INCLUDING ALL`: projection
- * tables must not use `serial` columns or be referenced by foreign keys.
+ * and sets the checkpoint in one transaction. Copies are `LIKE ... INCLUDING ALL` (their indexes
+ * named as the live ones; the deferred ones built after the replay): projection tables must not
+ * use `serial` columns or be referenced by foreign keys.
  */
 import type { RecordedEvent } from '@kosh/domain';
+import type { Queryable } from '@kosh/event-store';
 import { LIVE_LOCK, REBUILD_LOCK, type RunnerContext, sleep } from './context';
 
 /** `resumedFrom`: events already replayed before this run (a resumed rebuild), for true rates. */
@@ -41,22 +43,27 @@ export function rebuildSchemaOf(name: string): string {
 /**
  * Index methods a rebuild's copy is made without and given just before the swap: a GIN index
  * (the notes' trigrams) costs more to keep row by row than to build once over the table, and no
- * projector's write reads through one. Unique and constraint indexes are never deferred.
+ * projector's write reads through one. So are the btree indexes a projection names in
+ * `deferredIndexes`. Unique and constraint indexes are never deferred.
  */
-const DEFERRED_METHODS = `('gin', 'gist', 'brin')`;
+const DEFERRED_METHODS = ['gin', 'gist', 'brin'];
 
-/** The deferred indexes of `schema`'s `tables`: table and definition after USING. */
-const DEFERRED_INDEXES = `
-  SELECT c.relname AS table, ic.relname AS index,
-         regexp_replace(pg_get_indexdef(i.indexrelid), '^.* USING ', '') AS definition
+/** The indexes of `schema`'s `tables`: table, index, method, definition after USING, and whether it may be deferred. */
+const INDEXES = `
+  SELECT c.relname AS table, ic.relname AS index, am.amname AS method,
+         regexp_replace(pg_get_indexdef(i.indexrelid), '^.* USING ', '') AS definition,
+         NOT i.indisunique AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = i.indexrelid) AS plain
     FROM pg_index i JOIN pg_class c ON c.oid = i.indrelid JOIN pg_namespace n ON n.oid = c.relnamespace
     JOIN pg_class ic ON ic.oid = i.indexrelid JOIN pg_am am ON am.oid = ic.relam
-   WHERE n.nspname = $1 AND c.relname = ANY($2) AND am.amname IN ${DEFERRED_METHODS} AND NOT i.indisunique
-     AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = i.indexrelid)`;
+   WHERE n.nspname = $1 AND c.relname = ANY($2)`;
+type IndexRow = { table: string; index: string; method: string; definition: string; plain: boolean };
+/** An index's key across schemas (a copy's indexes have other names): its table and definition. */
+const keyOf = (r: { table: string; definition: string }) => `${r.table} ${r.definition}`;
 
 /**
  * What a rebuild's copy must share with the live tables to be resumed: each table's columns with
- * their types, its constraints and its indexes (without the schema's name).
+ * their types, its constraints and its indexes (without the schema's name), the deferred ones
+ * (keys in $3) left out.
  */
 const TABLE_SHAPE = `
   SELECT c.relname AS name,
@@ -65,16 +72,37 @@ const TABLE_SHAPE = `
        FROM pg_attribute a WHERE a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped) AS columns,
     (SELECT string_agg(pg_get_constraintdef(k.oid), ', ' ORDER BY pg_get_constraintdef(k.oid))
        FROM pg_constraint k WHERE k.conrelid = c.oid) AS constraints,
-    (SELECT string_agg(regexp_replace(pg_get_indexdef(i.indexrelid), '^.* USING ', ''), ', '
-              ORDER BY regexp_replace(pg_get_indexdef(i.indexrelid), '^.* USING ', ''))
-       FROM pg_index i JOIN pg_class ic ON ic.oid = i.indexrelid JOIN pg_am am ON am.oid = ic.relam
-      WHERE i.indrelid = c.oid AND am.amname NOT IN ${DEFERRED_METHODS}) AS indexes
+    (SELECT string_agg(d.definition, ', ' ORDER BY d.definition)
+       FROM (SELECT regexp_replace(pg_get_indexdef(i.indexrelid), '^.* USING ', '') AS definition
+               FROM pg_index i WHERE i.indrelid = c.oid) d
+      WHERE NOT (c.relname || ' ' || d.definition) = ANY($3)) AS indexes
   FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
   WHERE n.nspname = $1 AND c.relname = ANY($2) AND c.relkind = 'r'
   ORDER BY c.relname`;
 
 export function createRebuild(ctx: RunnerContext, { rebuildBatchSize }: { rebuildBatchSize: number }) {
   const { db, logger } = ctx;
+
+  /**
+   * The keys (`keyOf`) of the live tables' indexes a rebuild's copy is made without: the plain
+   * GIN/GiST/BRIN ones and those the projection names in `deferredIndexes`.
+   */
+  async function deferredKeys(q: Queryable, name: string, live: string, warn = false): Promise<Set<string>> {
+    const { projection } = ctx.get(name);
+    const named = new Set(projection.deferredIndexes ?? []);
+    const { rows } = await q.query<IndexRow>(INDEXES, [live, projection.tables]);
+    // A database rebuilt before copies kept their indexes' names has generated ones: such an
+    // index is kept row by row (slower, same rows) and the next copy keeps its name.
+    const missing = [...named].filter((index) => !rows.some((r) => r.index === index && r.plain));
+    if (warn && missing.length > 0)
+      logger.warn(
+        { projection: name, indexes: missing },
+        'deferred indexes not found by name: kept during the rebuild',
+      );
+    return new Set(
+      rows.filter((r) => r.plain && (DEFERRED_METHODS.includes(r.method) || named.has(r.index))).map(keyOf),
+    );
+  }
 
   let liveSchema: string | null = null;
   async function currentSchema(): Promise<string> {
@@ -99,11 +127,12 @@ export function createRebuild(ctx: RunnerContext, { rebuildBatchSize }: { rebuil
       );
       const existing = rows[0];
       const { rowCount } = await tx.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema]);
+      const deferred = await deferredKeys(tx, name, live, true);
       if (existing && rowCount > 0 && !restart) {
         // The copy is resumed only while it has the live tables' shape: a failed rebuild whose
         // cause was fixed in the live tables (a migration, a constraint) would fail on it again.
         const shapeIn = async (where: string) =>
-          JSON.stringify((await tx.query(TABLE_SHAPE, [where, projection.tables])).rows);
+          JSON.stringify((await tx.query(TABLE_SHAPE, [where, projection.tables, [...deferred]])).rows);
         if ((await shapeIn(schema)) === (await shapeIn(live))) return existing;
         logger.warn({ projection: name }, 'rebuild copy differs from the live tables: starting over');
       }
@@ -114,8 +143,26 @@ export function createRebuild(ctx: RunnerContext, { rebuildBatchSize }: { rebuil
           `CREATE TABLE ${quote(schema)}.${quote(table)} (LIKE ${quote(live)}.${quote(table)} INCLUDING ALL)`,
         );
       }
-      const deferred = await tx.query<{ index: string }>(DEFERRED_INDEXES, [schema, projection.tables]);
-      for (const { index } of deferred.rows) await tx.query(`DROP INDEX ${quote(schema)}.${quote(index)}`);
+      // Each index of the copy is the live one's (same table and definition): a deferred one is
+      // dropped, the others take the live one's name (through a temporary one, in case a copy's
+      // generated name is another live index's), so a swap keeps the names migrations refer to.
+      const copied = await tx.query<IndexRow>(INDEXES, [schema, projection.tables]);
+      const liveIndexes = await tx.query<IndexRow>(INDEXES, [live, projection.tables]);
+      const renames: [string, string][] = [];
+      for (const index of copied.rows) {
+        if (index.plain && deferred.has(keyOf(index))) {
+          await tx.query(`DROP INDEX ${quote(schema)}.${quote(index.index)}`);
+          continue;
+        }
+        const twin = liveIndexes.rows.findIndex((r) => keyOf(r) === keyOf(index));
+        const liveName = twin < 0 ? undefined : liveIndexes.rows.splice(twin, 1)[0]?.index;
+        if (!liveName || liveName === index.index) continue;
+        const temporary = `kosh_rebuild_index_${renames.length}`;
+        await tx.query(`ALTER INDEX ${quote(schema)}.${quote(index.index)} RENAME TO ${quote(temporary)}`);
+        renames.push([temporary, liveName]);
+      }
+      for (const [temporary, liveName] of renames)
+        await tx.query(`ALTER INDEX ${quote(schema)}.${quote(temporary)} RENAME TO ${quote(liveName)}`);
       await tx.query(
         `INSERT INTO projection_rebuilds (name) VALUES ($1)
          ON CONFLICT (name) DO UPDATE SET position = '', processed = 0, started_at = now(), updated_at = now()`,
@@ -160,18 +207,15 @@ export function createRebuild(ctx: RunnerContext, { rebuildBatchSize }: { rebuil
     const { projection } = ctx.get(name);
     const schema = rebuildSchemaOf(name);
     const live = await currentSchema();
-    const wanted = await db.query<{ table: string; definition: string }>(DEFERRED_INDEXES, [
-      live,
-      projection.tables,
-    ]);
-    const built = await db.query<{ table: string; definition: string }>(DEFERRED_INDEXES, [
-      schema,
-      projection.tables,
-    ]);
-    const has = new Set(built.rows.map((r) => `${r.table} ${r.definition}`));
-    for (const { table, definition } of wanted.rows) {
-      if (has.has(`${table} ${definition}`)) continue;
-      await db.query(`CREATE INDEX ON ${quote(schema)}.${quote(table)} USING ${definition}`);
+    const wanted = await db.query<IndexRow>(INDEXES, [live, projection.tables]);
+    const deferred = await deferredKeys(db, name, live);
+    const built = await db.query<IndexRow>(INDEXES, [schema, projection.tables]);
+    const has = new Set(built.rows.map(keyOf));
+    for (const index of wanted.rows) {
+      if (!deferred.has(keyOf(index)) || has.has(keyOf(index))) continue;
+      await db.query(
+        `CREATE INDEX ${quote(index.index)} ON ${quote(schema)}.${quote(index.table)} USING ${index.definition}`,
+      );
     }
   }
 

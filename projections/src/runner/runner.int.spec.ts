@@ -24,6 +24,7 @@ import {
   amountAdded,
   poisonSensitiveProjection,
   seedEvents,
+  TOTALS_INDEXES_SQL,
   TOTALS_TABLE_SQL,
   tableDigest,
   totalsProjection,
@@ -59,7 +60,18 @@ async function catchUpTo(runner: ProjectionRunner, name: string, position: strin
 async function prepare(db: Db): Promise<void> {
   await migrate(db, [eventStoreMigrations, runnerMigrations]);
   await db.query(TOTALS_TABLE_SQL);
+  for (const sql of TOTALS_INDEXES_SQL) await db.query(sql);
   await db.query(APPLIED_LOG_TABLE_SQL);
+}
+
+/** The indexes of the totals in `schema`, by name, with their definitions (schema left out). */
+async function totalsIndexes(q: Queryable, schema = 'public'): Promise<string[]> {
+  const { rows } = await q.query<{ index: string }>(
+    `SELECT indexname || ' ' || regexp_replace(indexdef, '^.* USING ', '') AS index
+       FROM pg_indexes WHERE schemaname = $1 AND tablename = 'runner_test_totals' ORDER BY 1`,
+    [schema],
+  );
+  return rows.map((r) => r.index);
 }
 
 describe('projection runner on PostgreSQL', () => {
@@ -380,6 +392,13 @@ describe('projection runner on PostgreSQL', () => {
     await catchUpTo(runner, TOTALS, seeded);
     const live = await totalsDigest(database.db);
 
+    const indexes = await totalsIndexes(database.db);
+    expect(indexes).toEqual([
+      'runner_test_totals_by_amount btree (amount, stream_id)',
+      'runner_test_totals_by_events btree (events) WHERE (events > 1)',
+      'runner_test_totals_pkey btree (stream_id)',
+    ]);
+
     await killRebuildMidway(database.url, 1000);
     const { rows } = await database.db.query<{ processed: number }>(
       'SELECT processed FROM projection_rebuilds WHERE name = $1',
@@ -387,10 +406,23 @@ describe('projection runner on PostgreSQL', () => {
     );
     expect(rows[0]?.processed).toBeGreaterThanOrEqual(1000);
     expect(rows[0]?.processed).toBeLessThan(6600);
+    // The copy is kept without the deferred index until its rows are in; the others have the live names.
+    expect(await totalsIndexes(database.db, `rebuild_${TOTALS}`)).toEqual(
+      indexes.filter((index) => !index.startsWith('runner_test_totals_by_amount')),
+    );
 
     // Events that arrive while the rebuild is down are replayed too.
     const last = await seedEvents(store, { count: 200 });
-    const resumed = await runner.rebuild(TOTALS);
+    let resumedFrom = 0;
+    const resumed = await runner.rebuild(TOTALS, {
+      onProgress: (progress) => {
+        resumedFrom = progress.resumedFrom;
+      },
+    });
+    // It went on from the copy (same shape as the live table but for the deferred index).
+    expect(resumedFrom).toBe(rows[0]?.processed);
+    // Swapped in with every index, under the live names.
+    expect(await totalsIndexes(database.db)).toEqual(indexes);
     // Every event up to where the rebuild swapped in was replayed exactly once across both runs.
     expect(resumed.processed).toBe(await eventsUpTo(database.db, resumed.position));
     await catchUpTo(runner, TOTALS, last);
@@ -412,6 +444,7 @@ describe('projection runner on PostgreSQL', () => {
     expect(clean.processed).toBe(await eventsUpTo(database.db, clean.position));
     await catchUpTo(runner, TOTALS, last);
     expect(await totalsDigest(database.db)).toBe(afterResume);
+    expect(await totalsIndexes(database.db)).toEqual(indexes);
     expect((await runner.status())[0]).toMatchObject({ position: last, status: 'running' });
     const schemas = await database.db.query(`SELECT 1 FROM pg_namespace WHERE nspname LIKE 'rebuild_%'`);
     expect(schemas.rows).toEqual([]);

@@ -21,4 +21,11 @@ export interface Projection {
    * its tables (the mail reactor's jobs).
    */
   readonly asyncCommit?: boolean;
+  /**
+   * Non-unique indexes of its tables (by their live names) that no read of `apply` goes through:
+   * a rebuild's copy is made without them and they are built once over its rows before the swap
+   * (an index kept row by row costs more than one built at the end). An index `apply` looks rows
+   * up by (a `DELETE ... WHERE loan_id = ANY`) must not be listed: the copy would be scanned.
+   */
+  readonly deferredIndexes?: readonly string[];
 }

@@ -307,6 +307,8 @@ export const schedulesProjection = rowProjection({
   handles: loanStreamEventTypes,
   tables: ['loan_schedules', 'loan_schedule_rows', 'loan_emi_marks'],
   migrations: new URL('./migrations', import.meta.url),
+  // Its writes find a loan's rows and marks by the primary keys (`loan_id` first).
+  deferredIndexes: ['loan_schedule_rows_by_date', 'loan_emi_marks_by_transaction'],
   keyOf: (event) => event.data.loanId,
   evolve: evolveSchedule,
   load: loadHeaders,

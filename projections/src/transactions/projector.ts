@@ -600,6 +600,16 @@ export const transactionsProjection = defineProjection({
     'transaction_category_moves',
   ],
   migrations: new URL('./migrations', import.meta.url),
+  // Its writes look rows up by id, by import (`transactions_by_import`) and by category (a
+  // category's merge or delete: `transactions_by_category`); the list's other orders wait.
+  deferredIndexes: [
+    'transactions_by_account',
+    'transactions_by_amount',
+    'transactions_by_created',
+    'transactions_by_date',
+    'transactions_by_notes',
+    'transactions_debits_by_date',
+  ],
   async apply(tx, batch) {
     let run: RecordedEvent[] = [];
     for (const event of batch as readonly RecordedEvent[]) {

@@ -13,6 +13,15 @@ export const TOTALS_TABLE_SQL = `CREATE TABLE IF NOT EXISTS runner_test_totals (
   version integer NOT NULL
 )`;
 
+/**
+ * Indexes of the totals no write reads through: the first one the projection defers in a
+ * rebuild (`deferredIndexes`), the second it keeps. Optional: without them, a rebuild warns.
+ */
+export const TOTALS_INDEXES_SQL = [
+  'CREATE INDEX IF NOT EXISTS runner_test_totals_by_amount ON runner_test_totals (amount, stream_id)',
+  'CREATE INDEX IF NOT EXISTS runner_test_totals_by_events ON runner_test_totals (events) WHERE events > 1',
+];
+
 export const APPLIED_LOG_TABLE_SQL = `CREATE TABLE IF NOT EXISTS runner_test_applied (
   event_id text NOT NULL,
   runner text NOT NULL
@@ -44,6 +53,7 @@ export function totalsProjection(options: TotalsProjectionOptions = {}): Project
     name: options.name ?? 'runner_test_totals',
     handles: ['AmountAdded'],
     tables: ['runner_test_totals'],
+    deferredIndexes: ['runner_test_totals_by_amount'],
     async apply(tx, events) {
       const rows = events.map((e) => ({
         stream_id: e.streamId,
