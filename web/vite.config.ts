@@ -303,6 +303,13 @@ export default defineConfig({
       // entry, naming its stylesheet in their preload lists (which the CSS trimming then skips).
       experimental: { chunkOptimization: { mergeCommonChunks: false } },
       output: {
+        // The shared screen chunks' names list every screen that uses them: 'screens-<hash>'.
+        chunkFileNames: (chunk) =>
+          chunk.name.startsWith('screens~') ? 'assets/screens-[hash].js' : 'assets/[name]-[hash].js',
+        assetFileNames: (asset) =>
+          (asset.names[0] ?? '').startsWith('screens~')
+            ? 'assets/screens-[hash][extname]'
+            : 'assets/[name]-[hash][extname]',
         codeSplitting: {
           groups: [
             // What index.html loads itself, as one script rather than nine (the login route's
