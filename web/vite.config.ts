@@ -5,9 +5,10 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, gzipSync, constants as zlib } from 'node:zlib';
 import react from '@vitejs/plugin-react';
-import { defineConfig, type Plugin } from 'vite';
+import { build, defineConfig, type Plugin } from 'vite';
 import { purgeCss } from './build/cssPurge';
 import { collectUsedClasses } from './build/usedClasses';
+import { SCREEN_CHUNKS_ID, type ScreenChunks, screenPaths } from './src/app/screenPaths';
 
 const apiOrigin = 'http://127.0.0.1:3000';
 
@@ -70,52 +71,116 @@ function lightIconNames(): Plugin {
 }
 
 /**
- * index.html's first script, src/app/boot.ts, is built as an entry of its own and put first in
- * the page, rather than merged into the app's entry: merged, it would run only after React,
- * Blueprint and the store evaluated (100–150 ms later on a 2-core machine), which it is there
- * to overtake (see boot.ts). The dev server serves both scripts as written.
+ * index.html's first script, src/app/boot.ts, inlined at the top of the built page (issue 33):
+ * it runs as the HTML arrives, so a signed-in cold start's first data and its screen's chunks are
+ * asked for before the app's scripts and stylesheet (which the server is then busy sending, and
+ * which a module script would wait for). It is built apart, as one self-contained script, and
+ * beside it goes a table of each screen's chunks (SCREEN_CHUNKS_ID, ScreenChunks). The server
+ * allows this one inline script by its hash (command-api's static plugin). The dev server serves
+ * boot.ts as written, as a module, without the table.
  */
-function bootScriptFirst(): Plugin[] {
+function bootInline(): Plugin[] {
   const bootTag = /\s*<!--[^>]*-->\s*<script type="module" src="\/src\/app\/boot\.ts"><\/script>/;
+  const appDir = fileURLToPath(new URL('./src/app/', import.meta.url));
+  let bootCode: Promise<string> | undefined;
+  const buildBoot = async () => {
+    const built = await build({
+      configFile: false,
+      logLevel: 'warn',
+      build: {
+        write: false,
+        minify: true,
+        lib: { entry: join(appDir, 'boot.ts'), formats: ['iife'], name: 'koshBoot' },
+      },
+    });
+    const outputs = (Array.isArray(built) ? built : [built]).flatMap((b) => ('output' in b ? b.output : []));
+    const chunks = outputs.filter((o) => o.type === 'chunk');
+    if (chunks.length !== 1) throw new Error(`boot.ts built as ${chunks.length} scripts, not one`);
+    const code = (chunks[0] as { code: string }).code.trim();
+    if (/\bimport\s*\(|<\/script/i.test(code)) throw new Error('boot.ts must not import a chunk');
+    return code;
+  };
+  /** Each screen's page module, as screens.ts imports it, and the frame's. */
+  const pageModules = () => {
+    const source = readFileSync(join(appDir, 'screens.ts'), 'utf8');
+    const pages = new Map<string, string>();
+    for (const [, path, spec] of source.matchAll(/'(\/[^']*)':\s*page\(\(\)\s*=>\s*import\('([^']+)'\)/g))
+      pages.set(path as string, resolve(appDir, spec as string));
+    const missing = screenPaths.filter((s) => !pages.has(s.path)).map((s) => s.path);
+    if (missing.length > 0 || pages.size !== screenPaths.length)
+      throw new Error(`kosh-boot-inline: screens.ts's page lines do not match screenPaths (${missing})`);
+    const layout = /loadLayout = async \(\) => \(await import\('([^']+)'\)\)/.exec(source)?.[1];
+    if (!layout) throw new Error('kosh-boot-inline: screens.ts has no loadLayout import');
+    return { pages, layout: resolve(appDir, layout) };
+  };
   return [
     {
-      name: 'kosh-boot-entry',
+      name: 'kosh-boot-inline-source',
       apply: 'build',
-      config: () => ({
-        build: {
-          rollupOptions: {
-            input: {
-              index: fileURLToPath(new URL('./index.html', import.meta.url)),
-              boot: fileURLToPath(new URL('./src/app/boot.ts', import.meta.url)),
-            },
-          },
-        },
-      }),
       transformIndexHtml: {
         order: 'pre',
         handler(html) {
           if (!bootTag.test(html)) throw new Error('index.html no longer loads /src/app/boot.ts first');
+          bootCode = buildBoot();
           return html.replace(bootTag, '');
         },
       },
     },
     {
-      name: 'kosh-boot-first',
+      name: 'kosh-boot-inline',
       apply: 'build',
       transformIndexHtml: {
         order: 'post',
-        handler(_html, ctx) {
-          const boot = Object.values(ctx.bundle ?? {}).find(
-            (chunk) => chunk.type === 'chunk' && chunk.isEntry && chunk.name === 'boot',
+        async handler(html, ctx) {
+          type Chunk = {
+            fileName: string;
+            imports: string[];
+            facadeModuleId: string | null;
+            isEntry: boolean;
+            viteMetadata?: { importedCss: Set<string> };
+          };
+          const chunks = Object.values(ctx.bundle ?? {}).filter(
+            (c) => c.type === 'chunk',
+          ) as unknown as Chunk[];
+          const byName = new Map(chunks.map((c) => [c.fileName, c]));
+          const closure = (fileName: string, into = new Set<string>()) => {
+            if (into.has(fileName)) return into;
+            into.add(fileName);
+            const chunk = byName.get(fileName);
+            for (const css of chunk?.viteMetadata?.importedCss ?? []) into.add(css);
+            for (const name of chunk?.imports ?? []) closure(name, into);
+            return into;
+          };
+          const entry = chunks.find((c) => c.isEntry && c.facadeModuleId?.endsWith('index.html'));
+          if (!entry) throw new Error('kosh-boot-inline: no index.html entry chunk');
+          const inPage = closure(entry.fileName);
+          const chunkOf = (moduleId: string) => {
+            const chunk = chunks.find((c) => c.facadeModuleId?.replace(/\.[jt]sx?$/, '') === moduleId);
+            if (!chunk) throw new Error(`kosh-boot-inline: no chunk for ${moduleId}`);
+            return chunk.fileName;
+          };
+          const files: string[] = [];
+          const indexes = (moduleId: string) =>
+            [...closure(chunkOf(moduleId))]
+              .filter((f) => !inPage.has(f))
+              .map((f) => {
+                if (!files.includes(f)) files.push(f);
+                return files.indexOf(f);
+              });
+          const { pages, layout } = pageModules();
+          const table: ScreenChunks = { files, layout: indexes(layout), screens: {} };
+          for (const [path, moduleId] of pages) table.screens[path] = indexes(moduleId);
+          if (!bootCode) throw new Error('kosh-boot-inline: boot.ts was not built');
+          // Right after the charset (which must come in the first 1024 bytes), before any
+          // stylesheet: a parser-inserted script waits for the stylesheets above it.
+          const charset = '<meta charset="UTF-8" />';
+          if (!html.includes(charset)) throw new Error('kosh-boot-inline: index.html has no charset meta');
+          const json = JSON.stringify(table).replaceAll('<', '\\u003c');
+          return html.replace(
+            charset,
+            `${charset}\n    <script type="application/json" id="${SCREEN_CHUNKS_ID}">${json}</script>` +
+              `\n    <script>${await bootCode}</script>`,
           );
-          if (!boot) throw new Error('the boot entry was not built');
-          return [
-            {
-              tag: 'script',
-              attrs: { type: 'module', crossorigin: true, src: `/${boot.fileName}` },
-              injectTo: 'head-prepend',
-            },
-          ];
         },
       },
     },
@@ -216,7 +281,7 @@ export default defineConfig({
     react(),
     blueprintIconPaths(),
     lightIconNames(),
-    bootScriptFirst(),
+    bootInline(),
     purgeBlueprintCss(),
     precompressed(),
   ],
@@ -230,5 +295,49 @@ export default defineConfig({
   server: {
     proxy: { '/api': apiOrigin, '/uploads': apiOrigin, '/dev': apiOrigin },
   },
-  build: { outDir: 'dist', emptyOutDir: true },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    rolldownOptions: {
+      // Shared chunks stay apart from the entry: merged into it, every lazy chunk would import the
+      // entry, naming its stylesheet in their preload lists (which the CSS trimming then skips).
+      experimental: { chunkOptimization: { mergeCommonChunks: false } },
+      output: {
+        // The shared screen chunks' names list every screen that uses them: 'screens-<hash>'.
+        chunkFileNames: (chunk) =>
+          chunk.name.startsWith('screens~') ? 'assets/screens-[hash].js' : 'assets/[name]-[hash].js',
+        assetFileNames: (asset) =>
+          (asset.names[0] ?? '').startsWith('screens~')
+            ? 'assets/screens-[hash][extname]'
+            : 'assets/[name]-[hash][extname]',
+        codeSplitting: {
+          groups: [
+            // What index.html loads itself, as one script rather than nine (the login route's
+            // JavaScript: 13 scripts, 146.8 KB gzip, against 29 and 152.8 KB before).
+            {
+              name: 'app',
+              tags: ['$initial'],
+              // Not the entry itself (main.tsx, the page) nor its stylesheets: this chunk would
+              // then be the entry, and its trimmed stylesheet named in the lazy chunks' preloads.
+              test: (id: string) =>
+                !/\.css($|\?)/.test(id) && !/[\\/]src[\\/]main\.tsx$/.test(id) && !id.endsWith('index.html'),
+              priority: 2,
+            },
+            // The app's code and Blueprint's components that screens share, in chunks by which
+            // screens use them (parts under 24 KB merged into the nearest): a cold start of a
+            // screen asks for 8–11 scripts beyond the page's own, not 15–35 (a browser opens six
+            // connections to the origin, the rest queue).
+            {
+              name: 'screens',
+              test: /[\\/]web[\\/]src[\\/]|@blueprintjs[\\/]core[\\/]/,
+              minShareCount: 2,
+              entriesAware: true,
+              entriesAwareMergeThreshold: 24 * 1024,
+              priority: 1,
+            },
+          ],
+        },
+      },
+    },
+  },
 });

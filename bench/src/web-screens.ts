@@ -19,6 +19,9 @@
  * Options (environment): BENCH_WEB_TRANSACTIONS=100000  BENCH_WEB_RUNS=5  BENCH_WEB_COLD_RUNS=3
  * BENCH_WEB_DIST=web/dist  BENCH_WEB_WATERFALL=1 (requests)  BENCH_WEB_PROFILE=1 (main-thread time)
  * BENCH_WEB_RTT_MS=100 (cold loads over a slower network)
+ * BENCH_WEB_API=1 (each screen's first-data GETs timed from Node, alone and all at once, before the browser)
+ * BENCH_WEB_DIST_B=/tmp/other-dist (A/B: a second server of the same data serves that build; each
+ * screen's cold loads alternate between the two, and the table shows B's figures and B/A ratios)
  */
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync } from 'node:fs';
@@ -48,6 +51,8 @@ const COLD_RUNS = Number(process.env.BENCH_WEB_COLD_RUNS ?? 3);
 const repoRoot = path.resolve(import.meta.dirname, '..', '..');
 /** The built web app to serve; BENCH_WEB_DIST compares another build of it. */
 const webDist = process.env.BENCH_WEB_DIST ?? path.join(repoRoot, 'web', 'dist');
+/** BENCH_WEB_DIST_B: another build, timed against webDist in the same run (cold loads interleaved). */
+const webDistB = process.env.BENCH_WEB_DIST_B;
 
 const CHROMIUM_ARGS = [
   '--headless',
@@ -127,7 +132,13 @@ function loanFields(i: number, now: Date): LoanFields {
   };
 }
 
-type Setup = { baseUrl: string; token: string; scheduleLoanId: string; close(): Promise<void> };
+type Setup = {
+  baseUrl: string;
+  baseUrlB: string | null;
+  token: string;
+  scheduleLoanId: string;
+  close(): Promise<void>;
+};
 
 async function setUp(): Promise<Setup> {
   if (!existsSync(path.join(webDist, 'index.html'))) {
@@ -146,6 +157,8 @@ async function setUp(): Promise<Setup> {
   const platform = await createRuntime(config, { db: database.db });
   const app = await buildHttpApp(platform, { webDist });
   await app.ready();
+  const appB = webDistB ? await buildHttpApp(platform, { webDist: webDistB }) : null;
+  await appB?.ready();
   const now = new Date();
 
   // The user as the test kit registers one (with the fixture session its token names): the
@@ -191,11 +204,19 @@ async function setUp(): Promise<Setup> {
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
+  let baseUrlB: string | null = null;
+  if (appB) {
+    await appB.listen({ port: 0, host: '127.0.0.1' });
+    const addressB = appB.server.address();
+    baseUrlB = `http://127.0.0.1:${typeof addressB === 'object' && addressB ? addressB.port : 0}`;
+  }
   return {
     baseUrl: `http://127.0.0.1:${port}`,
+    baseUrlB,
     token: app.issueToken(userId, { sessionId: fixtureSessionId(userId) }),
     scheduleLoanId: loanIds[0] as string,
     async close() {
+      await appB?.close();
       await app.close();
       await platform.close();
       await database.drop();
@@ -382,6 +403,40 @@ async function loginRouteJs(browser: Browser, baseUrl: string): Promise<{ script
   return { scripts: all.length, bytes: all.reduce((sum, n) => sum + n, 0) };
 }
 
+/**
+ * BENCH_WEB_API=1: the GETs a cold start of each screen sends first (screenPaths.ts's firstData
+ * and the session check), timed from Node with no browser running: each alone (the first time,
+ * then the median of 5), then the screen's set at once, as boot.ts sends them.
+ */
+async function timeFirstData(setup: Setup): Promise<void> {
+  const { matchScreenPath, screenPaths } = await import('../../web/src/app/screenPaths');
+  const headers = { Authorization: `Bearer ${setup.token}` };
+  const get = async (p: string) => {
+    const started = performance.now();
+    const response = await fetch(`${setup.baseUrl}${p}`, { headers });
+    await response.arrayBuffer();
+    if (!response.ok) throw new Error(`${p}: ${response.status}`);
+    return performance.now() - started;
+  };
+  console.log('\nfirst-data GETs from Node, ms (first, median of 5 more; then the set at once):');
+  for (const screen of screens(setup.scheduleLoanId)) {
+    const match = matchScreenPath(screen.path, screenPaths);
+    if (!match) continue;
+    const paths = ['/api/auth/profile', ...(match.screen.firstData?.(match.params, new Date()) ?? [])];
+    for (const p of paths) {
+      const first = await get(p);
+      const again: number[] = [];
+      for (let i = 0; i < 5; i++) again.push(await get(p));
+      console.log(
+        `  ${first.toFixed(1).padStart(7)} ${median(again).toFixed(1).padStart(7)}  ${p.slice(0, 80)}`,
+      );
+    }
+    const started = performance.now();
+    await Promise.all(paths.map(get));
+    console.log(`  ${screen.name}: the set at once ${(performance.now() - started).toFixed(1)} ms`);
+  }
+}
+
 async function main() {
   console.log(
     `Kosh web-screens bench: PostgreSQL, ${TRANSACTIONS} transactions, 10 loans, Chromium (headless)`,
@@ -400,6 +455,7 @@ async function main() {
       return context.newPage();
     };
     const list = screens(setup.scheduleLoanId);
+    if (process.env.BENCH_WEB_API === '1') await timeFirstData(setup);
     const page = await signedInPage();
 
     const network = RTT_MS > 0 ? `, cold loads at ${RTT_MS} ms round trip` : '';
@@ -410,25 +466,40 @@ async function main() {
     for (const screen of list) {
       // Cold: a new browser context, so nothing of the app is cached yet.
       const colds: number[] = [];
+      const coldsB: number[] = [];
       for (let i = 0; i < COLD_RUNS; i++) {
-        const coldPage = await signedInPage();
-        if (RTT_MS > 0) {
-          const cdp = await coldPage.context().newCDPSession(coldPage);
-          await cdp.send('Network.emulateNetworkConditions', {
-            offline: false,
-            latency: RTT_MS,
-            downloadThroughput: -1,
-            uploadThroughput: -1,
-          });
+        // A/B: build B's cold load right after A's, under the same load.
+        for (const baseUrl of setup.baseUrlB ? [setup.baseUrl, setup.baseUrlB] : [setup.baseUrl]) {
+          const coldPage = await signedInPage();
+          if (RTT_MS > 0) {
+            const cdp = await coldPage.context().newCDPSession(coldPage);
+            await cdp.send('Network.emulateNetworkConditions', {
+              offline: false,
+              latency: RTT_MS,
+              downloadThroughput: -1,
+              uploadThroughput: -1,
+            });
+          }
+          const label = baseUrl === setup.baseUrl ? screen.name : `B ${screen.name}`;
+          const requests = WATERFALL && i === 0 ? recordRequests(coldPage) : null;
+          const stopProfile = PROFILE && i === 0 ? await startProfile(coldPage) : null;
+          const ms = await timeScreen(coldPage, baseUrl, screen);
+          (baseUrl === setup.baseUrl ? colds : coldsB).push(ms);
+          if (requests) printWaterfall(label, requests, ms);
+          await stopProfile?.(label);
+          await coldPage.context().close();
         }
-        const requests = WATERFALL && i === 0 ? recordRequests(coldPage) : null;
-        const stopProfile = PROFILE && i === 0 ? await startProfile(coldPage) : null;
-        colds.push(await timeScreen(coldPage, setup.baseUrl, screen));
-        if (requests) printWaterfall(screen.name, requests, colds[0] as number);
-        await stopProfile?.(screen.name);
-        await coldPage.context().close();
       }
       const cold = median(colds);
+      if (setup.baseUrlB) {
+        console.log(
+          `${`  B ${screen.name}`.padEnd(40)} ${median(coldsB).toFixed(0).padStart(9)} ${Math.max(...coldsB)
+            .toFixed(0)
+            .padStart(
+              9,
+            )}  B/A p50 ${(median(coldsB) / cold).toFixed(2)}, max ${(Math.max(...coldsB) / Math.max(...colds)).toFixed(2)}`,
+        );
+      }
       const warm: number[] = [];
       for (let i = 0; i <= RUNS; i++) warm.push(await timeScreen(page, setup.baseUrl, screen));
       // The first warm run fills this context's cache; it is not counted.
@@ -442,10 +513,13 @@ async function main() {
       );
     }
 
-    const login = await loginRouteJs(browser, setup.baseUrl);
-    console.log(
-      `\nlogin route JavaScript: ${login.scripts} scripts, ${(login.bytes / 1024).toFixed(1)} KB gzip (budget 160 KB); load ${loadavg()[0]?.toFixed(1)}`,
-    );
+    for (const [name, baseUrl] of [['', setup.baseUrl] as const, ['B ', setup.baseUrlB] as const]) {
+      if (!baseUrl) continue;
+      const login = await loginRouteJs(browser, baseUrl);
+      console.log(
+        `\n${name}login route JavaScript: ${login.scripts} scripts, ${(login.bytes / 1024).toFixed(1)} KB gzip (budget 160 KB); load ${loadavg()[0]?.toFixed(1)}`,
+      );
+    }
 
     await timeScreen(page, setup.baseUrl, list[3] as Screen);
     const frames = await scrollFrames(page);

@@ -3,8 +3,9 @@ import fp from 'fastify-plugin';
 import helmet from 'helmet';
 
 /**
- * The web app's Content-Security-Policy: this origin only. The Vite build has no inline script
- * (one module entry plus preloads and a stylesheet, all under /assets). React and Blueprint set
+ * The web app's Content-Security-Policy: this origin only. The Vite build's one inline script
+ * (boot.ts, at the top of index.html) is allowed on that page alone, by its hash (static.ts's
+ * indexHtmlPolicy); the rest is module scripts, preloads and stylesheets under /assets. React and Blueprint set
  * styles through the CSSOM (`element.style`), which style-src does not govern, so no
  * 'unsafe-inline' is needed for styles either. `data:` images: Blueprint's stylesheet draws
  * checkbox and select glyphs as data: SVGs, and a chosen profile picture is previewed as a data:

@@ -1,10 +1,32 @@
-import { existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { sendError } from './errors';
+import { CONTENT_SECURITY_POLICY } from './security-headers';
+
+/**
+ * The app's policy for index.html: the build inlines one script at its top (web/src/app/boot.ts,
+ * issue 33: a cold start's first requests go out as the page arrives), allowed by its hash, as
+ * the page is when the server starts; any other inline script is still refused. A data block
+ * (`type="application/json"`) is not run and needs no hash.
+ */
+export function indexHtmlPolicy(html: string): string {
+  const hashes: string[] = [];
+  for (const [, attrs, body] of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)) {
+    if (/\bsrc\s*=/i.test(attrs ?? '') || /type\s*=\s*"application\/json"/i.test(attrs ?? '')) continue;
+    hashes.push(
+      `'sha256-${createHash('sha256')
+        .update(body ?? '')
+        .digest('base64')}'`,
+    );
+  }
+  if (hashes.length === 0) return CONTENT_SECURITY_POLICY;
+  return CONTENT_SECURITY_POLICY.replace("script-src 'self'", `script-src 'self' ${hashes.join(' ')}`);
+}
 
 /**
  * Serves uploaded pictures (`/uploads/...`, never sniffed) and the built web app, with the SPA
@@ -26,7 +48,9 @@ export const staticPlugin = fp(
         res.setHeader('Cache-Control', 'public, max-age=86400');
       },
     });
-    const hasWeb = existsSync(path.join(opts.webDist, 'index.html'));
+    const indexHtml = path.join(opts.webDist, 'index.html');
+    const hasWeb = existsSync(indexHtml);
+    const indexPolicy = hasWeb ? indexHtmlPolicy(readFileSync(indexHtml, 'utf8')) : CONTENT_SECURITY_POLICY;
     if (hasWeb) {
       await app.register(fastifyStatic, {
         root: opts.webDist,
@@ -42,6 +66,8 @@ export const staticPlugin = fp(
           res.setHeader('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
           // The same path is sent brotli, gzip or plain: a shared cache must key on what was accepted.
           res.setHeader('Vary', 'Accept-Encoding');
+          if (filePath.replace(/\.(br|gz)$/, '') === indexHtml)
+            res.setHeader('Content-Security-Policy', indexPolicy);
         },
       });
     }
@@ -54,6 +80,7 @@ export const staticPlugin = fp(
         return reply
           .type('text/html; charset=utf-8')
           .header('Cache-Control', 'no-cache')
+          .header('Content-Security-Policy', indexPolicy)
           .sendFile('index.html', opts.webDist);
       }
       return sendError(reply, 404, 'Resource not found', 'NOT_FOUND');

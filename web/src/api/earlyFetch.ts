@@ -9,7 +9,13 @@ const EARLY_ANSWER_TTL_MS = 10_000;
 
 type Early = { authorization: string; sentAt: number; response: Promise<Response> };
 
-const early = new Map<string, Early>();
+/**
+ * Kept on the window: boot.ts, inlined in index.html and built apart from the app, has its own
+ * copy of this module, and the base query's must find what it sent.
+ */
+const shared = globalThis as { koshEarlyAnswers?: Map<string, Early> };
+shared.koshEarlyAnswers ??= new Map<string, Early>();
+const early = shared.koshEarlyAnswers;
 
 /** Sends GETs of `paths` (e.g. `/api/ledger/periods`) as `Authorization: Bearer <token>`. */
 export function fetchEarly(paths: readonly string[], token: string, now = Date.now()): void {

@@ -1,104 +1,52 @@
 import type { ComponentType } from 'react';
+import { matchScreenPath, type ScreenPath, screenPaths } from './screenPaths';
 
 /**
- * The signed-in screens (spec section 2): path pattern, code, and the reads each shows first.
- * Light on purpose (no React, no store): `boot.ts` reads it before they load, `routes.tsx`
- * builds the routes from it. Add a screen by adding one line here (in Switch order).
+ * The signed-in screens of screenPaths.ts with their code; `routes.tsx` builds the routes from
+ * them. Each page is one `'<path>': page(() => import('<module>'), '<export>')` line: the build
+ * (vite.config.ts, kosh-boot-inline) reads these lines to list each screen's chunks for boot.ts.
  */
-export type Screen = {
-  path: string;
-  loadPage: () => Promise<ComponentType>;
-  /** GET paths of the screen's first data, as the base query will ask for them. */
-  firstData?: (params: Readonly<Record<string, string>>, now: Date) => string[];
-};
+export type Screen = ScreenPath & { loadPage: () => Promise<ComponentType> };
 
-function screen<M, K extends keyof M>(
-  path: string,
-  load: () => Promise<M>,
-  name: K,
-  firstData?: Screen['firstData'],
-): Screen {
-  return { path, loadPage: async () => (await load())[name] as ComponentType, firstData };
+function page<M, K extends keyof M>(load: () => Promise<M>, name: K): () => Promise<ComponentType> {
+  return async () => (await load())[name] as ComponentType;
 }
 
 /** The frame around every signed-in screen. */
 export const loadLayout = async () => (await import('./layout/AppLayout')).AppLayout;
 
-/** transactionsApi's first page (TRANSACTION_PAGE_SIZE rows, newest first) and the book's totals. */
-const transactionBook = () => [
-  '/api/transactions?page=1&limit=10&sort_by=transaction_date&sort_order=DESC',
-  '/api/transactions/stats',
-];
-/** ledgerApi's prefetchLedger: this month (the browser's), and the periods. */
-const ledgerMonth = (_params: unknown, now: Date) => [
-  `/api/ledger?month=${now.getMonth() + 1}&year=${now.getFullYear()}`,
-  '/api/ledger/periods',
-];
-const loanSchedule = ({ id }: Readonly<Record<string, string>>) => [
-  `/api/loans/${encodeURIComponent(id ?? '')}`,
-  `/api/loans/${encodeURIComponent(id ?? '')}/amortization`,
-];
+const pages: Readonly<Record<string, () => Promise<ComponentType>>> = {
+  '/dashboard': page(() => import('../dashboard/DashboardPage'), 'DashboardPage'),
+  '/loans': page(() => import('../loans/LoansPage'), 'LoansPage'),
+  '/loans/create': page(() => import('../loans/CreateLoanPage'), 'CreateLoanPage'),
+  '/loans/:id': page(() => import('../loans/LoanDetailsPage'), 'LoanDetailsPage'),
+  '/loans/:id/edit': page(() => import('../loans/EditLoanPage'), 'EditLoanPage'),
+  '/loans/:id/amortization': page(() => import('../loans/AmortizationPage'), 'AmortizationPage'),
+  '/loans/:id/certificate': page(() => import('../loans/CertificatePage'), 'CertificatePage'),
+  '/transactions': page(() => import('../transactions/TransactionsPage'), 'TransactionsPage'),
+  '/ledger': page(() => import('../ledger/LedgerPage'), 'LedgerPage'),
+  '/accounts': page(() => import('../accounts/AccountsPage'), 'AccountsPage'),
+  '/accounts/:id': page(() => import('../accounts/AccountRegisterPage'), 'AccountRegisterPage'),
+  '/import': page(() => import('../imports/ImportPage'), 'ImportPage'),
+  '/recurring': page(() => import('../recurring/RecurringPage'), 'RecurringPage'),
+  '/budgets': page(() => import('../budgets/BudgetsPage'), 'BudgetsPage'),
+  '/reports': page(() => import('../reports/ReportsPage'), 'ReportsPage'),
+  '/categories': page(() => import('../categories/CategoriesPage'), 'CategoriesPage'),
+  '/rules': page(() => import('../rules/RulesPage'), 'RulesPage'),
+  '/history': page(() => import('../history/HistoryPage'), 'HistoryPage'),
+  '/profile': page(() => import('../profile/ProfilePage'), 'ProfilePage'),
+  '/change-password': page(() => import('../profile/ChangePasswordPage'), 'ChangePasswordPage'),
+  '/settings': page(() => import('../settings/SettingsPage'), 'SettingsPage'),
+  '/audits': page(() => import('../audit/AuditsPage'), 'AuditsPage'),
+};
 
-/** The dashboard's cards (loansApi's getLoanStats) and its loans today (dashboardApi's first page). */
-const dashboard = () => ['/api/loans/stats', '/api/loans?page=1&limit=50&sortBy=created_at&sortOrder=DESC'];
+export const screens: readonly Screen[] = screenPaths.map((screen) => {
+  const loadPage = pages[screen.path];
+  if (!loadPage) throw new Error(`screens.ts has no page for ${screen.path}`);
+  return { ...screen, loadPage };
+});
 
-export const screens: readonly Screen[] = [
-  screen('/dashboard', () => import('../dashboard/DashboardPage'), 'DashboardPage', dashboard),
-  screen('/loans', () => import('../loans/LoansPage'), 'LoansPage'),
-  screen('/loans/create', () => import('../loans/CreateLoanPage'), 'CreateLoanPage'),
-  screen('/loans/:id', () => import('../loans/LoanDetailsPage'), 'LoanDetailsPage'),
-  screen('/loans/:id/edit', () => import('../loans/EditLoanPage'), 'EditLoanPage'),
-  screen(
-    '/loans/:id/amortization',
-    () => import('../loans/AmortizationPage'),
-    'AmortizationPage',
-    loanSchedule,
-  ),
-  screen('/loans/:id/certificate', () => import('../loans/CertificatePage'), 'CertificatePage'),
-  screen(
-    '/transactions',
-    () => import('../transactions/TransactionsPage'),
-    'TransactionsPage',
-    transactionBook,
-  ),
-  screen('/ledger', () => import('../ledger/LedgerPage'), 'LedgerPage', ledgerMonth),
-  screen('/accounts', () => import('../accounts/AccountsPage'), 'AccountsPage'),
-  screen('/accounts/:id', () => import('../accounts/AccountRegisterPage'), 'AccountRegisterPage'),
-  screen('/import', () => import('../imports/ImportPage'), 'ImportPage'),
-  screen('/recurring', () => import('../recurring/RecurringPage'), 'RecurringPage'),
-  screen('/budgets', () => import('../budgets/BudgetsPage'), 'BudgetsPage'),
-  screen('/reports', () => import('../reports/ReportsPage'), 'ReportsPage'),
-  screen('/categories', () => import('../categories/CategoriesPage'), 'CategoriesPage'),
-  screen('/rules', () => import('../rules/RulesPage'), 'RulesPage'),
-  screen('/history', () => import('../history/HistoryPage'), 'HistoryPage'),
-  screen('/profile', () => import('../profile/ProfilePage'), 'ProfilePage'),
-  screen('/change-password', () => import('../profile/ChangePasswordPage'), 'ChangePasswordPage'),
-  screen('/settings', () => import('../settings/SettingsPage'), 'SettingsPage'),
-  screen('/audits', () => import('../audit/AuditsPage'), 'AuditsPage'),
-];
-
-/**
- * The screen a path shows and its params, matched as wouter matches these patterns (literal
- * segments and `:name` segments, the first match in table order wins).
- */
+/** The screen a path shows and its params (screenPaths.ts's matcher, over the screens with code). */
 export function matchScreen(path: string): { screen: Screen; params: Record<string, string> } | null {
-  const parts = path.replace(/\/+$/, '').split('/');
-  for (const candidate of screens) {
-    const pattern = candidate.path.split('/');
-    if (pattern.length !== parts.length) continue;
-    const params: Record<string, string> = {};
-    const matches = pattern.every((segment, i) => {
-      const part = parts[i] ?? '';
-      if (!segment.startsWith(':')) return segment === part;
-      if (part === '') return false;
-      try {
-        params[segment.slice(1)] = decodeURIComponent(part);
-      } catch {
-        return false;
-      }
-      return true;
-    });
-    if (matches) return { screen: candidate, params };
-  }
-  return null;
+  return matchScreenPath(path, screens);
 }
