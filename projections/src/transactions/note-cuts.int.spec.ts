@@ -25,6 +25,13 @@ const NOTES = [
   ' lone ',
 ];
 
+/** The sort key a note's postings carry (migration 015): its row's date and instant recorded. */
+const dateOf = (i: number) => `2024-01-${String(10 + i).padStart(2, '0')}`;
+const createdAtOf = (i: number) => `2024-01-01T00:00:${String(i).padStart(2, '0')}.000Z`;
+/** Where the notes of `MOVED` are dated after their row's date moved (their notes unchanged). */
+const MOVED = [3, 5];
+const movedDate = '2023-06-30';
+
 /** A longer word of the same note holding `w.word` (013_note_words_maximal.sql): `w.word` is not posted. */
 const LONGER = `SELECT 1 FROM regexp_split_to_table(lower(t.notes), '[[:space:]]+') AS o(word)
   WHERE char_length(o.word) > char_length(w.word) AND strpos(o.word, w.word) > 0`;
@@ -60,7 +67,16 @@ describe.each(['postgres', 'embedded'] as const)('note pieces and words cut in J
       false,
       true,
     ]);
-    const cuts = cutNotes(NOTES.map((notes) => ({ userId, id: randomUUID(), notes, sign: 1 as const })));
+    const cuts = cutNotes(
+      NOTES.map((notes, i) => ({
+        userId,
+        id: randomUUID(),
+        date: dateOf(i),
+        createdAt: createdAtOf(i),
+        notes,
+        sign: 1 as const,
+      })),
+    );
     expect(cuts.inSql.map((n) => n.notes)).toEqual([
       'CAFÉ Éclair',
       'İstanbul Iı',
@@ -69,11 +85,22 @@ describe.each(['postgres', 'embedded'] as const)('note pieces and words cut in J
     ]);
   });
 
-  it('holds what the SQL cut of the notes left gives, after notes arrive and leave', async () => {
+  it('holds what the SQL cut of the notes left gives, after notes arrive, leave and move', async () => {
     const ids = NOTES.map(() => randomUUID());
-    await db.query(`CREATE TEMP TABLE kept (id uuid, user_id text, notes text)`);
-    // Every note arrives, then the first three leave and come back changed (one batch each).
-    const arriving = NOTES.map((notes, i) => ({ userId, id: ids[i]!, notes, sign: 1 as const }));
+    await db.query(
+      `CREATE TEMP TABLE kept (id uuid, user_id text, notes text, transaction_date date, created_at timestamptz)`,
+    );
+    const note = (i: number, notes: string, sign: 1 | -1, date = dateOf(i)) => ({
+      userId,
+      id: ids[i]!,
+      date,
+      createdAt: createdAtOf(i),
+      notes,
+      sign,
+    });
+    // Every note arrives, then the first three leave and come back changed, and two (one cut in
+    // JS, one in SQL) move to another date with the same notes (one batch each).
+    const arriving = NOTES.map((notes, i) => note(i, notes, 1));
     // A batch JS cuts whole, then one PostgreSQL cuts in part.
     await addToNoteIndexes(
       db,
@@ -84,16 +111,17 @@ describe.each(['postgres', 'embedded'] as const)('note pieces and words cut in J
       arriving.filter((note) => !cutsLikePostgres(note.notes)),
     );
     await addToNoteIndexes(db, [
-      ...NOTES.slice(0, 3).map((notes, i) => ({ userId, id: ids[i]!, notes, sign: -1 as const })),
-      ...NOTES.slice(0, 3).map((notes, i) => ({
-        userId,
-        id: ids[i]!,
-        notes: `${notes} É again`,
-        sign: 1 as const,
-      })),
+      ...NOTES.slice(0, 3).map((notes, i) => note(i, notes, -1)),
+      ...NOTES.slice(0, 3).map((notes, i) => note(i, `${notes} É again`, 1)),
+      ...MOVED.flatMap((i) => [note(i, NOTES[i]!, -1), note(i, NOTES[i]!, 1, movedDate)]),
     ]);
     const kept = NOTES.map((notes, i) => (i < 3 ? `${notes} É again` : notes));
-    await db.query(`INSERT INTO kept SELECT unnest($1::uuid[]), $2, unnest($3::text[])`, [ids, userId, kept]);
+    const dates = NOTES.map((_, i) => (MOVED.includes(i) ? movedDate : dateOf(i)));
+    await db.query(
+      `INSERT INTO kept SELECT unnest($1::uuid[]), $2, unnest($3::text[]), unnest($4::date[]),
+              unnest($5::timestamptz[])`,
+      [ids, userId, kept, dates, NOTES.map((_, i) => createdAtOf(i))],
+    );
     const grams = await db.query(
       `SELECT gram, n::int FROM transaction_note_grams WHERE user_id = $1 ORDER BY gram COLLATE "C"`,
       [userId],
@@ -111,29 +139,32 @@ describe.each(['postgres', 'embedded'] as const)('note pieces and words cut in J
     // Words inside a longer word of the same note are not posted: the UPI row's notes are all
     // inside its narration's one word but '·'; the NEFT note's 'cr' and 'acme' inside 'cr-hdfc0000001-acme'.
     const upi = 'UPI · Swiggy · 527411112222\nUPI-SWIGGY-swiggy@axisbank-UTIB0000000-527411112222-Payment';
-    expect(cutNotes([{ userId, id: ids[0]!, notes: upi, sign: 1 }]).words.words).toEqual([
+    expect(cutNotes([note(0, upi, 1)]).words.words).toEqual([
       'upi-swiggy-swiggy@axisbank-utib0000000-527411112222-payment',
       '·',
     ]);
-    expect(cutNotes([{ userId, id: ids[0]!, notes: NOTES[2]!, sign: 1 }]).words.words).toEqual([
+    expect(cutNotes([note(0, NOTES[2]!, 1)]).words.words).toEqual([
       '4',
       'cr-hdfc0000001-acme',
       'ltd-sal',
       'neft',
       'payroll',
     ]);
+    // Each posting with its row's sort key: the moved rows' at their new date only.
     const postings = await db.query(
-      `SELECT word, transaction_id::text AS id FROM transaction_note_word_rows WHERE user_id = $1
-        ORDER BY word COLLATE "C", transaction_id`,
+      `SELECT word, transaction_id::text AS id, transaction_date::text AS date, created_at
+         FROM transaction_note_word_rows WHERE user_id = $1
+        ORDER BY word COLLATE "C", transaction_id, transaction_date`,
       [userId],
     );
     const expectedPostings = await db.query(
-      `SELECT word, id FROM (
-         SELECT DISTINCT w.word, t.id::text AS id FROM kept t
+      `SELECT word, id, date, created_at FROM (
+         SELECT DISTINCT w.word, t.id::text AS id, t.transaction_date::text AS date, t.created_at FROM kept t
           CROSS JOIN LATERAL regexp_split_to_table(lower(t.notes), '[[:space:]]+') AS w(word)
           WHERE w.word <> '' AND NOT EXISTS (${LONGER})) d ORDER BY word COLLATE "C", id::uuid`,
     );
     expect(postings.rows).toEqual(expectedPostings.rows);
+    expect(postings.rows.filter((r) => r.date === movedDate).length).toBeGreaterThan(2);
     const words = await db.query(
       `SELECT word, n::int FROM transaction_note_words WHERE user_id = $1 ORDER BY word COLLATE "C"`,
       [userId],

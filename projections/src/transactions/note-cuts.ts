@@ -6,16 +6,37 @@
  * PostgreSQL's lower() (any locale) agree, and it holds no surrogate pair, so a JS index is a
  * PostgreSQL character. Any other note (`İ`, `É`, an emoji) goes to the SQL cut unchanged.
  */
-/** Notes that leave (-1) and arrive (+1) per owner and transaction (projector.ts `notesDeltaOf`). */
-export type NotesDelta = { userId: string; id: string; notes: string; sign: 1 | -1 };
+/**
+ * Notes that leave (-1) and arrive (+1) per owner and transaction (projector.ts `notesDeltaOf`),
+ * with the row's sort key that its postings carry (transactions migration 015): `date` is its
+ * `YYYY-MM-DD`, `createdAt` its ISO-8601 instant.
+ */
+export type NotesDelta = {
+  userId: string;
+  id: string;
+  date: string;
+  createdAt: string;
+  notes: string;
+  sign: 1 | -1;
+};
 
 /** One user's one- and two-character pieces counted per note, and the words of each note. */
 export type NoteCuts = {
   /** Notes cut in SQL (lower() of the database). */
   inSql: NotesDelta[];
   grams: { userIds: string[]; grams: string[]; n: number[] };
-  /** Postings to add (sign > 0) or take (sign < 0), one per owner, word and transaction. */
-  words: { userIds: string[]; words: string[]; ids: string[]; signs: number[] };
+  /**
+   * Postings to add (sign > 0) or take (sign < 0), one per owner, word, transaction and sort key
+   * (a row whose date moved takes its postings at the old date and adds them at the new).
+   */
+  words: {
+    userIds: string[];
+    words: string[];
+    dates: string[];
+    createdAts: string[];
+    ids: string[];
+    signs: number[];
+  };
   /** The change of each owner's count of each word (0 left out). */
   wordCounts: { userIds: string[]; words: string[]; n: number[] };
 };
@@ -38,6 +59,12 @@ export function cutsLikePostgres(text: string): boolean {
   }
   return true;
 }
+
+/**
+ * A posting's sort key and transaction as one string, parted by NUL (which no text of
+ * PostgreSQL's holds), in the order of the postings' primary key.
+ */
+const postingKey = (note: NotesDelta) => `${note.date}\0${note.createdAt}\0${note.id}`;
 
 /** `[[:space:]]` of PostgreSQL's regular expressions, for the characters cut here. */
 const SPACE = /[ \t\n\v\f\r]+/;
@@ -65,7 +92,7 @@ export function cutNotes(delta: readonly NotesDelta[]): NoteCuts {
   const out: NoteCuts = {
     inSql: [],
     grams: { userIds: [], grams: [], n: [] },
-    words: { userIds: [], words: [], ids: [], signs: [] },
+    words: { userIds: [], words: [], dates: [], createdAts: [], ids: [], signs: [] },
     wordCounts: { userIds: [], words: [], n: [] },
   };
   // One owner at a time: a piece of one character (code < 65536) or of two ASCII characters
@@ -85,6 +112,7 @@ export function cutNotes(delta: readonly NotesDelta[]): NoteCuts {
   const touched: number[] = [];
   for (const [userId, notes] of byUser) {
     const other = new Map<string, [number, number]>();
+    // Keyed by the posting's sort key and transaction (`postingKey`).
     const words = new Map<string, Map<string, number>>();
     notes.forEach((note, k) => {
       const text = note.notes.toLowerCase();
@@ -111,15 +139,20 @@ export function cutNotes(delta: readonly NotesDelta[]): NoteCuts {
           }
         }
       }
-      let own = words.get(note.id);
+      const key = postingKey(note);
+      let own = words.get(key);
       if (!own) {
         own = new Map();
-        words.set(note.id, own);
+        words.set(key, own);
       }
       for (const word of maximalWords(text)) own.set(word, (own.get(word) ?? 0) + sign);
     });
     for (const code of touched) {
       const n = counts[code]!;
+      counts[code] = 0;
+      last[code] = -1;
+      // A note that left and came back (its row's date moved) changes no count.
+      if (n === 0) continue;
       out.grams.userIds.push(userId);
       out.grams.grams.push(
         code < 65536
@@ -127,11 +160,10 @@ export function cutNotes(delta: readonly NotesDelta[]): NoteCuts {
           : String.fromCharCode((code - 65536) >> 7, (code - 65536) & 127),
       );
       out.grams.n.push(n);
-      counts[code] = 0;
-      last[code] = -1;
     }
     touched.length = 0;
     for (const [gram, [n]] of other) {
+      if (n === 0) continue;
       out.grams.userIds.push(userId);
       out.grams.grams.push(gram);
       out.grams.n.push(n);
@@ -141,25 +173,29 @@ export function cutNotes(delta: readonly NotesDelta[]): NoteCuts {
     // 277,000 postings sorted as tuples took half of this cut).
     const postings = new Map<string, Map<string, number>>();
     const wordCounts = new Map<string, number>();
-    for (const [id, own] of words) {
+    for (const [key, own] of words) {
       for (const [word, sign] of own) {
-        let ids = postings.get(word);
-        if (!ids) {
-          ids = new Map();
-          postings.set(word, ids);
+        if (sign === 0) continue;
+        let keys = postings.get(word);
+        if (!keys) {
+          keys = new Map();
+          postings.set(word, keys);
         }
-        ids.set(id, sign);
+        keys.set(key, sign);
         wordCounts.set(word, (wordCounts.get(word) ?? 0) + sign);
       }
     }
     const sorted = [...postings.keys()].sort();
     for (const word of sorted) {
-      const ids = postings.get(word)!;
-      for (const id of [...ids.keys()].sort()) {
+      const keys = postings.get(word)!;
+      for (const key of [...keys.keys()].sort()) {
+        const [date, createdAt, id] = key.split('\0') as [string, string, string];
         out.words.userIds.push(userId);
         out.words.words.push(word);
+        out.words.dates.push(date);
+        out.words.createdAts.push(createdAt);
         out.words.ids.push(id);
-        out.words.signs.push(ids.get(id)!);
+        out.words.signs.push(keys.get(key)!);
       }
     }
     for (const word of sorted) {

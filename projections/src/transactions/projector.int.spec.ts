@@ -24,6 +24,12 @@ const edit = (transactionId: string, notes: string, transactionType: 'C' | 'D', 
     type: 'UpdateTransaction',
     data: { ...record(transactionId, notes, transactionType, amount).data, now: later },
   }) as const;
+/** An edit that moves the transaction to another date, its notes as `notes`. */
+const move = (transactionId: string, notes: string, transactionDate: string) =>
+  ({
+    type: 'UpdateTransaction',
+    data: { ...record(transactionId, notes, 'D', 45000).data, transactionDate, now: later },
+  }) as const;
 const remove = (transactionId: string) =>
   ({ type: 'DeleteTransaction', data: { transactionId, userId, now: later } }) as const;
 
@@ -170,5 +176,43 @@ describe('transactions read model in PostgreSQL', () => {
       ].map(([word, n]) => ({ word, n })),
     );
     expect(await spec.rows('SELECT count(*)::int AS n FROM transaction_note_word_rows')).toEqual([{ n: 6 }]);
+  });
+
+  it("moves a row's postings with its date, as a rebuild of the same events holds them", async () => {
+    const { rent, pizza } = streams();
+    const events = [
+      ...rent.decide(record(rentId, 'Rent for March', 'D', 2500000)),
+      ...pizza.decide(record(pizzaId, 'Pizza night', 'D', 45000)),
+    ];
+    await spec.apply(events);
+    // The date alone (the notes as they were), then notes and date together.
+    const moved = [
+      ...pizza.decide(move(pizzaId, 'Pizza night', '2025-12-24')),
+      ...rent.decide(move(rentId, 'Rent for April', '2026-04-01')),
+    ];
+    await spec.apply(moved.slice(0, 1));
+    await spec.apply(moved.slice(1));
+    const NOTE_TABLES = [
+      `SELECT word, transaction_id::text AS id, transaction_date::text AS date, created_at::text AS created_at
+         FROM transaction_note_word_rows ORDER BY word, transaction_id`,
+      'SELECT word, n FROM transaction_note_words ORDER BY word',
+      'SELECT gram, n FROM transaction_note_grams ORDER BY gram COLLATE "C"',
+    ];
+    const live = await Promise.all(NOTE_TABLES.map((sql) => spec.rows(sql)));
+    expect(live[0]).toEqual(
+      [
+        ['april', rentId, '2026-04-01'],
+        ['for', rentId, '2026-04-01'],
+        ['night', pizzaId, '2025-12-24'],
+        ['pizza', pizzaId, '2025-12-24'],
+        ['rent', rentId, '2026-04-01'],
+      ].map(([word, id, date]) => ({ word, id, date, created_at: '2026-01-10 10:00:00+00' })),
+    );
+    // A rebuild folds each transaction's events into one change from nothing.
+    await spec.rows(
+      'TRUNCATE transactions, transaction_stats, transaction_note_grams, transaction_note_words, transaction_note_word_rows, transaction_months',
+    );
+    await spec.apply([...events, ...moved]);
+    expect(await Promise.all(NOTE_TABLES.map((sql) => spec.rows(sql)))).toEqual(live);
   });
 });

@@ -261,19 +261,37 @@ const statsRecords = (deltas: ReadonlyMap<string, TransactionStats>) =>
 
 /**
  * Notes that leave (-1) and notes that arrive (+1) per owner and transaction: a row whose notes
- * did not change adds nothing. The grams and words themselves are cut in SQL, with PostgreSQL's
- * lower(), the very case-folding ILIKE compares with.
+ * and sort key (date and instant recorded: its postings carry them, migration 015) did not change
+ * adds nothing; one whose date alone moved leaves and arrives with the same notes, so only its
+ * postings move. The grams and words themselves are cut in SQL, with PostgreSQL's lower(), the
+ * very case-folding ILIKE compares with.
  */
 export function notesDeltaOf(changes: readonly RowChange<TransactionRow>[]): NotesDelta[] {
   const delta: NotesDelta[] = [];
   for (const { before, after } of changes) {
-    if (before && after && searchText(before) === searchText(after) && before.userId === after.userId)
+    if (
+      before &&
+      after &&
+      searchText(before) === searchText(after) &&
+      before.userId === after.userId &&
+      before.transactionDate === after.transactionDate &&
+      before.createdAt === after.createdAt
+    )
       continue;
-    if (before) delta.push({ userId: before.userId, id: before.id, notes: searchText(before), sign: -1 });
-    if (after) delta.push({ userId: after.userId, id: after.id, notes: searchText(after), sign: 1 });
+    if (before) delta.push(noteOf(before, -1));
+    if (after) delta.push(noteOf(after, 1));
   }
   return delta;
 }
+
+const noteOf = (row: TransactionRow, sign: 1 | -1): NotesDelta => ({
+  userId: row.userId,
+  id: row.id,
+  date: row.transactionDate,
+  createdAt: row.createdAt,
+  notes: searchText(row),
+  sign,
+});
 
 /**
  * What a search reads of a row: its notes, and an imported row's raw narration after a line
@@ -300,7 +318,8 @@ const NOTE_WORDS = `SELECT DISTINCT w.word FROM regexp_split_to_table(lower(r."n
 
 /** The records of a `notesDeltaOf` in `$param`. */
 const NOTES_DELTA = (param: string) =>
-  `jsonb_to_recordset(${param}::jsonb) AS r("userId" text, "id" uuid, "notes" text, "sign" integer)`;
+  `jsonb_to_recordset(${param}::jsonb) AS r("userId" text, "id" uuid, "date" date, "createdAt" timestamptz,
+     "notes" text, "sign" integer)`;
 
 /**
  * Adds each note's pieces and words to its owner's counts, dictionary and postings
@@ -311,28 +330,31 @@ const NOTES_DELTA = (param: string) =>
  * statement group what both cuts give).
  */
 const ADD_TO_NOTE_INDEXES = (p: Record<NoteParam, string>, mixed: boolean) => {
-  const postings = `SELECT * FROM unnest(${p.wordUsers}::text[], ${p.words}::text[], ${p.wordIds}::uuid[], ${p.wordSigns}::int[])`;
+  const postings = `SELECT * FROM unnest(${p.wordUsers}::text[], ${p.words}::text[], ${p.wordDates}::date[],
+       ${p.wordCreatedAts}::timestamptz[], ${p.wordIds}::uuid[], ${p.wordSigns}::int[])`;
   const grams = `SELECT * FROM unnest(${p.gramUsers}::text[], ${p.grams}::text[], ${p.gramCounts}::int[])`;
   return `word_delta AS (
        ${
          mixed
-           ? `SELECT user_id, word, transaction_id, sum(sign)::int AS sign FROM (
-         SELECT r."userId" AS user_id, w.word, r."id" AS transaction_id, r."sign"
+           ? `SELECT user_id, word, transaction_date, created_at, transaction_id, sum(sign)::int AS sign FROM (
+         SELECT r."userId" AS user_id, w.word, r."date" AS transaction_date, r."createdAt" AS created_at,
+                r."id" AS transaction_id, r."sign"
            FROM ${NOTES_DELTA(p.notes)}
            CROSS JOIN LATERAL (${NOTE_WORDS}) w
          UNION ALL ${postings}
        ) cut
-        GROUP BY 1, 2, 3`
-           : `SELECT * FROM (${postings}) AS d(user_id, word, transaction_id, sign)`
+        GROUP BY 1, 2, 3, 4, 5`
+           : `SELECT * FROM (${postings}) AS d(user_id, word, transaction_date, created_at, transaction_id, sign)`
        }
      ),
      postings_gone AS (
        DELETE FROM transaction_note_word_rows p USING word_delta d
-        WHERE d.sign < 0 AND p.user_id = d.user_id AND p.word = d.word AND p.transaction_id = d.transaction_id
+        WHERE d.sign < 0 AND p.user_id = d.user_id AND p.word = d.word AND p.transaction_date = d.transaction_date
+          AND p.created_at = d.created_at AND p.transaction_id = d.transaction_id
      ),
      postings_new AS (
-       INSERT INTO transaction_note_word_rows (user_id, word, transaction_id)
-       SELECT user_id, word, transaction_id FROM word_delta WHERE sign > 0
+       INSERT INTO transaction_note_word_rows (user_id, word, transaction_date, created_at, transaction_id)
+       SELECT user_id, word, transaction_date, created_at, transaction_id FROM word_delta WHERE sign > 0
        ON CONFLICT DO NOTHING
      ),
      words AS (
@@ -372,6 +394,8 @@ type NoteParam =
   | 'gramCounts'
   | 'wordUsers'
   | 'words'
+  | 'wordDates'
+  | 'wordCreatedAts'
   | 'wordIds'
   | 'wordSigns'
   | 'wordCountUsers'
@@ -389,6 +413,8 @@ function noteIndexParams(delta: readonly NotesDelta[], first: number) {
     gramCounts: cuts.grams.n,
     wordUsers: cuts.words.userIds,
     words: cuts.words.words,
+    wordDates: cuts.words.dates,
+    wordCreatedAts: cuts.words.createdAts,
     wordIds: cuts.words.ids,
     wordSigns: cuts.words.signs,
     ...(!mixed && {

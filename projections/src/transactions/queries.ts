@@ -269,14 +269,92 @@ async function knownMatches(
 /** Three letters or digits in a row: a term pg_trgm cuts at least one trigram from. */
 const TRIGRAM = /[\p{L}\p{N}]{3}/u;
 
-type WordMatches = { spaced: boolean; total: number; words: string[] | null; everything: number | null };
+type WordMatches = {
+  spaced: boolean;
+  total: number;
+  words: string[] | null;
+  everything: number | null;
+  /** Whether the statement read the page from the postings (`wordsAndPage`): its rows follow. */
+  paged?: boolean;
+};
+
+/**
+ * The words of the user's dictionary holding the LIKE pattern `$2` (`word`: the column as the
+ * words' trigram index serves it, or not), and what `WordMatches` reads of them: the rows they
+ * hold counted (one word's count, or the union of several words' postings) and every row of the
+ * user's. The pattern is read through `term` (a parameter of the executor, unknown to the
+ * planner), so a plan for the term itself estimates what the generic plan does and PostgreSQL
+ * keeps the generic one after its first five: with `lower($2)` in the scan, each term's own plan
+ * came cheaper than the generic one, so every search was planned again (0.5 ms of PostgreSQL of
+ * a search's 0.6, pg_prepared_statements: 0 generic plans).
+ */
+const WORD_MATCHES = (
+  word: string,
+) => `term AS (SELECT lower($2) ~ '[[:space:]]' AS spaced, lower($2) AS pattern),
+     matched AS MATERIALIZED (
+       SELECT word, n FROM transaction_note_words
+        WHERE user_id = $1 AND ${word} LIKE (SELECT pattern FROM term) ESCAPE '\\' AND NOT (SELECT spaced FROM term)
+     ),
+     found AS MATERIALIZED (
+       SELECT (SELECT spaced FROM term) AS spaced,
+              (SELECT count(*) FROM matched)::int AS words_n,
+              (CASE WHEN (SELECT count(*) FROM matched) <= 1 THEN (SELECT coalesce(sum(n), 0) FROM matched)
+                    ELSE (SELECT count(DISTINCT p.transaction_id) FROM transaction_note_word_rows p
+                           WHERE p.user_id = $1 AND p.word IN (SELECT word FROM matched)) END)::int AS total,
+              (SELECT array_agg(word) FROM matched) AS words,
+              (SELECT total_transactions FROM transaction_stats WHERE user_id = $1)::int AS everything
+     )`;
+
+/**
+ * Postings a page by date may read of several words (each word's first page-end, `$3`, in the
+ * sort order); past it the page is read as `knownMatches` reads it. One word's are read
+ * whatever the page: its first page-end postings, fewer than any other way reads.
+ */
+const MERGED_POSTINGS = 2000;
+
+/**
+ * `WORD_MATCHES` and, sorted by date, the page itself from the postings (migration 015: each
+ * carries its row's date, instant recorded and id, the key's last columns, so a word's rows in
+ * that order are a range of the key): the first `$3` (offset + limit) postings of each word
+ * holding the term in the sort order, each row once, the `$4` (offset) first skipped, joined to
+ * their rows. A row of the page is among the first `$3` of each word it holds, so the union of
+ * each word's first `$3` holds the page. `found`'s row comes first, with `paged` (whether the
+ * page was read); the page's rows, if any, follow in the same row set, joined to it.
+ */
+const WORDS_AND_PAGE = (word: string, direction: SortOrder) => {
+  const by = (date: string, created: string, id: string) =>
+    `${date} ${direction}, ${created} ${direction}, ${id} ${direction}`;
+  return `WITH ${WORD_MATCHES(word)},
+     paging AS (
+       SELECT f.words_n = 1 OR f.words_n * $3::int <= ${MERGED_POSTINGS} AS paged FROM found f
+     ),
+     page AS (
+       SELECT q.transaction_id AS page_id, q.transaction_date AS page_date, q.created_at AS page_created
+         FROM matched m CROSS JOIN LATERAL (
+           SELECT p.transaction_id, p.transaction_date, p.created_at FROM transaction_note_word_rows p
+            WHERE p.user_id = $1 AND p.word = m.word
+            ORDER BY ${by('p.transaction_date', 'p.created_at', 'p.transaction_id')} LIMIT $3::int) q
+        WHERE (SELECT paged FROM paging)
+        GROUP BY 1, 2, 3
+        ORDER BY ${by('2', '3', '1')} LIMIT $3::int - $4::int OFFSET $4::int
+     )
+     SELECT f.spaced, f.total, f.words, f.everything, (SELECT paged FROM paging) AS paged, r.*
+       FROM found f LEFT JOIN (
+         SELECT ${TRANSACTION_COLUMNS}, page_id, page_date, page_created
+           FROM page JOIN transactions t ON t.id = page.page_id
+       ) r ON true
+      ORDER BY ${by('r.page_date', 'r.page_created', 'r.page_id')}`;
+};
 
 /**
  * A search of a term without white space, from the user's note words (004_note_words.sql), or
  * null for a term with white space (one that may span two words). Such a term occurs only
  * inside a word, so the matching rows are those holding a word that holds it: the count is the
  * dictionary's (the postings' union when several words hold it), never a visit of every match.
- * The page is then read the cheaper of two ways, each about proportional to the rows it reads:
+ * Sorted by date, the page comes in the same statement, from the postings in that order
+ * (`WORDS_AND_PAGE`), unless the term is in so many words that reading each one's would cost
+ * more. Otherwise the page is then read the cheaper of two ways, each about proportional to the
+ * rows it reads:
  * - a common term: a window of the sort order's index, of about twice the rows that hold the
  *   page's matches at the term's share, filtered; should the matches bunch outside it, as below;
  * - a rare term: its postings' rows, sorted.
@@ -293,27 +371,24 @@ async function searchByWords(
   // with a trigram (three letters or digits in a row, as pg_trgm cuts them) among every user's;
   // a term without one would read the whole index, so its words are the user's, scanned.
   const word = TRIGRAM.test(search) ? 'word' : "(word || '')";
-  const { rows } = await db.query<WordMatches>(
-    `WITH term AS (SELECT lower($2) ~ '[[:space:]]' AS spaced),
-     matched AS (
-       SELECT word, n FROM transaction_note_words
-        WHERE user_id = $1 AND ${word} LIKE lower($2) ESCAPE '\\' AND NOT (SELECT spaced FROM term)
-     )
-     SELECT (SELECT spaced FROM term) AS spaced,
-            (CASE WHEN (SELECT count(*) FROM matched) <= 1 THEN (SELECT coalesce(sum(n), 0) FROM matched)
-                  ELSE (SELECT count(DISTINCT p.transaction_id) FROM transaction_note_word_rows p
-                         WHERE p.user_id = $1 AND p.word IN (SELECT word FROM matched)) END)::int AS total,
-            (SELECT array_agg(word) FROM matched) AS words,
-            (SELECT total_transactions FROM transaction_stats WHERE user_id = $1)::int AS everything`,
-    [userId, pattern],
+  const byDate = query.sortBy === 'transaction_date';
+  const { rows } = await db.query<WordMatches & Partial<DbTransactionRow>>(
+    byDate
+      ? WORDS_AND_PAGE(word, query.sortOrder === 'ASC' ? 'ASC' : 'DESC')
+      : `WITH ${WORD_MATCHES(word)} SELECT spaced, total, words, everything FROM found`,
+    byDate ? [userId, pattern, sql.offset + query.limit, sql.offset] : [userId, pattern],
     // Named: its generic plan stays on the words' trigram index (EXPLAIN with
     // plan_cache_mode = force_generic_plan: 14 buffers, 0.1 ms for "swiggy" in a 100,000-row
-    // book), so PostgreSQL parses and plans it once per connection.
+    // book) and the postings' key, so PostgreSQL parses and plans it once per connection.
     { prepared: true },
   );
   const found = rows[0];
   if (!found || found.spaced) return null;
   const total = Number(found.total);
+  if (found.paged) {
+    const page = found.id ? (rows as DbTransactionRow[]).map(fromDb) : [];
+    return { rows: page, totalItems: total };
+  }
   const everything = Number(found.everything ?? total);
   return knownMatches(db, query, sql, { total, everything }, async () => {
     const { rows: posted } = await db.query<DbTransactionRow>(

@@ -145,15 +145,28 @@ describe.each(['postgres', 'embedded'] as const)('imported rows and commits (%s)
       ]),
     );
 
-    // Rebuilt from the log, the read models hold the same rows.
-    const snapshot = async () =>
-      (
+    // Rebuilt from the log, the read models hold the same rows, and the same note postings, each
+    // with its row's date and instant recorded (transactions migration 015; one row's date moved).
+    const snapshot = async () => ({
+      rows: (
         await t.platform.db.query(
           `SELECT id, notes, amount::text, version FROM transactions WHERE import_id = $1::uuid ORDER BY id`,
           [id],
         )
-      ).rows;
+      ).rows,
+      postings: (
+        await t.platform.db.query(
+          `SELECT p.word, p.transaction_id::text AS id, p.transaction_date::text AS date, p.created_at,
+                  p.transaction_date = t.transaction_date AND p.created_at = t.created_at AS keyed
+             FROM transaction_note_word_rows p JOIN transactions t ON t.id = p.transaction_id
+            WHERE t.import_id = $1::uuid ORDER BY p.transaction_id, p.word`,
+          [id],
+        )
+      ).rows,
+    });
     const live = await snapshot();
+    expect(live.postings.length).toBeGreaterThan(live.rows.length);
+    expect(live.postings.filter((p) => !p.keyed)).toEqual([]);
     for (const name of ['transactions', 'accounts', 'ledger']) await t.platform.runner.rebuild(name);
     expect(await snapshot()).toEqual(live);
 
