@@ -154,10 +154,16 @@ export function foldBatch(
 /** The columns of the transaction's declared fields (`TRANSACTION_FIELDS`). */
 const FIELD_COLUMNS = columnsOf(TRANSACTION_FIELDS);
 
-export const TRANSACTION_COLUMNS = `id::text AS id, user_id, ${FIELD_COLUMNS.select()},
-  raw_narration, import_id::text AS import_id,
-  to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at,
-  to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS updated_at, version`;
+/** `TRANSACTION_COLUMNS` of the table under `alias` (for a statement that joins it to others). */
+export const transactionColumnsOf = (alias?: string) => {
+  const a = alias === undefined ? '' : `${alias}.`;
+  return `${a}id::text AS id, ${a}user_id, ${FIELD_COLUMNS.select(alias)},
+  ${a}raw_narration, ${a}import_id::text AS import_id,
+  to_char(${a}created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at,
+  to_char(${a}updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS updated_at, ${a}version`;
+};
+
+export const TRANSACTION_COLUMNS = transactionColumnsOf();
 
 /** A row as `TRANSACTION_COLUMNS` reads it: the fields' columns (see `columnsOf`) and the row's own. */
 export type DbTransactionRow = Readonly<Record<string, unknown>> & {

@@ -6,6 +6,7 @@ import {
   TRANSACTION_COLUMNS,
   type TransactionRow,
   type TransactionStats,
+  transactionColumnsOf,
 } from './projector';
 
 export type { TransactionRow, TransactionStats } from './projector';
@@ -270,40 +271,48 @@ async function knownMatches(
 const TRIGRAM = /[\p{L}\p{N}]{3}/u;
 
 type WordMatches = {
-  spaced: boolean;
   total: number;
+  /** The matching words and every row of the user's: read only when the page was not (`paged`). */
   words: string[] | null;
   everything: number | null;
-  /** Whether the statement read the page from the postings (`wordsAndPage`): its rows follow. */
+  /** Whether the statement read the page from the postings (`WORDS_AND_PAGE`): its rows follow. */
   paged?: boolean;
 };
 
 /**
  * The words of the user's dictionary holding the LIKE pattern `$2` (`word`: the column as the
- * words' trigram index serves it, or not), and what `WordMatches` reads of them: the rows they
- * hold counted (one word's count, or the union of several words' postings) and every row of the
- * user's. The pattern is read through `term` (a parameter of the executor, unknown to the
- * planner), so a plan for the term itself estimates what the generic plan does and PostgreSQL
- * keeps the generic one after its first five: with `lower($2)` in the scan, each term's own plan
- * came cheaper than the generic one, so every search was planned again (0.5 ms of PostgreSQL of
- * a search's 0.6, pg_prepared_statements: 0 generic plans).
+ * words' trigram index serves it, or not), and `found`: how many there are, the rows they hold
+ * if one word (its count), and whether a page by date is read from their postings (`paged`: one
+ * word, or few enough that each one's first page-end postings are fewer than `MERGED_POSTINGS`).
+ * The pattern is read through an InitPlan (`(SELECT lower($2))`, a value unknown to the planner),
+ * so a plan for the term itself estimates what the generic plan does and PostgreSQL keeps the
+ * generic one after its first five: with `lower($2)` in the scan, each term's own plan came
+ * cheaper than the generic one, so every search was planned again (0.5 ms of PostgreSQL of a
+ * search's 0.6, pg_prepared_statements: 0 generic plans).
  */
-const WORD_MATCHES = (
-  word: string,
-) => `term AS (SELECT lower($2) ~ '[[:space:]]' AS spaced, lower($2) AS pattern),
-     matched AS MATERIALIZED (
+const WORD_MATCHES = (word: string) => `matched AS MATERIALIZED (
        SELECT word, n FROM transaction_note_words
-        WHERE user_id = $1 AND ${word} LIKE (SELECT pattern FROM term) ESCAPE '\\' AND NOT (SELECT spaced FROM term)
+        WHERE user_id = $1 AND ${word} LIKE (SELECT lower($2)) ESCAPE '\\'
      ),
      found AS MATERIALIZED (
-       SELECT (SELECT spaced FROM term) AS spaced,
-              (SELECT count(*) FROM matched)::int AS words_n,
-              (CASE WHEN (SELECT count(*) FROM matched) <= 1 THEN (SELECT coalesce(sum(n), 0) FROM matched)
-                    ELSE (SELECT count(DISTINCT p.transaction_id) FROM transaction_note_word_rows p
-                           WHERE p.user_id = $1 AND p.word IN (SELECT word FROM matched)) END)::int AS total,
-              (SELECT array_agg(word) FROM matched) AS words,
-              (SELECT total_transactions FROM transaction_stats WHERE user_id = $1)::int AS everything
+       SELECT count(*)::int AS words_n, coalesce(sum(n), 0)::int AS n,
+              count(*) = 1 OR count(*) * $3::int <= ${MERGED_POSTINGS} AS paged
+         FROM matched
      )`;
+
+/**
+ * What the caller reads of `found` (after `WORD_MATCHES`; `paged`: whether the page was read): the rows holding the term counted (one
+ * word's count, or the union of several words' postings), and, only when the page is not read
+ * from the postings, the words and every row of the user's (each an InitPlan, run only if its
+ * CASE reaches it).
+ */
+const foundColumns = (paged: string) => `CASE WHEN f.words_n <= 1 THEN f.n
+              ELSE (SELECT count(DISTINCT p.transaction_id) FROM transaction_note_word_rows p
+                     WHERE p.user_id = $1 AND p.word IN (SELECT word FROM matched))::int END AS total,
+            CASE WHEN NOT ${paged} THEN (SELECT array_agg(word) FROM matched) END AS words,
+            CASE WHEN NOT ${paged} THEN (SELECT total_transactions FROM transaction_stats WHERE user_id = $1)::int
+              END AS everything,
+            ${paged} AS paged`;
 
 /**
  * Postings a page by date may read of several words (each word's first page-end, `$3`, in the
@@ -318,32 +327,28 @@ const MERGED_POSTINGS = 2000;
  * that order are a range of the key): the first `$3` (offset + limit) postings of each word
  * holding the term in the sort order, each row once, the `$4` (offset) first skipped, joined to
  * their rows. A row of the page is among the first `$3` of each word it holds, so the union of
- * each word's first `$3` holds the page. `found`'s row comes first, with `paged` (whether the
- * page was read); the page's rows, if any, follow in the same row set, joined to it.
+ * each word's first `$3` holds the page. Each row of the answer carries `foundColumns`; with no
+ * page (none found, or not `paged`) the answer is one row of them alone. Only the page's own
+ * columns are sent: its sort key stays in the statement (ORDER BY), which the driver would
+ * otherwise parse into dates on every row.
  */
 const WORDS_AND_PAGE = (word: string, direction: SortOrder) => {
   const by = (date: string, created: string, id: string) =>
     `${date} ${direction}, ${created} ${direction}, ${id} ${direction}`;
   return `WITH ${WORD_MATCHES(word)},
-     paging AS (
-       SELECT f.words_n = 1 OR f.words_n * $3::int <= ${MERGED_POSTINGS} AS paged FROM found f
-     ),
      page AS (
        SELECT q.transaction_id AS page_id, q.transaction_date AS page_date, q.created_at AS page_created
          FROM matched m CROSS JOIN LATERAL (
            SELECT p.transaction_id, p.transaction_date, p.created_at FROM transaction_note_word_rows p
             WHERE p.user_id = $1 AND p.word = m.word
             ORDER BY ${by('p.transaction_date', 'p.created_at', 'p.transaction_id')} LIMIT $3::int) q
-        WHERE (SELECT paged FROM paging)
+        WHERE (SELECT paged FROM found)
         GROUP BY 1, 2, 3
         ORDER BY ${by('2', '3', '1')} LIMIT $3::int - $4::int OFFSET $4::int
      )
-     SELECT f.spaced, f.total, f.words, f.everything, (SELECT paged FROM paging) AS paged, r.*
-       FROM found f LEFT JOIN (
-         SELECT ${TRANSACTION_COLUMNS}, page_id, page_date, page_created
-           FROM page JOIN transactions t ON t.id = page.page_id
-       ) r ON true
-      ORDER BY ${by('r.page_date', 'r.page_created', 'r.page_id')}`;
+     SELECT ${foundColumns('f.paged')}, ${transactionColumnsOf('t')}
+       FROM found f LEFT JOIN (page JOIN transactions t ON t.id = page.page_id) ON true
+      ORDER BY ${by('page.page_date', 'page.page_created', 'page.page_id')}`;
 };
 
 /**
@@ -366,6 +371,8 @@ async function searchByWords(
   query: TransactionListQuery,
   sql: { filter: string; params: unknown[]; order: string; offset: number },
 ): Promise<TransactionPage | null> {
+  // A term with a white space of any locale may span two words: not for the words alone.
+  if (ANY_SPACE.test(search)) return null;
   const pattern = likePattern(search);
   // The words' trigram index (012_note_words_word_trgm.sql) finds the few words holding a term
   // with a trigram (three letters or digits in a row, as pg_trgm cuts them) among every user's;
@@ -375,15 +382,15 @@ async function searchByWords(
   const { rows } = await db.query<WordMatches & Partial<DbTransactionRow>>(
     byDate
       ? WORDS_AND_PAGE(word, query.sortOrder === 'ASC' ? 'ASC' : 'DESC')
-      : `WITH ${WORD_MATCHES(word)} SELECT spaced, total, words, everything FROM found`,
-    byDate ? [userId, pattern, sql.offset + query.limit, sql.offset] : [userId, pattern],
+      : `WITH ${WORD_MATCHES(word)} SELECT ${foundColumns('false')} FROM found f`,
+    byDate ? [userId, pattern, sql.offset + query.limit, sql.offset] : [userId, pattern, 0],
     // Named: its generic plan stays on the words' trigram index (EXPLAIN with
     // plan_cache_mode = force_generic_plan: 14 buffers, 0.1 ms for "swiggy" in a 100,000-row
     // book) and the postings' key, so PostgreSQL parses and plans it once per connection.
     { prepared: true },
   );
   const found = rows[0];
-  if (!found || found.spaced) return null;
+  if (!found) return null;
   const total = Number(found.total);
   if (found.paged) {
     const page = found.id ? (rows as DbTransactionRow[]).map(fromDb) : [];
