@@ -152,11 +152,8 @@ export async function listTransactions(
       plainSearch(`$${params.length}`),
     );
     const sql = { filter: windowFilter, params, order, offset };
-    const short = await shortSearchCount(db, userId, query.search);
-    if (short) {
-      // Known count: the page is a window of the sort order's index, or the postings' rows.
-      return knownMatches(db, query, sql, short, () => page());
-    }
+    const short = await shortSearch(db, userId, query.search, query, sql, () => page());
+    if (short) return short;
     const found = await searchByWords(db, userId, query.search, query, sql);
     if (found) return found;
   }
@@ -208,22 +205,57 @@ export async function listTransactions(
 }
 
 /**
- * The number of the user's transactions whose notes hold a search of one or two characters (as
- * PostgreSQL lower-cases it), from the note grams the projection keeps, and of all the user's
- * transactions; null for a longer search.
+ * A page of a search of one or two characters (as PostgreSQL lower-cases it), or null for a
+ * longer search. One named statement reads the count, from the note grams the projection keeps,
+ * and the page the way `knownMatches` reads a common term's: a window of the sort order's index,
+ * of about twice the rows that hold the page's matches at the term's share (`size`), filtered by
+ * plain ILIKE; it is read only if smaller than the matches. A rare term's page, or one whose
+ * matches bunch outside the window, is then its postings' rows (`postings`). The values reach
+ * the filters through InitPlans, so the plan is the generic one (the sort order's index range
+ * on the user, under a LIMIT), parsed and planned once per connection; with them in sight every
+ * call was planned again (0.30 ms of PostgreSQL against 0.14).
  */
-async function shortSearchCount(db: Queryable, userId: string, search: string): Promise<MatchCount | null> {
+async function shortSearch(
+  db: Queryable,
+  userId: string,
+  search: string,
+  query: TransactionListQuery,
+  sql: { order: string; offset: number },
+  postings: () => Promise<TransactionRow[]>,
+): Promise<TransactionPage | null> {
   if ([...search].length > 2) return null;
-  const { rows } = await db.query<{ n: number | null; everything: number | null }>(
-    `SELECT CASE WHEN char_length(lower($2)) <= 2 THEN coalesce(
-              (SELECT n FROM transaction_note_grams WHERE user_id = $1 AND gram = lower($2)), 0) END AS n,
-            (SELECT total_transactions FROM transaction_stats WHERE user_id = $1)::int AS everything`,
-    [userId, search],
+  const { rows } = await db.query<
+    Partial<DbTransactionRow> & { total: number | null; everything: number | null; size: number | null }
+  >(
+    `WITH g AS MATERIALIZED (
+       SELECT CASE WHEN char_length(lower($2)) <= 2 THEN coalesce(
+                (SELECT n FROM transaction_note_grams WHERE user_id = $1 AND gram = (SELECT lower($2))), 0) END AS n,
+              (SELECT total_transactions FROM transaction_stats WHERE user_id = $1)::int AS everything
+     ),
+     w AS MATERIALIZED (
+       SELECT n, everything, ceil(($4::int + $5::int) * everything * 2.0 / greatest(n, 1))::int + $5::int AS size
+         FROM g
+     )
+     SELECT w.n AS total, w.everything, w.size, ${transactionColumnsOf('t')}
+       FROM w LEFT JOIN LATERAL (
+         SELECT * FROM (SELECT * FROM transactions t
+                         WHERE t.user_id = $1 AND (SELECT w.n > $4::int AND w.size < w.n)
+                         ORDER BY ${sql.order} LIMIT (SELECT size FROM w)) t
+          WHERE ${plainSearch('(SELECT $3::text)')}
+          ORDER BY ${sql.order} LIMIT $5::int OFFSET $4::int
+       ) t ON true
+      ORDER BY ${sql.order}`,
+    [userId, search, likePattern(search), sql.offset, query.limit],
     { prepared: true },
   );
-  const n = rows[0]?.n;
-  if (n === null || n === undefined) return null;
-  return { total: Number(n), everything: Number(rows[0]?.everything ?? n) };
+  const first = rows[0];
+  if (first?.total === null || first?.total === undefined) return null;
+  const total = Number(first.total);
+  const { offset } = sql;
+  if (total === 0 || offset >= total) return { rows: [], totalItems: total };
+  const walked = first.id ? (rows as DbTransactionRow[]).map(fromDb) : [];
+  if (walked.length === Math.min(query.limit, total - offset)) return { rows: walked, totalItems: total };
+  return { rows: await postings(), totalItems: total };
 }
 
 /** How many of the user's transactions match a search, and how many they have in all. */
