@@ -168,7 +168,7 @@ async function listLoansOn(
   const needsJoin = Boolean(search);
   const counted = `SELECT count(*)::int AS n FROM ${needsJoin ? VIEW_FROM : 'loans l'} WHERE ${filter}`;
   const page = `SELECT ${VIEW_COLUMNS}, (${counted}) AS total FROM ${VIEW_FROM} WHERE ${filter}
-     ORDER BY ${order} LIMIT $${params.length + 1}::int OFFSET $${params.length + 2}::bigint`;
+     ORDER BY ${order} LIMIT (SELECT $${params.length + 1}::int) OFFSET (SELECT $${params.length + 2}::bigint)`;
   const values = [...params, query.limit, (query.page - 1) * query.limit];
   // One round trip: the count is an uncorrelated subquery, run once; an empty page (past the
   // end) asks for it on its own. The page is a parameter, so the text is one of a few hundred

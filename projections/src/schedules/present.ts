@@ -176,7 +176,8 @@ export async function loanPresentParts(
     `SELECT h.loan_id::text AS loan_id, ${PRESENT_PARTS.columns}
        FROM loan_schedules h
        ${PRESENT_PARTS.joins}
-      WHERE h.user_id = $1 AND h.loan_id = ANY($2::uuid[])`,
+      WHERE h.user_id = $1 AND h.loan_id = ANY((SELECT $2::uuid[])::uuid[])`,
+    // The ids through an InitPlan, so the generic plan is kept (see `loanStandings`).
     [userId, loanIds, asOf],
     { prepared: true },
   );

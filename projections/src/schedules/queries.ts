@@ -141,8 +141,10 @@ export async function loanStandings(
     `SELECT h.loan_id::text AS loan_id, to_char(h.closed_on, 'YYYY-MM-DD') AS closed_on,
             ${STANDING_COLUMNS}
        FROM loan_schedules h LEFT JOIN loans l ON l.id = h.loan_id
-      WHERE h.user_id = $1 AND h.loan_id = ANY($2::uuid[])`,
+      WHERE h.user_id = $1 AND h.loan_id = ANY((SELECT $2::uuid[])::uuid[])`,
     [userId, loanIds],
+    // The ids through an InitPlan: a plan for the array itself came cheaper than the generic
+    // one, so PostgreSQL planned the statement again on every call (0 generic plans).
     { prepared: true },
   );
   return standingsOf(db, rows, today);
@@ -173,7 +175,8 @@ export async function standingsOf(
     const [emis, marks] = await Promise.all([
       db.query<{ loan_id: string; payment_number: number; emi_date: string; emi: string }>(
         `SELECT loan_id::text AS loan_id, payment_number, to_char(emi_date, 'YYYY-MM-DD') AS emi_date, emi::text AS emi
-           FROM loan_schedule_rows WHERE loan_id = ANY($1::uuid[]) AND kind = 'emi' AND emi_date <= $2::date`,
+           FROM loan_schedule_rows
+          WHERE loan_id = ANY((SELECT $1::uuid[])::uuid[]) AND kind = 'emi' AND emi_date <= (SELECT $2::date)`,
         [judged, today],
         { prepared: true },
       ),
