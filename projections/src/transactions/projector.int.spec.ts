@@ -231,7 +231,10 @@ describe('transactions read model in PostgreSQL', () => {
         ...pizza.decide(record(pizzaId, 'Pizza night', 'D', 45000)),
         ...rent.decide(edit(rentId, 'Rent for March and April', 'D', 2600000)),
       ],
-      [...pizza.decide(move(pizzaId, 'Pizza night out', '2025-12-24')), ...salary.decide(remove(salaryId))],
+      [
+        ...pizza.decide(move(pizzaId, 'Pizza night out café', '2025-12-24')),
+        ...salary.decide(remove(salaryId)),
+      ],
     ];
     for (const batch of batches) await spec.apply(batch);
     const TABLES = [
@@ -245,6 +248,7 @@ describe('transactions read model in PostgreSQL', () => {
     ];
     const live = await Promise.all(TABLES.map((sql) => spec.rows(sql)));
     expect(live[2]).toContainEqual({ user_id: userId, gram: 'ou', n: 1 });
+    expect(live[2]).toContainEqual({ user_id: userId, gram: 'é', n: 1 });
     await spec.rows(
       'TRUNCATE transactions, transaction_stats, transaction_note_grams, transaction_note_words, transaction_note_word_rows, transaction_months',
     );

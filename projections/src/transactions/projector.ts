@@ -647,8 +647,7 @@ export async function deriveNoteIndexes(tx: Queryable): Promise<void> {
          FROM transactions WHERE user_id = ANY($1::text[])`,
       [users],
     );
-    await addToNoteIndexes(
-      tx,
+    const cuts = cutNotes(
       rows.map((r) => ({
         userId: r.user_id,
         id: r.id,
@@ -658,6 +657,31 @@ export async function deriveNoteIndexes(tx: Queryable): Promise<void> {
         sign: 1,
       })),
     );
+    // These owners have no row yet: plain inserts of what JS cut (every sign and count > 0)...
+    await tx.query(
+      `WITH grams AS (
+         INSERT INTO transaction_note_grams (user_id, gram, n) SELECT * FROM unnest($1::text[], $2::text[], $3::int[])
+       ), words AS (
+         INSERT INTO transaction_note_words (user_id, word, n) SELECT * FROM unnest($4::text[], $5::text[], $6::int[])
+       )
+       INSERT INTO transaction_note_word_rows (user_id, word, transaction_date, created_at, transaction_id)
+       SELECT * FROM unnest($7::text[], $8::text[], $9::date[], $10::timestamptz[], $11::uuid[])`,
+      [
+        cuts.grams.userIds,
+        cuts.grams.grams,
+        cuts.grams.n,
+        cuts.wordCounts.userIds,
+        cuts.wordCounts.words,
+        cuts.wordCounts.n,
+        cuts.words.userIds,
+        cuts.words.words,
+        cuts.words.dates,
+        cuts.words.createdAts,
+        cuts.words.ids,
+      ],
+    );
+    // ...then the notes JS cannot cut like PostgreSQL, added to them as a batch adds them.
+    await addToNoteIndexes(tx, cuts.inSql);
   }
 }
 
