@@ -61,6 +61,11 @@ export type ProjectionDefinition<T extends string, E extends RecordedEvent> = {
   asyncCommit?: boolean;
   /** Indexes a rebuild builds after its replay (types.ts `deferredIndexes`). */
   deferredIndexes?: readonly string[];
+  /** A rebuild's bulk path (types.ts `bulk`); `apply` sees only the handled events. */
+  bulk?: {
+    apply(tx: Queryable, events: readonly NoInfer<E>[]): Promise<void>;
+    finish(tx: Queryable): Promise<void>;
+  };
 };
 
 /**
@@ -85,5 +90,14 @@ export function defineProjection<const T extends string, E extends RecordedEvent
       const mine = events.filter(isHandled);
       if (mine.length > 0) await definition.apply(tx, mine);
     },
+    ...(definition.bulk && {
+      bulk: {
+        async apply(tx, events) {
+          const mine = events.filter(isHandled);
+          if (mine.length > 0) await definition.bulk?.apply(tx, mine);
+        },
+        finish: definition.bulk.finish,
+      },
+    }),
   };
 }

@@ -197,8 +197,27 @@ export function createRebuild(ctx: RunnerContext, { rebuildBatchSize }: { rebuil
       await tx.query(
         `SET LOCAL search_path TO ${quote(schema)}, ${quote(live)}; SET LOCAL synchronous_commit TO off`,
       );
-      if (handled.length > 0) await projection.apply(tx, handled);
+      if (handled.length > 0) await (projection.bulk ?? projection).apply(tx, handled);
       return true;
+    });
+  }
+
+  /**
+   * Derives on the copy what the projection's bulk path left out of its batches (types.ts
+   * `bulk`); again before each swap attempt, so batches applied since are counted too.
+   */
+  async function finishBulk(name: string): Promise<void> {
+    const { projection } = ctx.get(name);
+    const { bulk } = projection;
+    if (!bulk) return;
+    const schema = rebuildSchemaOf(name);
+    const live = await currentSchema();
+    await db.transaction(async (tx) => {
+      await tx.query('SELECT pg_advisory_xact_lock($1::int, hashtext($2))', [REBUILD_LOCK, name]);
+      await tx.query(
+        `SET LOCAL search_path TO ${quote(schema)}, ${quote(live)}; SET LOCAL synchronous_commit TO off`,
+      );
+      await bulk.finish(tx);
     });
   }
 
@@ -284,6 +303,7 @@ export function createRebuild(ctx: RunnerContext, { rebuildBatchSize }: { rebuil
       const events = await next;
       const last = events[events.length - 1];
       if (!last) {
+        await finishBulk(name);
         await buildDeferredIndexes(name);
         if (await trySwap(name, position)) break;
         // The live projection is ahead (it saw events this reader's horizon still hides).
@@ -347,10 +367,18 @@ export function createRebuild(ctx: RunnerContext, { rebuildBatchSize }: { rebuil
         const events = await next;
         const last = events[events.length - 1];
         if (!last) {
+          // Each copy's end (its bulk path's rows, its deferred indexes) alongside the others',
+          // as their batches were; then the swaps, one by one.
+          await Promise.all(
+            group.map((member) =>
+              finishBulk(member.name)
+                .then(() => buildDeferredIndexes(member.name))
+                .catch((error: unknown) => {
+                  throw new ProjectionRebuildError(member.name, error);
+                }),
+            ),
+          );
           for (const member of group) {
-            await buildDeferredIndexes(member.name).catch((error: unknown) => {
-              throw new ProjectionRebuildError(member.name, error);
-            });
             if (await trySwap(member.name, position)) {
               const result = { processed: member.processed, position };
               results.set(member.name, result);

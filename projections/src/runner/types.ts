@@ -28,4 +28,15 @@ export interface Projection {
    * up by (a `DELETE ... WHERE loan_id = ANY`) must not be listed: the copy would be scanned.
    */
   readonly deferredIndexes?: readonly string[];
+  /**
+   * The bulk path of a rebuild (issue 33 item 5): a copy holds no live row, so a rebuild may
+   * apply its batches with `apply` (which may leave derived rows out) and then `finish` the copy
+   * (inside `search_path` pointing at it) before its deferred indexes and each swap. `finish`
+   * must derive what `apply` left out from the copy's own rows, replacing whatever it wrote
+   * before: it runs again when events arrive before the swap, and after a resumed rebuild.
+   */
+  readonly bulk?: {
+    apply(tx: Queryable, events: readonly RecordedEvent[]): Promise<void>;
+    finish(tx: Queryable): Promise<void>;
+  };
 }

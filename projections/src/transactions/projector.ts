@@ -477,8 +477,9 @@ async function saveBatch(
   tx: Queryable,
   changes: readonly RowChange<TransactionRow>[],
   saved: readonly TransactionRow[],
+  withNotes: boolean,
 ) {
-  const notes = noteIndexParams(notesDeltaOf(changes), 4);
+  const notes = noteIndexParams(withNotes ? notesDeltaOf(changes) : [], 4);
   const { rows } = await tx.query<EmptyCount>(
     `WITH saved AS (${SAVE_ROWS('$1')}), totals AS (${ADD_TO_STATS('$2')}),
      months AS (${ADD_TO_MONTHS({ param: '$3' })}), ${notes.sql}
@@ -600,7 +601,11 @@ const MOVED = `t.id, t.user_id, t.transaction_date, t.transaction_type, t.amount
        t.category_id AS after`;
 
 /** The transactions' own events (and imports' rows) of a batch, folded and saved together. */
-async function applyTransactionEvents(tx: Queryable, batch: readonly RecordedEvent[]): Promise<void> {
+async function applyTransactionEvents(
+  tx: Queryable,
+  batch: readonly RecordedEvent[],
+  withNotes = true,
+): Promise<void> {
   // A statement import's rows are folded as the transactions they record (issue 30).
   const events = withImportedTransactions(batch) as VersionedTransactionEvent[];
   const { ids, importIds } = touchedKeys(batch, events);
@@ -609,7 +614,93 @@ async function applyTransactionEvents(tx: Queryable, batch: readonly RecordedEve
   if (changes.length === 0) return;
   const { removed, saved } = splitChanges(changes);
   if (removed.length > 0) await tx.query('DELETE FROM transactions WHERE id = ANY($1::uuid[])', [removed]);
-  await saveBatch(tx, changes, saved);
+  await saveBatch(tx, changes, saved, withNotes);
+}
+
+/** The note indexes' tables: a rebuild's bulk path fills them once, from the rows (`deriveNoteIndexes`). */
+const NOTE_TABLES = ['transaction_note_grams', 'transaction_note_words', 'transaction_note_word_rows'];
+/** Owners whose rows `deriveNoteIndexes` cuts in one statement (each owner's counts written once). */
+const DERIVE_USERS = 200;
+
+/**
+ * The note grams, words and postings of every row of `transactions`, replacing what the tables
+ * held: what the batches would have added and taken away, netted over the whole log (a rebuild
+ * otherwise upserts each owner's pieces again in every batch that holds one of their rows). The
+ * same cut as a batch's (`addToNoteIndexes`), a group of owners at a time.
+ */
+export async function deriveNoteIndexes(tx: Queryable): Promise<void> {
+  await tx.query(`TRUNCATE ${NOTE_TABLES.join(', ')}`);
+  const { rows: owners } = await tx.query<{ user_id: string }>(
+    'SELECT DISTINCT user_id FROM transactions ORDER BY user_id',
+  );
+  for (let i = 0; i < owners.length; i += DERIVE_USERS) {
+    const users = owners.slice(i, i + DERIVE_USERS).map((r) => r.user_id);
+    const { rows } = await tx.query<{
+      user_id: string;
+      id: string;
+      date: string;
+      created_at: string;
+      notes: string;
+      raw_narration: string | null;
+    }>(
+      `SELECT user_id, id, transaction_date::text AS date, created_at::text AS created_at, notes, raw_narration
+         FROM transactions WHERE user_id = ANY($1::text[])`,
+      [users],
+    );
+    const cuts = cutNotes(
+      rows.map((r) => ({
+        userId: r.user_id,
+        id: r.id,
+        date: r.date,
+        createdAt: r.created_at,
+        notes: r.raw_narration === null ? r.notes : `${r.notes}\n${r.raw_narration}`,
+        sign: 1,
+      })),
+    );
+    // These owners have no row yet: plain inserts of what JS cut (every sign and count > 0)...
+    await tx.query(
+      `WITH grams AS (
+         INSERT INTO transaction_note_grams (user_id, gram, n) SELECT * FROM unnest($1::text[], $2::text[], $3::int[])
+       ), words AS (
+         INSERT INTO transaction_note_words (user_id, word, n) SELECT * FROM unnest($4::text[], $5::text[], $6::int[])
+       )
+       INSERT INTO transaction_note_word_rows (user_id, word, transaction_date, created_at, transaction_id)
+       SELECT * FROM unnest($7::text[], $8::text[], $9::date[], $10::timestamptz[], $11::uuid[])`,
+      [
+        cuts.grams.userIds,
+        cuts.grams.grams,
+        cuts.grams.n,
+        cuts.wordCounts.userIds,
+        cuts.wordCounts.words,
+        cuts.wordCounts.n,
+        cuts.words.userIds,
+        cuts.words.words,
+        cuts.words.dates,
+        cuts.words.createdAts,
+        cuts.words.ids,
+      ],
+    );
+    // ...then the notes JS cannot cut like PostgreSQL, added to them as a batch adds them.
+    await addToNoteIndexes(tx, cuts.inSql);
+  }
+}
+
+/**
+ * A batch in order around its re-categorising events (below); `withNotes` false leaves the note
+ * indexes to a rebuild's `deriveNoteIndexes`.
+ */
+async function applyBatch(tx: Queryable, batch: readonly RecordedEvent[], withNotes: boolean): Promise<void> {
+  let run: RecordedEvent[] = [];
+  for (const event of batch) {
+    if (!isCategorising(event)) {
+      run.push(event);
+      continue;
+    }
+    if (run.length > 0) await applyTransactionEvents(tx, run, withNotes);
+    run = [];
+    await categorise(tx, event);
+  }
+  if (run.length > 0) await applyTransactionEvents(tx, run, withNotes);
 }
 
 /**
@@ -642,17 +733,10 @@ export const transactionsProjection = defineProjection({
     'transactions_by_notes',
     'transactions_debits_by_date',
   ],
-  async apply(tx, batch) {
-    let run: RecordedEvent[] = [];
-    for (const event of batch as readonly RecordedEvent[]) {
-      if (!isCategorising(event)) {
-        run.push(event);
-        continue;
-      }
-      if (run.length > 0) await applyTransactionEvents(tx, run);
-      run = [];
-      await categorise(tx, event);
-    }
-    if (run.length > 0) await applyTransactionEvents(tx, run);
+  apply: (tx, batch) => applyBatch(tx, batch, true),
+  // A rebuild leaves the note indexes out of its batches and derives them once at the end.
+  bulk: {
+    apply: (tx, batch) => applyBatch(tx, batch, false),
+    finish: deriveNoteIndexes,
   },
 });

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Command, Decider, DomainEvent, RecordedEvent } from '@kosh/domain';
-import { migrate } from '@kosh/event-store';
+import { migrate, type Queryable } from '@kosh/event-store';
 import { createTestDatabase, type TestDatabase } from '@kosh/event-store/testing';
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import type { ReadModel } from '../define';
@@ -14,6 +14,8 @@ export type ReadModelSpec = {
   /** Applies the events as one batch in one transaction, as the runner does. */
   apply(events: readonly RecordedEvent[]): Promise<void>;
   rows<T>(sql: string, params?: unknown[]): Promise<T[]>;
+  /** Runs `work` in one transaction of the spec's database (a rebuild's bulk path, say). */
+  inTransaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
   /**
    * Expects the tables to hold the same rows after the events delivered twice (the batch again,
    * and, from empty tables, one batch holding every event twice in a row) as after them once.
@@ -49,6 +51,7 @@ export function readModelSpec(projection: ReadModel): ReadModelSpec {
     async rows<T>(sql: string, params: unknown[] = []) {
       return (await db().query<T & object>(sql, params)).rows;
     },
+    inTransaction: (work) => db().transaction(work),
     async landsOnce(events) {
       await reset();
       await apply(events);
