@@ -21,6 +21,11 @@ describe('how guessable a JWT secret is', () => {
     expect(weakSecretReason(secret)).not.toBeNull();
   });
 
+  it('passes a random secret whose steps land on keyboard neighbours by chance', () => {
+    // 32 random bytes (base64url) that a half-the-steps rule took for a keyboard walk: 127 bits.
+    expect(weakSecretReason('Q1C2y5XyuJI8bq7IsDVz8KLpPmUTgF8bvVRtfTTP0_w')).toBeNull();
+  });
+
   it('passes 32 or more random bytes however they are written', () => {
     for (let i = 0; i < 3000; i++) {
       for (const secret of [
