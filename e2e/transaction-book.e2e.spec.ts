@@ -143,3 +143,32 @@ test('many pages: the first and last page with the pages within 2 of the current
   await expect(pageNumbers).toHaveText(['1', '7', '8', '9']);
   await expect(ellipses).toHaveCount(1);
 });
+
+test('quick clicks on Previous while a page is still on its way move one page each', async ({
+  page,
+  request,
+}) => {
+  const user = await createVerifiedUser(request, 'Kiran');
+  const api = await MoneyApi.signIn(request, user);
+  for (let i = 1; i <= 25; i++) {
+    const e = entry(i);
+    await api.createTransaction(e.notes, e.type, e.date, e.amount);
+  }
+  await signInThroughUi(page, user);
+  const book = new TransactionsPage(page);
+  await book.goto();
+  await book.pageButton('Last page').click();
+  await expect(book.caption).toHaveText('Showing 21 to 25 of 25 transactions');
+  // Each page now takes 800 ms to come: the second click lands while the first is on its way.
+  await page.route('**/api/transactions?**', async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    await route.continue();
+  });
+  await book.pageButton('Previous page').click();
+  // At once, before its rows come: page 2 is the one asked for.
+  await expect(book.pageButton('Page 2')).toHaveAttribute('aria-current', 'page', { timeout: 500 });
+  await book.pageButton('Previous page').click();
+  await expect(book.caption).toHaveText('Showing 1 to 10 of 25 transactions');
+  await expect(book.rows.first()).toContainText('Grocery run #25');
+  await expect(book.pageButton('Previous page')).toBeDisabled();
+});

@@ -149,6 +149,7 @@ export function AccountRegisterPage() {
         {register.data ? (
           <TransactionPagination
             pagination={register.data.pagination}
+            page={page}
             pageSize={REGISTER_PAGE_SIZE}
             onPage={setPage}
           />

@@ -7,13 +7,17 @@ type Props = {
   pagination: LoanPage['pagination'];
   /** The chosen page size: shown at once, while `pagination` still answers for the one before. */
   limit: number;
+  /** The page asked for: Previous and Next move from it at once, so two quick clicks move two pages. */
+  page: number;
   onPage: (page: number) => void;
   onLimit: (limit: number) => void;
 };
 
 /** The results caption, the page size and the previous/next buttons; hidden when nothing matched. */
-export function LoanPagination({ pagination, limit, onPage, onLimit }: Props) {
+export function LoanPagination({ pagination, limit, page, onPage, onLimit }: Props) {
   if (pagination.totalItems === 0) return null;
+  const pages = Math.max(pagination.totalPages, 1);
+  const current = Math.min(Math.max(page, 1), pages);
   return (
     <nav className="kosh-pagination" aria-label="Loan pages">
       <span className="kosh-muted">
@@ -32,15 +36,15 @@ export function LoanPagination({ pagination, limit, onPage, onLimit }: Props) {
           <Button
             icon="chevron-left"
             aria-label="Previous page"
-            disabled={pagination.page <= 1}
-            onClick={() => onPage(pagination.page - 1)}
+            disabled={current <= 1}
+            onClick={() => onPage(current - 1)}
           />
-          <Button disabled text={`${pagination.page} / ${Math.max(pagination.totalPages, 1)}`} />
+          <Button disabled text={`${current} / ${pages}`} />
           <Button
             icon="chevron-right"
             aria-label="Next page"
-            disabled={pagination.page >= pagination.totalPages}
-            onClick={() => onPage(pagination.page + 1)}
+            disabled={current >= pages}
+            onClick={() => onPage(current + 1)}
           />
         </ButtonGroup>
       </div>

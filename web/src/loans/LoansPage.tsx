@@ -114,6 +114,7 @@ export function LoansPage() {
           <LoanPagination
             pagination={pagination}
             limit={limit}
+            page={page}
             onPage={(next) => setPage({ page: next, key })}
             onLimit={setLimit}
           />

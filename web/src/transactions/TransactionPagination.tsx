@@ -3,16 +3,24 @@ import { useNarrowScreen } from '../app/useNarrowScreen';
 import { pageItems } from './pageItems';
 import type { TransactionPagination as Pagination } from './transactionsApi';
 
-type Props = { pagination: Pagination; pageSize: number; onPage: (page: number) => void };
+type Props = {
+  pagination: Pagination;
+  /** The page asked for: the buttons move from it at once, while `pagination` still answers for the one before. */
+  page: number;
+  pageSize: number;
+  onPage: (page: number) => void;
+};
 
 /** Shown only when there is more than one page (spec section 2). */
-export function TransactionPagination({ pagination, pageSize, onPage }: Props) {
+export function TransactionPagination({ pagination, page, pageSize, onPage }: Props) {
   // A phone has room for the pages next to the current one only (390 px, no sideways scroll).
   const radius = useNarrowScreen() ? 1 : 2;
-  const { current_page: current, total_pages: total, total_items: items } = pagination;
+  const { current_page: shown, total_pages: total, total_items: items } = pagination;
   if (total <= 1) return null;
-  const first = (current - 1) * pageSize + 1;
-  const last = Math.min(current * pageSize, items);
+  // Two quick clicks on Previous go back two pages, not one twice from the page still shown.
+  const current = Math.min(Math.max(page, 1), total);
+  const first = (shown - 1) * pageSize + 1;
+  const last = Math.min(shown * pageSize, items);
   return (
     <nav className="kosh-pagination" aria-label="Transaction pages">
       <span className="kosh-muted">
@@ -28,7 +36,7 @@ export function TransactionPagination({ pagination, pageSize, onPage }: Props) {
         <Button
           icon="chevron-left"
           aria-label="Previous page"
-          disabled={!pagination.has_prev}
+          disabled={current <= 1}
           onClick={() => onPage(current - 1)}
         />
         {pageItems(current, total, radius).map((item, index) =>
@@ -49,7 +57,7 @@ export function TransactionPagination({ pagination, pageSize, onPage }: Props) {
         <Button
           icon="chevron-right"
           aria-label="Next page"
-          disabled={!pagination.has_next}
+          disabled={current >= total}
           onClick={() => onPage(current + 1)}
         />
         <Button

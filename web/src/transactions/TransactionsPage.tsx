@@ -164,6 +164,7 @@ export function TransactionsPage() {
         {list.data ? (
           <TransactionPagination
             pagination={list.data.pagination}
+            page={page}
             pageSize={TRANSACTION_PAGE_SIZE}
             onPage={setPage}
           />
