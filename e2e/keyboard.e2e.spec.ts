@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { AccountsPage } from './page-models/accounts-page';
 import { AppShell } from './page-models/app-shell';
 import { DashboardPage } from './page-models/dashboard-page';
 import { LoanDetailsPage } from './page-models/loan-details-page';
@@ -114,4 +115,37 @@ test('the dashboard charts are named and said in words; the loan chart names its
     .filter({ hasNotText: /₹/ });
   await expect(ticks.first()).toBeVisible();
   for (const tick of await ticks.allTextContents()) expect(tick).toMatch(/^[A-Z][a-z]{2,3} \d{4}$/);
+});
+
+test('Enter held down in a dialog field saves once: its release on the button focus returns to opens nothing', async ({
+  page,
+  request,
+}) => {
+  const user = await createVerifiedUser(request, 'Meera');
+  await signInThroughUi(page, user);
+  const accounts = new AccountsPage(page);
+  await accounts.goto();
+  await accounts.addAccount.press('Enter');
+  const dialog = accounts.dialog;
+  await dialog.getByLabel('Account Name').fill('HDFC Savings');
+  await dialog.getByLabel('Opening Balance (₹)').fill('1,00,000');
+  await dialog.getByLabel('Opening Balance Date').fill('2025-03-01');
+  await dialog.getByLabel('Opening Balance (₹)').focus();
+  // A person holds Enter about a tenth of a second; the save can finish, and focus go back to
+  // Add Account, before the key comes up.
+  await page.keyboard.down('Enter');
+  await expect(dialog).toHaveCount(0);
+  await expect(accounts.addAccount).toBeFocused();
+  await page.keyboard.up('Enter');
+  await expect(accounts.row('HDFC Savings')).toBeVisible();
+  await page.waitForTimeout(500);
+  await expect(dialog).toHaveCount(0);
+  // The button itself still answers Enter and Space.
+  await accounts.addAccount.press('Enter');
+  await expect(dialog.getByLabel('Account Name')).toBeFocused();
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toHaveCount(0);
+  await accounts.addAccount.focus();
+  await page.keyboard.press(' ');
+  await expect(dialog.getByLabel('Account Name')).toBeFocused();
 });

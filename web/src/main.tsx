@@ -4,9 +4,11 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
 import { loadIconsOneByOne } from './app/icons';
+import { guardKeyboardClicks } from './app/keyboardClickGuard';
 import { createStore } from './app/store';
 
 loadIconsOneByOne();
+guardKeyboardClicks();
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
