@@ -358,6 +358,91 @@ describe('projection runner on PostgreSQL', () => {
     expect(await api.waitFor([TOTALS], last, 1)).toBe(true);
   });
 
+  it('a worker following a steady stream of commits takes them in batches gatherMs apart; a caller without it is not kept waiting', async () => {
+    let batches = 0;
+    const runner = runnerOn(database.db, {
+      projections: [
+        totalsProjection({
+          onApply: async () => {
+            batches++;
+          },
+        }),
+      ],
+    });
+    const follow = (gatherMs?: number) => {
+      runner.catchUp(TOTALS, gatherMs === undefined ? {} : { gatherMs }).catch(() => {});
+    };
+    /** Appends one event every 5 ms for `ms`, waking the runner after each as NOTIFY would. */
+    const stream = async (ms: number, gatherMs?: number) => {
+      const until = Date.now() + ms;
+      let position = '';
+      for (let i = 1; Date.now() < until; i++) {
+        ({ position } = await store.appendToStream(`test-${i % 7}`, [amountAdded(i)], {
+          expectedVersion: 'any',
+        }));
+        follow(gatherMs);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      return position;
+    };
+
+    // Without gathering: a batch for every few commits.
+    const ungathered = await stream(800);
+    await catchUpTo(runner, TOTALS, ungathered);
+    const batchesUngathered = batches;
+    // Gathering 200 ms: at most one batch per 200 ms of the stream (and the first at once).
+    batches = 0;
+    const gathered = await stream(800, 200);
+    await catchUpTo(runner, TOTALS, gathered);
+    expect(batches).toBeLessThanOrEqual(800 / 200 + 2);
+    expect(batchesUngathered).toBeGreaterThan(2 * batches);
+    expect(await totalsDigest(database.db)).toBe(await expectedDigest(database.db));
+
+    // A long gather in flight; a read-your-writes caller joins and is answered at once.
+    follow(10_000);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const { position } = await store.appendToStream('test-1', [amountAdded(7)], { expectedVersion: 'any' });
+    follow(10_000);
+    const started = Date.now();
+    const result = await catchUpTo(runner, TOTALS, position);
+    expect(result.position >= position).toBe(true);
+    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(await totalsDigest(database.db)).toBe(await expectedDigest(database.db));
+  });
+
+  it('a following worker passes over events it has nothing for without writing each batch; its checkpoint row follows within a second', async () => {
+    const runner = runnerOn(database.db);
+    const checkpointRow = async () =>
+      (
+        await database.db.query<{ position: string }>(
+          'SELECT position FROM projection_checkpoints WHERE name = $1',
+          [TOTALS],
+        )
+      ).rows[0]?.position ?? '';
+    const first = await seedEvents(store, { count: 20 });
+    await catchUpTo(runner, TOTALS, first);
+    const other = (i: number) => ({ ...amountAdded(0), type: 'SomethingElse', data: { amount: i } });
+    let last = first;
+    for (let i = 1; i <= 40; i++) {
+      ({ position: last } = await store.appendToStream('test-other', [other(i)], { expectedVersion: 'any' }));
+      runner.catchUp(TOTALS, { gatherMs: 10 }).catch(() => {});
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    await runner.catchUp(TOTALS, { gatherMs: 10 });
+    // Known in this process at once; the row has stayed behind (one write at most in a second).
+    expect(await runner.waitFor([TOTALS], last, 0)).toBe(true);
+    expect(await checkpointRow()).not.toBe(last);
+    // Within a second of the quiet, the row is written too.
+    await expect.poll(checkpointRow, { timeout: 3_000, interval: 100 }).toBe(last);
+    expect(await totalsDigest(database.db)).toBe(await expectedDigest(database.db));
+    // And the next event it has something for lands from there.
+    const { position } = await store.appendToStream('test-1', [amountAdded(9)], { expectedVersion: 'any' });
+    await runner.catchUp(TOTALS, { gatherMs: 10 });
+    await catchUpTo(runner, TOTALS, position);
+    expect(await checkpointRow()).toBe(position);
+    expect(await totalsDigest(database.db)).toBe(await expectedDigest(database.db));
+  });
+
   it('a catch-up does not stop short of a committed event that an older open transaction hides', async () => {
     const runner = runnerOn(database.db);
     await runner.catchUp(TOTALS);
