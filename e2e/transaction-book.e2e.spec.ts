@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { TransactionsPage } from './page-models/transactions-page';
 import { MoneyApi, signInThroughUi } from './support/money';
 import { createVerifiedUser } from './support/users';
@@ -15,10 +15,8 @@ function entry(i: number): { notes: string; type: 'C' | 'D'; date: string; amoun
   return { notes: `Utility bill #${i}`, type: 'D', date, amount: i * 100 };
 }
 
-test('25 transactions: filters apply on Search or Enter, show as badges, clear, and every pagination edge', async ({
-  page,
-  request,
-}) => {
+/** A new user's book of the 25 entries above, open at /transactions. */
+async function bookOfTwentyFive(page: Page, request: APIRequestContext): Promise<TransactionsPage> {
   const user = await createVerifiedUser(request, 'Kiran');
   const api = await MoneyApi.signIn(request, user);
   for (let i = 1; i <= 25; i++) {
@@ -28,6 +26,14 @@ test('25 transactions: filters apply on Search or Enter, show as badges, clear, 
   await signInThroughUi(page, user);
   const book = new TransactionsPage(page);
   await book.goto();
+  return book;
+}
+
+test('25 transactions: filters apply on Search or Enter, show as badges, clear, and every pagination edge', async ({
+  page,
+  request,
+}) => {
+  const book = await bookOfTwentyFive(page, request);
 
   // Newest first, 10 a page, the caption because there is more than one page.
   await expect(book.stat('Total Transactions')).toContainText('25');
@@ -148,15 +154,7 @@ test('quick clicks on Previous while a page is still on its way move one page ea
   page,
   request,
 }) => {
-  const user = await createVerifiedUser(request, 'Kiran');
-  const api = await MoneyApi.signIn(request, user);
-  for (let i = 1; i <= 25; i++) {
-    const e = entry(i);
-    await api.createTransaction(e.notes, e.type, e.date, e.amount);
-  }
-  await signInThroughUi(page, user);
-  const book = new TransactionsPage(page);
-  await book.goto();
+  const book = await bookOfTwentyFive(page, request);
   await book.pageButton('Last page').click();
   await expect(book.caption).toHaveText('Showing 21 to 25 of 25 transactions');
   // Each page now takes 800 ms to come: the second click lands while the first is on its way.
