@@ -113,6 +113,11 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const written = (position: string) => {
     if (position > lastWritten) lastWritten = position;
   };
+  // Every append of this app, also those a spec makes with `app.inject` rather than a client:
+  // `caughtUp` waits for all of them (a worker's round may be gathering, WORKER_GATHER_MS).
+  platform.eventStore.subscribe((position) => {
+    if (position) written(position);
+  });
   return {
     app,
     platform,
