@@ -34,7 +34,7 @@ export type PostgresEventStoreOptions = {
    */
   appendConcurrency?: number;
   /**
-   * Least time between two NOTIFYs to other processes, ms (default 20: a worker gathers its rounds 50 ms apart under load anyway; the first after a quiet interval goes at once). This store's own
+   * Least time between two NOTIFYs to other processes, ms (default 5). This store's own
    * subscribers are called at once after every append.
    */
   notifyIntervalMs?: number;
@@ -234,7 +234,7 @@ export function createPostgresEventStore(db: Db, options: PostgresEventStoreOpti
   const appendConcurrency = Math.max(1, options.appendConcurrency ?? 1);
   const maxEventsPerGroup = Math.max(1, options.maxEventsPerGroup ?? 1000);
   const maxAppendsPerGroup = Math.max(1, options.maxAppendsPerGroup ?? 256);
-  const notifyIntervalMs = Math.max(0, options.notifyIntervalMs ?? 20);
+  const notifyIntervalMs = Math.max(0, options.notifyIntervalMs ?? 5);
   const confirmWithinMs = Math.max(0, options.confirmWithinMs ?? 10_000);
   const listeners = new Set<(position?: string) => void>();
   const instance = randomUUID();
