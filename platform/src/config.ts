@@ -39,11 +39,6 @@ const ConfigSchema = Type.Object({
   /** Bound on read-your-writes waits (ARCHITECTURE.md "Read your own writes"). */
   READ_YOUR_WRITES_TIMEOUT_MS: Type.Integer({ minimum: 0 }),
   /**
-   * While commits keep coming, a worker's projections take a batch at most once per this many ms
-   * (default 50; 0: a batch after every NOTIFY round). The first after a quiet moment goes at once.
-   */
-  WORKER_GATHER_MS: Type.Integer({ minimum: 0 }),
-  /**
    * Memory for the serialised live answers, per family of routes (ledger, loans, transactions),
    * in MB; 0 keeps none (every read is built; ETags and 304 still hold).
    */
@@ -123,7 +118,6 @@ export function loadConfig(env: Env = process.env): Config {
     READ_YOUR_WRITES_TIMEOUT_MS: env.READ_YOUR_WRITES_TIMEOUT_MS
       ? Number(env.READ_YOUR_WRITES_TIMEOUT_MS)
       : 5000,
-    WORKER_GATHER_MS: env.WORKER_GATHER_MS ? Number(env.WORKER_GATHER_MS) : 50,
     ANSWER_CACHE_MB: env.ANSWER_CACHE_MB ? Number(env.ANSWER_CACHE_MB) : 32,
     EXPORT_MAX_ROWS: env.EXPORT_MAX_ROWS ? Number(env.EXPORT_MAX_ROWS) : 200_000,
     RECURRING_POST_EVERY_MS: env.RECURRING_POST_EVERY_MS ? Number(env.RECURRING_POST_EVERY_MS) : 600_000,

@@ -101,9 +101,9 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   );
   const runner = createProjectionRunner({ db, eventStore, projections: consumers, logger });
   const projectionNames = consumers.map((p) => p.name);
-  const catchUp = (name: string, gatherMs = 0) => {
+  const catchUp = (name: string) => {
     runner
-      .catchUp(name, gatherMs > 0 ? { gatherMs } : {})
+      .catchUp(name)
       .catch((err) => logger.warn({ projection: name, err }, 'catch-up failed; will retry'));
   };
 
@@ -207,12 +207,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     // that was lost (LISTEN connection down). A BullMQ round per append as well was dropped:
     // it woke the workers later than NOTIFY and cost Redis round trips on every command
     // (`npm run bench:waking`).
-    // Under a steady stream of commits each projection's rounds are spaced WORKER_GATHER_MS
-    // apart, so a round takes many commands' events in one batch; an API's own catch-up in the
-    // same process (embedded) ends that wait (ARCHITECTURE.md "How projections wake").
-    const gatherMs = config.WORKER_GATHER_MS;
     stopFollowing = eventStore.subscribe(() => {
-      for (const name of projectionNames) catchUp(name, gatherMs);
+      for (const name of projectionNames) catchUp(name);
     });
   }
   if (seeded) await platform.afterAppend(seeded, runsJobs ? ['catalog', 'ledger'] : []);

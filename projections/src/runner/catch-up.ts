@@ -30,18 +30,8 @@ export type RunOnceResult = { status: RunOnceStatus; events: number; position: s
 export type CatchUpResult = { events: number; position: string; stopped: boolean };
 
 export type CatchUpOptions = { batchSize: number; maxAttempts: number; retryBackoffMs: number };
-/** `once`, `gatherMs`: see `ProjectionRunner.catchUp` (runner.ts). */
-export type CatchUpCall = { once?: boolean; gatherMs?: number };
-
-type LoopState = {
-  again: boolean;
-  chase: boolean;
-  /** Ms a round waits after the one before started, while commits keep coming; 0: none. */
-  gatherMs: number;
-  /** Ends the gathering wait at once (a caller without `gatherMs` joined). */
-  wake: (() => void) | null;
-  promise: Promise<CatchUpResult>;
-};
+/** `once`: see `ProjectionRunner.catchUp` (runner.ts). */
+export type CatchUpCall = { once?: boolean };
 
 /** A string as an SQL literal, for a statement sent without parameters. */
 function literal(value: string): string {
@@ -65,9 +55,6 @@ function literal(value: string): string {
  * was dead-lettered. The batch allows itself this long.
  */
 const BATCH_IDLE_LIMIT = '120s';
-
-/** A lazy round writes a checkpoint that only moves past events it has nothing for at most this often. */
-const LAZY_CHECKPOINT_MS = 1000;
 
 async function lockAndAdvance(
   tx: Queryable,
@@ -140,55 +127,23 @@ export function createCatchUp(
   // 'applied' forgets it, so a checkpoint moved elsewhere (another process, a rebuild, a stop)
   // costs one 'moved' round, never a wrong batch.
   const appliedTo = new Map<string, string>();
-  // A lazy round (a worker following the log, `gatherMs`) passes over a batch that holds nothing
-  // for the projection without a transaction (a lock, a checkpoint and a commit), writing its
-  // checkpoint at most once per LAZY_CHECKPOINT_MS: 13 of the 18 read models have nothing to do
-  // for a recorded transaction. Where the checkpoint row still stands meanwhile, and when this
-  // process last wrote it. Its read model is as it would be; only the row lags (status, lag).
-  const lazyFrom = new Map<string, string>();
-  const writtenAt = new Map<string, number>();
 
-  async function runOnce(name: string, lazy = false): Promise<RunOnceResult> {
-    const { handles } = ctx.get(name);
+  async function runOnce(name: string): Promise<RunOnceResult> {
+    ctx.get(name);
     const known = appliedTo.get(name);
     appliedTo.delete(name);
     const checkpoint: Checkpoint =
       known !== undefined ? { position: known, status: 'running' } : await ctx.readCheckpoint(name);
-    // The row just read is where the projection stands.
-    if (known === undefined) lazyFrom.delete(name);
     if (checkpoint.status === 'stopped')
       return { status: 'stopped', events: 0, position: checkpoint.position };
     const events = await ctx.readAfter(checkpoint.position, batchSize);
     const last = events[events.length - 1];
     // Nothing after where this process left it: the checkpoint itself says whether that holds
-    // (it may have been moved back, to replay), also where lazy rounds left it behind.
-    if (!last && known !== undefined) {
-      const from = lazyFrom.get(name);
-      if (from !== undefined) {
-        const at = await ctx.readCheckpoint(name);
-        if (at.status === 'running' && at.position === from) {
-          appliedTo.set(name, known);
-          return { status: 'idle', events: 0, position: known };
-        }
-      }
-      return runOnce(name, lazy);
-    }
+    // (it may have been moved back, to replay).
+    if (!last && known !== undefined) return runOnce(name);
     if (!last) return { status: 'idle', events: 0, position: checkpoint.position };
-    if (
-      lazy &&
-      !events.some((event) => handles.has(event.type)) &&
-      Date.now() - (writtenAt.get(name) ?? 0) < LAZY_CHECKPOINT_MS
-    ) {
-      if (!lazyFrom.has(name)) lazyFrom.set(name, checkpoint.position);
-      appliedTo.set(name, last.position);
-      watcher.advanced(name, last.position);
-      return { status: 'applied', events: events.length, position: last.position };
-    }
-    const expected = lazyFrom.get(name) ?? checkpoint.position;
-    lazyFrom.delete(name);
-    const status = await applyBatch(name, expected, events);
-    if (status !== 'applied') return { status, events: 0, position: expected };
-    writtenAt.set(name, Date.now());
+    const status = await applyBatch(name, checkpoint.position, events);
+    if (status !== 'applied') return { status, events: 0, position: checkpoint.position };
     appliedTo.set(name, last.position);
     return { status, events: events.length, position: last.position };
   }
@@ -219,41 +174,10 @@ export function createCatchUp(
     return { status: applied > 0 ? 'applied' : 'idle', events: applied, position };
   }
 
-  /**
-   * Writes the checkpoint that lazy rounds left behind (`lazyFrom`) at where this process has
-   * passed to, in a transaction of its own, as a batch without events would.
-   */
-  async function settleLazy(name: string): Promise<void> {
-    const from = lazyFrom.get(name);
-    const to = appliedTo.get(name);
-    if (from === undefined || to === undefined || inflight.has(name)) return;
-    lazyFrom.delete(name);
-    const { projection } = ctx.get(name);
-    const row = await db.transaction((tx) =>
-      lockAndAdvance(tx, name, from, to, { shared: false, users: [] }, projection.asyncCommit === true),
-    );
-    if (row.locked && row.advanced && row.status !== 'stopped') writtenAt.set(name, Date.now());
-    // Anything else: the next round reads the row again.
-    else if (appliedTo.get(name) === to) appliedTo.delete(name);
-  }
-  const settleTimers = new Map<string, ReturnType<typeof setTimeout>>();
-  /** After a loop that left the checkpoint row behind: written LAZY_CHECKPOINT_MS later, unless a loop runs then. */
-  function settleLater(name: string): void {
-    if (!lazyFrom.has(name) || settleTimers.has(name)) return;
-    const timer = setTimeout(() => {
-      settleTimers.delete(name);
-      settleLazy(name).catch((err: unknown) =>
-        logger.warn({ projection: name, err }, 'checkpoint write failed; the next batch writes it'),
-      );
-    }, LAZY_CHECKPOINT_MS);
-    timer.unref?.();
-    settleTimers.set(name, timer);
-  }
-
-  async function runWithRetries(name: string, lazy = false): Promise<RunOnceResult> {
+  async function runWithRetries(name: string): Promise<RunOnceResult> {
     for (let attempt = 1; attempt < maxAttempts; attempt++) {
       try {
-        return await runOnce(name, lazy);
+        return await runOnce(name);
       } catch (error) {
         if (isTransientError(error)) throw error;
         logger.warn({ projection: name, attempt, err: error }, 'projection batch failed; retrying');
@@ -263,9 +187,7 @@ export function createCatchUp(
     return isolateFailure(name);
   }
 
-  const inflight = new Map<string, LoopState>();
-  /** When each projection's last round in this process started (`gatherMs`). */
-  const roundStartedAt = new Map<string, number>();
+  const inflight = new Map<string, { again: boolean; chase: boolean; promise: Promise<CatchUpResult> }>();
 
   // The newest position this process heard committed (its own appends and NOTIFY from others).
   // readAll hides a committed event while an older transaction is still open, even one of
@@ -280,30 +202,17 @@ export function createCatchUp(
     });
   }
 
-  async function catchUpLoop(name: string, state: LoopState): Promise<CatchUpResult> {
+  async function catchUpLoop(
+    name: string,
+    state: { again: boolean; chase: boolean },
+  ): Promise<CatchUpResult> {
     let events = 0;
     let busyWaits = 0;
     let hiddenSince = 0;
     let hiddenLooks = 0;
     for (;;) {
-      // Commits keep coming (a worker following a busy log): a round waits until `gatherMs`
-      // after the one before started, in this loop or the last, so it takes what came meanwhile
-      // in one batch rather than a batch of a few events every few ms (a transaction, a
-      // checkpoint and a commit per read model each). After a quiet moment it goes at once.
-      const gatherLeft = (roundStartedAt.get(name) ?? 0) + state.gatherMs - Date.now();
-      if (gatherLeft > 0) {
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, gatherLeft);
-          state.wake = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-        });
-        state.wake = null;
-      }
-      roundStartedAt.set(name, Date.now());
       state.again = false;
-      const result = await runWithRetries(name, state.gatherMs > 0);
+      const result = await runWithRetries(name);
       events += result.events;
       if (result.status === 'stopped') return { events, position: result.position, stopped: true };
       // A batch shorter than the limit took the whole log as readAll showed it. Unless this process
@@ -352,23 +261,18 @@ export function createCatchUp(
     ctx.get(name);
     followCommits();
     const chase = call.once !== true;
-    const gatherMs = call.gatherMs ?? 0;
     const running = inflight.get(name);
     if (running) {
       running.again = true;
       if (chase) running.chase = true;
-      // A caller that waits for its answer (read-your-writes) is never kept waiting for a gather.
-      if (gatherMs < running.gatherMs) {
-        running.gatherMs = gatherMs;
-        running.wake?.();
-      }
       return running.promise;
     }
-    const state = { again: false, chase, gatherMs, wake: null } as Omit<LoopState, 'promise'> as LoopState;
-    state.promise = catchUpLoop(name, state).finally(() => {
-      inflight.delete(name);
-      settleLater(name);
-    });
+    const state = { again: false, chase } as {
+      again: boolean;
+      chase: boolean;
+      promise: Promise<CatchUpResult>;
+    };
+    state.promise = catchUpLoop(name, state).finally(() => inflight.delete(name));
     inflight.set(name, state);
     return state.promise;
   }
@@ -379,8 +283,6 @@ export function createCatchUp(
     /** Stops following the store's commit notifications. */
     close() {
       unsubscribe?.();
-      for (const timer of settleTimers.values()) clearTimeout(timer);
-      settleTimers.clear();
     },
   };
 }

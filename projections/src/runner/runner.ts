@@ -59,9 +59,6 @@ export interface ProjectionRunner {
    * `once`: after a batch that took the log as it read it, stop even if later commits were
    * heard meanwhile (the caller comes back for them: the own-writes plugin's next gathered
    * round); a caller without it that joins the loop makes it chase them as before.
-   * `gatherMs`: while commits keep coming, each batch after the first waits until this long after
-   * the one before started (a worker following the log: fewer, larger batches under load); a
-   * caller with less, or none, that joins the loop ends the wait at once.
    */
   catchUp(name: string, options?: CatchUpCall): Promise<CatchUpResult>;
   /**
