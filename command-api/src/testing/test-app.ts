@@ -114,7 +114,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     if (position > lastWritten) lastWritten = position;
   };
   // Every append of this app, also those a spec makes with `app.inject` rather than a client:
-  // `caughtUp` waits for all of them (a worker's round may be gathering, WORKER_GATHER_MS).
+  // `caughtUp` waits for all of them, not only for those a client saw answered.
   platform.eventStore.subscribe((position) => {
     if (position) written(position);
   });
