@@ -19,8 +19,18 @@ test.describe('item 9: first start', () => {
   const folders: string[] = [];
   test.afterEach(() => {
     // npm runs tsx runs node: end the whole group this test started.
-    if (server?.pid) process.kill(-server.pid, 'SIGTERM');
-    for (const folder of folders) rmSync(folder, { recursive: true, force: true });
+    // Each test ends only the group it started (the next test's afterEach must not signal it
+    // again), and a group that has already gone is not an error.
+    const pid = server?.pid;
+    server = undefined;
+    if (pid) {
+      try {
+        process.kill(-pid, 'SIGTERM');
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+      }
+    }
+    for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
   });
 
   test('npm start builds quietly, prints a short banner with the URL last, and serves the app', async ({
