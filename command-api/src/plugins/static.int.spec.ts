@@ -62,4 +62,16 @@ describe('the built web app is sent compressed when the browser accepts it', () 
     expect(small.headers['content-encoding']).toBeUndefined();
     expect(small.body).toBe('export {};');
   });
+
+  it("a client route reloads as the app, but a build file that is not there is a 404, not the app's page", async () => {
+    const route = await get('/loans/create');
+    expect(route.statusCode).toBe(200);
+    expect(route.headers['content-type']).toMatch(/text\/html/);
+    expect(route.body).toContain('<title>Kosh</title>');
+
+    const gone = await get('/assets/LoansPage-0ld0ld00.js', 'br, gzip');
+    expect(gone.statusCode).toBe(404);
+    expect(gone.headers['content-type']).toMatch(/application\/json/);
+    expect(gone.body).not.toContain('<title>Kosh</title>');
+  });
 });

@@ -76,7 +76,11 @@ export const staticPlugin = fp(
       // /dev/ too: where the mailbox is off, its address must not look like a page.
       const isApi =
         url.startsWith('/api/') || url === '/api' || url.startsWith('/uploads/') || url.startsWith('/dev/');
-      if (!isApi && hasWeb && (request.method === 'GET' || request.method === 'HEAD')) {
+      // A build's file that is not there (a tab opened before a deploy asking for a chunk the new
+      // build does not have) is a 404, not index.html: as HTML with 200 the browser could only
+      // report a MIME error, and the screen's error boundary could not tell it from a bad script.
+      const isBuildFile = url.startsWith('/assets/');
+      if (!isApi && !isBuildFile && hasWeb && (request.method === 'GET' || request.method === 'HEAD')) {
         return reply
           .type('text/html; charset=utf-8')
           .header('Cache-Control', 'no-cache')
