@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, type Locator, test } from '@playwright/test';
 import { signInThroughUi } from './support/money';
 import { createVerifiedUser } from './support/users';
 
@@ -11,9 +11,24 @@ const STATEMENT = [
   HEADER,
   '01/03/25,UPI-SWIGGY-swiggy@axisbank-UTIB0000000-527411112222-Dinner,0000527411112222,01/03/25,527.00,,9573.00',
   '02/03/25,NEFT CR-HDFC0000001-ACME PAYROLL LTD-SALARY MAR,HDFCN52025030200001,02/03/25,,"85,000.00","94,573.00"',
-  '03/03/25,POS 416021XXXXXX1234 BIG BAZAAR,0000000000000301,03/03/25,"2,340.50",,"92,232.50"',
+  '03/03/25,POS 416021XXXXXX1234 BIG BAZAAR HYPERMARKET PHOENIX MARKETCITY KURLA WEST MUMBAI MAHARASHTRA,0000000000000301,03/03/25,"2,340.50",,"92,232.50"',
   '',
 ].join('\r\n');
+
+/** The decisions whose chosen word does not fit their box (they showed "Impor"). */
+async function clippedDecisions(table: Locator): Promise<string[]> {
+  return table.locator('select').evaluateAll((selects) =>
+    selects.flatMap((select) => {
+      const s = select as HTMLSelectElement;
+      const style = getComputedStyle(s);
+      const context = document.createElement('canvas').getContext('2d') as CanvasRenderingContext2D;
+      context.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+      const room = s.clientWidth - Number.parseFloat(style.paddingLeft) - Number.parseFloat(style.paddingRight);
+      const word = s.selectedOptions[0]?.text ?? '';
+      return context.measureText(word).width > room ? [`${word}: ${room.toFixed(0)} px`] : [];
+    }),
+  );
+}
 
 test('import a statement: file and account, preview with statuses and a filter, balance confirmation, commit, undo', async ({
   page,
@@ -55,8 +70,10 @@ test('import a statement: file and account, preview with statuses and a filter, 
 
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.screenshot({ path: 'screenshots/import-preview-1280.png', fullPage: true });
+  expect(await clippedDecisions(table)).toEqual([]);
   await page.setViewportSize({ width: 390, height: 844 });
   await page.screenshot({ path: 'screenshots/import-preview-390.png', fullPage: true });
+  expect(await clippedDecisions(table)).toEqual([]);
   // Nothing wider than the phone: the table scrolls in its own box.
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow).toBeLessThanOrEqual(0);
