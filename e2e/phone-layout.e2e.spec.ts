@@ -115,3 +115,26 @@ test('at 1280 px the amortization summary cards keep each figure whole', async (
   await expect(values.first()).toBeVisible();
   for (const value of await values.all()) expect(await linesOf(value), await value.innerText()).toBe(1);
 });
+
+test("at 390 px the accounts' total lines up under the balances, at the card's right edge", async ({
+  page,
+  request,
+}) => {
+  const user = await createVerifiedUser(request, 'Ananya');
+  const api = await MoneyApi.signIn(request, user);
+  await api.createAccount('HDFC Savings', 113580.13, fifteenth(-1));
+  await api.createAccount('Cash', 2500, fifteenth(-1));
+  await signInThroughUi(page, user);
+  await page.setViewportSize(viewports.mobile);
+  await page.goto('/accounts');
+  const table = page.getByRole('table').filter({ hasText: 'HDFC Savings' });
+  const balance = table.locator('tbody td[data-label="Balance"]').first();
+  const total = table.locator('tfoot th').filter({ hasText: '₹1,16,080.13' });
+  await expect(total).toBeVisible();
+  const right = async (cell: Locator) => {
+    const box = await cell.boundingBox();
+    return (box?.x ?? 0) + (box?.width ?? 0);
+  };
+  expect(Math.abs((await right(total)) - (await right(balance)))).toBeLessThanOrEqual(2);
+  expect(await pageWidth(page)).toBeLessThanOrEqual(390);
+});
