@@ -2,8 +2,10 @@
  * Where one read model's rebuild spends its time (issue 33 item 5), on a kept database (e.g.
  * `SCALE_KEEP=1 npm run bench:scale`): `DATABASE_URL=... npx tsx bench/src/rebuild-batches.ts
  * <projection> [batches]` replays the first `batches` (20) batches of REBUILD_BATCH events (2,000)
- * into fresh copies of the projection's tables in schema `rebuild_probe` (as a rebuild does,
- * GIN indexes included), times each batch (read excluded) and, with EXPLAIN=1, has auto_explain
+ * into fresh copies of the projection's tables in schema `rebuild_probe` made as a rebuild makes
+ * them: without the indexes a rebuild defers to the end (plain GIN/GiST/BRIN ones and those the
+ * projection names in `deferredIndexes`; REBUILD_ALL_INDEXES=1 keeps every index, to compare),
+ * times each batch (read excluded) and, with EXPLAIN=1, has auto_explain
  * write the last batch's plans with their actual times to the server's log. Drops the schema
  * after. Not a test: figures only.
  */
@@ -27,6 +29,33 @@ await db.query('DROP SCHEMA IF EXISTS rebuild_probe CASCADE');
 await db.query('CREATE SCHEMA rebuild_probe');
 for (const table of projection.tables)
   await db.query(`CREATE TABLE rebuild_probe."${table}" (LIKE public."${table}" INCLUDING ALL)`);
+/** The indexes of a schema's copies of the projection's tables, keyed across schemas by table and definition. */
+const indexesOf = async (schema: string) =>
+  (
+    await db.query<{ table: string; index: string; method: string; definition: string; plain: boolean }>(
+      `SELECT c.relname AS table, ic.relname AS index, am.amname AS method,
+              regexp_replace(pg_get_indexdef(i.indexrelid), '^.* USING ', '') AS definition,
+              NOT i.indisunique AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = i.indexrelid) AS plain
+         FROM pg_index i JOIN pg_class c ON c.oid = i.indrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+         JOIN pg_class ic ON ic.oid = i.indexrelid JOIN pg_am am ON am.oid = ic.relam
+        WHERE n.nspname = $1 AND c.relname = ANY($2)`,
+      [schema, projection.tables],
+    )
+  ).rows;
+if (process.env.REBUILD_ALL_INDEXES !== '1') {
+  // As projections/src/runner/rebuild.ts (deferredKeys) decides, from the live tables' indexes.
+  const named = new Set(projection.deferredIndexes ?? []);
+  const deferred = new Set(
+    (await indexesOf('public'))
+      .filter((r) => r.plain && (['gin', 'gist', 'brin'].includes(r.method) || named.has(r.index)))
+      .map((r) => `${r.table} ${r.definition}`),
+  );
+  for (const copy of await indexesOf('rebuild_probe'))
+    if (deferred.has(`${copy.table} ${copy.definition}`)) {
+      await db.query(`DROP INDEX rebuild_probe."${copy.index}"`);
+      console.log(`deferred, as a rebuild does: ${copy.table} ${copy.definition}`);
+    }
+}
 let after: string | null = null;
 let total = 0;
 let events = 0;
