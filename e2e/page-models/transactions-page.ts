@@ -60,6 +60,14 @@ export class TransactionsPage {
   async openAdd(): Promise<void> {
     await this.addTransaction.click();
     await expect(this.dialog.getByRole('heading', { name: 'Add New Transaction' })).toBeVisible();
+    await this.focusInDialog();
+  }
+
+  /** Blueprint moves focus into a dialog a frame after it shows; keys go there only then. */
+  private async focusInDialog(): Promise<void> {
+    await expect
+      .poll(() => this.page.evaluate(() => Boolean(document.activeElement?.closest('.bp6-overlay'))))
+      .toBe(true);
   }
 
   async fillDialog(entry: {
@@ -101,6 +109,7 @@ export class TransactionsPage {
   async openDelete(notes: string): Promise<void> {
     await this.page.getByRole('button', { name: `Delete transaction ${notes}` }).click();
     await expect(this.dialog.getByRole('heading', { name: 'Confirm Delete' })).toBeVisible();
+    await this.focusInDialog();
   }
 
   dialogError(label: string): Locator {
