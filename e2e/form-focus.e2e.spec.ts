@@ -22,7 +22,11 @@ test('a refused loan form takes the person to its first field in error, by click
   await expect(form.bank).toBeInViewport();
 
   // Enter in a valid field goes to the first field still in error, past the ones now right.
-  await form.fill({ bank: 'Focus Test Bank - Pune', loanType: 'Focus Home Loan', accountNumber: 'HDFC0012345' });
+  await form.fill({
+    bank: 'Focus Test Bank - Pune',
+    loanType: 'Focus Home Loan',
+    accountNumber: 'HDFC0012345',
+  });
   await form.accountNumber.press('Enter');
   await expect(form.principal).toBeFocused();
   await expect(form.errorOf(form.principal)).toHaveText('Principal amount is required');

@@ -23,7 +23,8 @@ async function clippedDecisions(table: Locator): Promise<string[]> {
       const style = getComputedStyle(s);
       const context = document.createElement('canvas').getContext('2d') as CanvasRenderingContext2D;
       context.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
-      const room = s.clientWidth - Number.parseFloat(style.paddingLeft) - Number.parseFloat(style.paddingRight);
+      const room =
+        s.clientWidth - Number.parseFloat(style.paddingLeft) - Number.parseFloat(style.paddingRight);
       const word = s.selectedOptions[0]?.text ?? '';
       return context.measureText(word).width > room ? [`${word}: ${room.toFixed(0)} px`] : [];
     }),
