@@ -34,14 +34,10 @@ export type Client = {
   delete<Body = Json>(url: string, options?: RequestOptions): Promise<Answer<Body>>;
 };
 
-/**
- * A client of `app.inject` sending the headers `credentials` gives (a bearer token, or none);
- * `written` hears every event position a command answers with (X-Event-Position).
- */
+/** A client of `app.inject` sending the headers `credentials` gives (a bearer token, or none). */
 export function createClient(
   app: FastifyInstance,
   credentials: () => Promise<Record<string, string>>,
-  written: (position: string) => void,
 ): Client {
   async function send(method: Method, url: string, body?: unknown, options: RequestOptions = {}) {
     const response = await app.inject({
@@ -50,8 +46,6 @@ export function createClient(
       headers: { ...(await credentials()), ...options.headers },
       ...(body === undefined ? {} : { payload: body as InjectOptions['payload'] }),
     });
-    const position = response.headers['x-event-position'];
-    if (typeof position === 'string') written(position);
     const isJson =
       String(response.headers['content-type']).includes('application/json') &&
       !response.headers['content-encoding'] &&

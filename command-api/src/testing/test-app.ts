@@ -29,7 +29,7 @@ export type TestApp = {
   /** Requests without a token. */
   anonymous: Client;
   /**
-   * Waits until the read models named have every event the clients' commands wrote so far: for
+   * Waits until the read models named have every event this app appended so far: for
    * read models no command waits for (history). False if the read-your-writes bound passed first.
    */
   caughtUp(readModels: readonly string[]): Promise<boolean>;
@@ -109,14 +109,12 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     authorization: `Bearer ${await signedInToken(userId)}`,
   });
   // Positions are zero-padded text (the event store's contract), so text order is log order.
+  // Every append of this app (the store announces each at its commit, before the command
+  // answers), whether a client, a spec's own `app.inject` or a job made it: `caughtUp` waits for
+  // all of them.
   let lastWritten = '';
-  const written = (position: string) => {
-    if (position > lastWritten) lastWritten = position;
-  };
-  // Every append of this app, also those a spec makes with `app.inject` rather than a client:
-  // `caughtUp` waits for all of them, not only for those a client saw answered.
   platform.eventStore.subscribe((position) => {
-    if (position) written(position);
+    if (position && position > lastWritten) lastWritten = position;
   });
   return {
     app,
@@ -125,8 +123,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       app.issueToken(userId, { ...opts, sessionId: opts?.sessionId ?? fixtureSessionId(userId) }),
     signedInToken,
     signedInHeader,
-    as: (userId) => createClient(app, () => signedInHeader(userId), written),
-    anonymous: createClient(app, async () => ({}), written),
+    as: (userId) => createClient(app, () => signedInHeader(userId)),
+    anonymous: createClient(app, async () => ({})),
     caughtUp: async (readModels) => (lastWritten ? platform.afterAppend(lastWritten, readModels) : true),
     async close() {
       await app.close();
