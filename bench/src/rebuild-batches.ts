@@ -11,7 +11,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { createPgDb, createPostgresEventStore } from '@kosh/event-store';
-import { allProjections } from '@kosh/projections';
+import { allProjections, deferredIndexKeys, indexKey, tableIndexes } from '@kosh/projections';
 
 const url = process.env.DATABASE_URL;
 const name = process.argv[2];
@@ -29,31 +29,16 @@ await db.query('DROP SCHEMA IF EXISTS rebuild_probe CASCADE');
 await db.query('CREATE SCHEMA rebuild_probe');
 for (const table of projection.tables)
   await db.query(`CREATE TABLE rebuild_probe."${table}" (LIKE public."${table}" INCLUDING ALL)`);
-/** The indexes of a schema's copies of the projection's tables, keyed across schemas by table and definition. */
-const indexesOf = async (schema: string) =>
-  (
-    await db.query<{ table: string; index: string; method: string; definition: string; plain: boolean }>(
-      `SELECT c.relname AS table, ic.relname AS index, am.amname AS method,
-              regexp_replace(pg_get_indexdef(i.indexrelid), '^.* USING ', '') AS definition,
-              NOT i.indisunique AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = i.indexrelid) AS plain
-         FROM pg_index i JOIN pg_class c ON c.oid = i.indrelid JOIN pg_namespace n ON n.oid = c.relnamespace
-         JOIN pg_class ic ON ic.oid = i.indexrelid JOIN pg_am am ON am.oid = ic.relam
-        WHERE n.nspname = $1 AND c.relname = ANY($2)`,
-      [schema, projection.tables],
-    )
-  ).rows;
 if (process.env.REBUILD_ALL_INDEXES !== '1') {
-  // As projections/src/runner/rebuild.ts (deferredKeys) decides, from the live tables' indexes.
-  const named = new Set(projection.deferredIndexes ?? []);
-  const deferred = new Set(
-    (await indexesOf('public'))
-      .filter((r) => r.plain && (['gin', 'gist', 'brin'].includes(r.method) || named.has(r.index)))
-      .map((r) => `${r.table} ${r.definition}`),
+  // What a rebuild defers (projections/src/runner/rebuild.ts), decided from the live tables.
+  const deferred = deferredIndexKeys(
+    await tableIndexes(db, 'public', projection.tables),
+    new Set(projection.deferredIndexes ?? []),
   );
-  for (const copy of await indexesOf('rebuild_probe'))
-    if (deferred.has(`${copy.table} ${copy.definition}`)) {
+  for (const copy of await tableIndexes(db, 'rebuild_probe', projection.tables))
+    if (copy.plain && deferred.has(indexKey(copy))) {
       await db.query(`DROP INDEX rebuild_probe."${copy.index}"`);
-      console.log(`deferred, as a rebuild does: ${copy.table} ${copy.definition}`);
+      console.log(`deferred, as a rebuild does: ${indexKey(copy)}`);
     }
 }
 let after: string | null = null;

@@ -104,6 +104,7 @@ export {
 export { rollUpSpending, type SpendingNode } from './reports/tree';
 export { type RuleCandidate, ruleCandidates } from './rules/candidates';
 export { evolveRuleRow, getRule, listRules, type RuleRow } from './rules/projector';
+export { deferredIndexKeys, indexKey, type TableIndex, tableIndexes } from './runner/rebuild';
 export {
   createProjectionRunner,
   LIVE_LOCK,

@@ -56,9 +56,28 @@ const INDEXES = `
     FROM pg_index i JOIN pg_class c ON c.oid = i.indrelid JOIN pg_namespace n ON n.oid = c.relnamespace
     JOIN pg_class ic ON ic.oid = i.indexrelid JOIN pg_am am ON am.oid = ic.relam
    WHERE n.nspname = $1 AND c.relname = ANY($2)`;
-type IndexRow = { table: string; index: string; method: string; definition: string; plain: boolean };
+export type TableIndex = { table: string; index: string; method: string; definition: string; plain: boolean };
 /** An index's key across schemas (a copy's indexes have other names): its table and definition. */
-const keyOf = (r: { table: string; definition: string }) => `${r.table} ${r.definition}`;
+export const indexKey = (r: { table: string; definition: string }) => `${r.table} ${r.definition}`;
+
+/** The indexes of `schema`'s `tables` (INDEXES). */
+export async function tableIndexes(
+  q: Queryable,
+  schema: string,
+  tables: readonly string[],
+): Promise<TableIndex[]> {
+  return (await q.query<TableIndex>(INDEXES, [schema, tables])).rows;
+}
+
+/**
+ * The keys (`indexKey`) of the indexes among `live` a rebuild's copy is made without: the plain
+ * GIN/GiST/BRIN ones and those named in `named` (a projection's `deferredIndexes`).
+ */
+export function deferredIndexKeys(live: readonly TableIndex[], named: ReadonlySet<string>): Set<string> {
+  return new Set(
+    live.filter((r) => r.plain && (DEFERRED_METHODS.includes(r.method) || named.has(r.index))).map(indexKey),
+  );
+}
 
 /**
  * What a rebuild's copy must share with the live tables to be resumed: each table's columns with
@@ -84,13 +103,13 @@ export function createRebuild(ctx: RunnerContext, { rebuildBatchSize }: { rebuil
   const { db, logger } = ctx;
 
   /**
-   * The keys (`keyOf`) of the live tables' indexes a rebuild's copy is made without: the plain
+   * The keys (`indexKey`) of the live tables' indexes a rebuild's copy is made without: the plain
    * GIN/GiST/BRIN ones and those the projection names in `deferredIndexes`.
    */
   async function deferredKeys(q: Queryable, name: string, live: string, warn = false): Promise<Set<string>> {
     const { projection } = ctx.get(name);
     const named = new Set(projection.deferredIndexes ?? []);
-    const { rows } = await q.query<IndexRow>(INDEXES, [live, projection.tables]);
+    const rows = await tableIndexes(q, live, projection.tables);
     // A database rebuilt before copies kept their indexes' names has generated ones: such an
     // index is kept row by row (slower, same rows) and the next copy keeps its name.
     const missing = [...named].filter((index) => !rows.some((r) => r.index === index && r.plain));
@@ -99,9 +118,7 @@ export function createRebuild(ctx: RunnerContext, { rebuildBatchSize }: { rebuil
         { projection: name, indexes: missing },
         'deferred indexes not found by name: kept during the rebuild',
       );
-    return new Set(
-      rows.filter((r) => r.plain && (DEFERRED_METHODS.includes(r.method) || named.has(r.index))).map(keyOf),
-    );
+    return deferredIndexKeys(rows, named);
   }
 
   let liveSchema: string | null = null;
@@ -146,16 +163,16 @@ export function createRebuild(ctx: RunnerContext, { rebuildBatchSize }: { rebuil
       // Each index of the copy is the live one's (same table and definition): a deferred one is
       // dropped, the others take the live one's name (through a temporary one, in case a copy's
       // generated name is another live index's), so a swap keeps the names migrations refer to.
-      const copied = await tx.query<IndexRow>(INDEXES, [schema, projection.tables]);
-      const liveIndexes = await tx.query<IndexRow>(INDEXES, [live, projection.tables]);
+      const copied = await tableIndexes(tx, schema, projection.tables);
+      const liveIndexes = await tableIndexes(tx, live, projection.tables);
       const renames: [string, string][] = [];
-      for (const index of copied.rows) {
-        if (index.plain && deferred.has(keyOf(index))) {
+      for (const index of copied) {
+        if (index.plain && deferred.has(indexKey(index))) {
           await tx.query(`DROP INDEX ${quote(schema)}.${quote(index.index)}`);
           continue;
         }
-        const twin = liveIndexes.rows.findIndex((r) => keyOf(r) === keyOf(index));
-        const liveName = twin < 0 ? undefined : liveIndexes.rows.splice(twin, 1)[0]?.index;
+        const twin = liveIndexes.findIndex((r) => indexKey(r) === indexKey(index));
+        const liveName = twin < 0 ? undefined : liveIndexes.splice(twin, 1)[0]?.index;
         if (!liveName || liveName === index.index) continue;
         const temporary = `kosh_rebuild_index_${renames.length}`;
         await tx.query(`ALTER INDEX ${quote(schema)}.${quote(index.index)} RENAME TO ${quote(temporary)}`);
@@ -226,12 +243,12 @@ export function createRebuild(ctx: RunnerContext, { rebuildBatchSize }: { rebuil
     const { projection } = ctx.get(name);
     const schema = rebuildSchemaOf(name);
     const live = await currentSchema();
-    const wanted = await db.query<IndexRow>(INDEXES, [live, projection.tables]);
+    const wanted = await tableIndexes(db, live, projection.tables);
     const deferred = await deferredKeys(db, name, live);
-    const built = await db.query<IndexRow>(INDEXES, [schema, projection.tables]);
-    const has = new Set(built.rows.map(keyOf));
-    for (const index of wanted.rows) {
-      if (!deferred.has(keyOf(index)) || has.has(keyOf(index))) continue;
+    const built = await tableIndexes(db, schema, projection.tables);
+    const has = new Set(built.map(indexKey));
+    for (const index of wanted) {
+      if (!deferred.has(indexKey(index)) || has.has(indexKey(index))) continue;
       await db.query(
         `CREATE INDEX ${quote(index.index)} ON ${quote(schema)}.${quote(index.table)} USING ${index.definition}`,
       );
