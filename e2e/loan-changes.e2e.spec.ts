@@ -158,6 +158,8 @@ test('a rate reset: the RBI options, the refusal of negative amortisation, then 
   await dialog.getByLabel('New EMI (₹, before GST)').fill('100');
   await dialog.getByRole('button', { name: 'Change Rate' }).click();
   await expect(dialog.getByText('The EMI of ₹100.00 does not cover the monthly interest of')).toBeVisible();
+  // The server's refusal names the EMI field: focus goes there, ready for a new figure.
+  await expect(dialog.getByLabel('New EMI (₹, before GST)')).toBeFocused();
 
   await dialog.getByLabel('New annual rate (%)').fill('10');
   await dialog.getByRole('radio', { name: 'Increase the EMI (same tenure)' }).check({ force: true });

@@ -35,18 +35,23 @@ export function focusFirstInvalidOnSubmit(target: Window = window): void {
         if (focusIfLeft(form, leftOn)) return;
         // Else the server may answer with fields in error: the first such answer moves focus once,
         // unless the person has typed, clicked or moved focus since (then they have moved on).
+        // Focus given back to where the submission left it (a dialog returning it to its submit
+        // button once the busy state ends) is not a move.
         const moves = ['input', 'pointerdown', 'focusin'] as const;
+        const moved = (event: Event) => {
+          if (event.type !== 'focusin' || !leftOn.has(event.target as Element)) stop();
+        };
         const stop = () => {
           observer.disconnect();
           clearTimeout(timer);
-          for (const move of moves) doc.removeEventListener(move, stop, true);
+          for (const move of moves) doc.removeEventListener(move, moved, true);
         };
         const observer = new MutationObserver(() => {
           if (!form.isConnected || focusIfLeft(form, leftOn)) stop();
         });
         const timer = setTimeout(stop, ANSWER_WINDOW_MS);
         observer.observe(form, { subtree: true, attributes: true, attributeFilter: ['aria-invalid'] });
-        for (const move of moves) doc.addEventListener(move, stop, true);
+        for (const move of moves) doc.addEventListener(move, moved, true);
       });
     },
     true,

@@ -61,11 +61,9 @@ export function TransactionFilterPanel({
   const reversed = typed.date_from !== '' && typed.date_to !== '' && typed.date_to < typed.date_from;
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (reversed) {
-      document.getElementById('filter-to')?.focus();
-      return;
-    }
-    onApply();
+    // A reversed range is not applied; focus goes to Date To, the field marked in error
+    // (app/focusFirstInvalid.ts).
+    if (!reversed) onApply();
   };
   // Clear undoes an applied filter: shown once one is applied (Search or Enter), not while typing.
   const active = isFiltered(applied);

@@ -55,7 +55,8 @@ export function LoanChangeDialog<V extends object>(props: LoanChangeDialogProps<
   /**
    * The busy submit button is disabled while the call runs, which drops focus to the page (where
    * Escape no longer reaches the dialog): after the answer, focus goes to what it brought (the
-   * what-if table), else the first field in error, else the submit button.
+   * what-if table), else the submit button. A field in error takes it from there: every form's
+   * refused submission moves focus to its first field in error (app/focusFirstInvalid.ts).
    */
   const refocus = () =>
     requestAnimationFrame(() => {
@@ -63,7 +64,6 @@ export function LoanChangeDialog<V extends object>(props: LoanChangeDialogProps<
       if (!root || (document.activeElement && document.activeElement !== document.body)) return;
       const target =
         root.querySelector<HTMLElement>('[data-focus-after-submit]') ??
-        root.querySelector<HTMLElement>('[aria-invalid="true"]') ??
         root.querySelector<HTMLElement>('button[type="submit"]');
       target?.focus();
     });
