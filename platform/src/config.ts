@@ -39,6 +39,11 @@ const ConfigSchema = Type.Object({
   /** Bound on read-your-writes waits (ARCHITECTURE.md "Read your own writes"). */
   READ_YOUR_WRITES_TIMEOUT_MS: Type.Integer({ minimum: 0 }),
   /**
+   * While commits keep coming, a job process's read models take a round at most once per this
+   * many ms (default 100, as the own-writes plugin's; 0: a round on every NOTIFY). The first after a quiet moment goes at once.
+   */
+  WORKER_GATHER_MS: Type.Integer({ minimum: 0 }),
+  /**
    * Memory for the serialised live answers, per family of routes (ledger, loans, transactions),
    * in MB; 0 keeps none (every read is built; ETags and 304 still hold).
    */
@@ -118,6 +123,7 @@ export function loadConfig(env: Env = process.env): Config {
     READ_YOUR_WRITES_TIMEOUT_MS: env.READ_YOUR_WRITES_TIMEOUT_MS
       ? Number(env.READ_YOUR_WRITES_TIMEOUT_MS)
       : 5000,
+    WORKER_GATHER_MS: env.WORKER_GATHER_MS ? Number(env.WORKER_GATHER_MS) : 100,
     ANSWER_CACHE_MB: env.ANSWER_CACHE_MB ? Number(env.ANSWER_CACHE_MB) : 32,
     EXPORT_MAX_ROWS: env.EXPORT_MAX_ROWS ? Number(env.EXPORT_MAX_ROWS) : 200_000,
     RECURRING_POST_EVERY_MS: env.RECURRING_POST_EVERY_MS ? Number(env.RECURRING_POST_EVERY_MS) : 600_000,

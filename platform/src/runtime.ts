@@ -31,6 +31,7 @@ import {
 } from '@kosh/workers';
 import { type Config, exportSigningKeyOf, type Role } from './config';
 import { createEventStore } from './event-store';
+import { gatherWakes } from './gather-wakes';
 import { createLogger, type Logger } from './logger';
 import { createMetrics, type Metrics } from './metrics';
 import { openToken, sealToken } from './token-seal';
@@ -101,9 +102,9 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   );
   const runner = createProjectionRunner({ db, eventStore, projections: consumers, logger });
   const projectionNames = consumers.map((p) => p.name);
-  const catchUp = (name: string) => {
+  const catchUp = (name: string, once = false) => {
     runner
-      .catchUp(name)
+      .catchUp(name, { once })
       .catch((err) => logger.warn({ projection: name, err }, 'catch-up failed; will retry'));
   };
 
@@ -207,9 +208,21 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     // that was lost (LISTEN connection down). A BullMQ round per append as well was dropped:
     // it woke the workers later than NOTIFY and cost Redis round trips on every command
     // (`npm run bench:waking`).
-    stopFollowing = eventStore.subscribe(() => {
-      for (const name of projectionNames) catchUp(name);
+    // While commits keep coming, rounds start at most WORKER_GATHER_MS apart, so one round takes
+    // many commands' events in one batch per read model instead of a batch (a transaction, its
+    // statements, a commit) per read model every few ms; the first after a quiet moment starts at
+    // once. A round applies one batch per read model and stops (`once`): what committed while it
+    // ran brought its own NOTIFY, which schedules the next round. A command's own read models do
+    // not wait for this: the API catches them up itself (afterAppend, the own-writes plugin).
+    const gatherMs = config.WORKER_GATHER_MS;
+    const rounds = gatherWakes(gatherMs, () => {
+      for (const name of projectionNames) catchUp(name, gatherMs > 0);
     });
+    const unsubscribe = eventStore.subscribe(rounds.wake);
+    stopFollowing = () => {
+      unsubscribe();
+      rounds.stop();
+    };
   }
   if (seeded) await platform.afterAppend(seeded, runsJobs ? ['catalog', 'ledger'] : []);
   return platform;

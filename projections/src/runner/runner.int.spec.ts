@@ -12,7 +12,7 @@ import { createTestDatabase, type TestDatabase } from '@kosh/event-store/testing
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runnerMigrations } from '../registry';
 import { createCheckpointWatcher } from './checkpoint-watcher';
-import { createRunnerContext } from './context';
+import { createRunnerContext, LIVE_LOCK } from './context';
 import {
   type CatchUpResult,
   createProjectionRunner,
@@ -29,6 +29,7 @@ import {
   tableDigest,
   totalsProjection,
 } from './testing/test-projections';
+import type { Projection } from './types';
 
 const TOTALS = 'runner_test_totals';
 const POISONED = 'runner_test_poisoned';
@@ -258,6 +259,69 @@ describe('projection runner on PostgreSQL', () => {
     const replay = await catchUpTo(a, TOTALS, third);
     expect(replay.events).toBeGreaterThanOrEqual(180);
     expect(await applied()).toEqual([{ runner: 'a', n: 180, distinct_ids: 180 }]);
+  });
+
+  it('read models with nothing in a batch move their checkpoints together, each under its own lock and compare-and-set', async () => {
+    /** A consumer of a type this log never holds: its batches only move its checkpoint. */
+    const idle = (name: string): Projection => ({
+      name,
+      handles: ['NeverRecorded'],
+      tables: [],
+      async apply() {
+        throw new Error(`${name} was given events it does not handle`);
+      },
+    });
+    const [a, b, c, d] = [
+      'runner_test_idle_a',
+      'runner_test_idle_b',
+      'runner_test_idle_c',
+      'runner_test_idle_d',
+    ];
+    const names = [a, b, c, d];
+    const runner = otherProcess({ projections: [totalsProjection(), ...names.map(idle)] });
+    const last = await seedEvents(store, { count: 30 });
+    // b's live lock is held by another applier; c is stopped.
+    await database.db.query(
+      `INSERT INTO projection_checkpoints (name, position, status) VALUES ($1, '', 'running'), ($2, '', 'running'),
+         ($3, '', 'stopped'), ($4, '', 'running')`,
+      names,
+    );
+    let release!: () => void;
+    let locked!: () => void;
+    const held = new Promise<void>((resolve) => {
+      locked = resolve;
+    });
+    const holder = database.db.transaction(async (tx) => {
+      await tx.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [LIVE_LOCK, b]);
+      locked();
+      await new Promise<void>((resolve) => {
+        release = resolve;
+      });
+    });
+    await held;
+
+    const results = await Promise.all([TOTALS, ...names].map((name) => runner.runOnce(name)));
+    release();
+    await holder;
+    expect(results.map((r) => r.status)).toEqual(['applied', 'applied', 'busy', 'stopped', 'applied']);
+    const { rows } = await database.db.query<{ name: string; position: string; status: string; at: string }>(
+      `SELECT name, position, status, updated_at::text AS at FROM projection_checkpoints
+        WHERE name = ANY($1) ORDER BY name`,
+      [names],
+    );
+    expect(rows.map(({ name, position, status }) => ({ name, position, status }))).toEqual([
+      { name: a, position: last, status: 'running' },
+      { name: b, position: '', status: 'running' },
+      { name: c, position: '', status: 'stopped' },
+      { name: d, position: last, status: 'running' },
+    ]);
+    // a and d moved in one transaction (now() is the transaction's start), not one each.
+    expect(rows[0]?.at).toBe(rows[3]?.at);
+    expect(await runner.waitFor([a, d], last, 1000)).toBe(true);
+
+    // b, once free, catches up on its own; the totals were applied as ever.
+    expect(await catchUpTo(runner, b, last)).toMatchObject({ position: last, stopped: false });
+    expect(await totalsDigest(database.db)).toBe(await expectedDigest(database.db));
   });
 
   it('reads of the same range asked together or while one runs share one query; a later read is a new one', async () => {
