@@ -69,6 +69,13 @@ export interface Platform {
    * until those named have reached `position`. Resolves false on timeout.
    */
   afterAppend(position: string, waitFor: readonly string[]): Promise<boolean>;
+  /**
+   * Waits as `afterAppend` until `names` hold every event this process has appended or heard of
+   * (its own appends, the store's NOTIFY): a read of a read model that commands do not wait for
+   * (history) shows the caller's own writes, whichever process catches it up. Resolves true
+   * at once when nothing was heard yet.
+   */
+  readModelsCurrent(names: readonly string[]): Promise<boolean>;
   /** Seals a mailed link token for the event, so that only the mail worker can open it. */
   sealToken(token: string): string;
   /** The claim of a reminder's signed unsubscribe token, or null when it is not one of ours. */

@@ -120,6 +120,11 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     subjectKey: createHmac('sha256', config.JWT_SECRET).update('kosh erasure subject v1').digest('hex'),
   };
   let stopFollowing: (() => void) | null = null;
+  // The newest position this process has appended or heard of (readModelsCurrent).
+  let newestHeard = '';
+  const stopHearing = eventStore.subscribe((position) => {
+    if (position && position > newestHeard) newestHeard = position;
+  });
   const platform: Runtime = {
     config,
     role,
@@ -147,7 +152,11 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       stopTimer({ outcome: reached ? 'reached' : 'timeout' });
       return reached;
     },
+    readModelsCurrent(names) {
+      return newestHeard ? platform.afterAppend(newestHeard, names) : Promise.resolve(true);
+    },
     async close() {
+      stopHearing();
       stopFollowing?.();
       await queue.close();
       await runner.close?.();

@@ -108,6 +108,8 @@ export async function readAt<T>(
   const now = platform.clock();
   const asOf = capped(parseAsOf((request.query as { as_of?: string } | undefined)?.as_of, now), request, now);
   if (!asOf) return body({ db: platform.db, now, asOf: null });
+  // The replay reads the history read model, which commands do not wait for.
+  await platform.readModelsCurrent(['history']);
   return readAsOf(
     platform.db,
     request.userId,

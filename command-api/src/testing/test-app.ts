@@ -108,14 +108,6 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const signedInHeader = async (userId: string) => ({
     authorization: `Bearer ${await signedInToken(userId)}`,
   });
-  // Positions are zero-padded text (the event store's contract), so text order is log order.
-  // Every append of this app (the store announces each at its commit, before the command
-  // answers), whether a client, a spec's own `app.inject` or a job made it: `caughtUp` waits for
-  // all of them.
-  let lastWritten = '';
-  platform.eventStore.subscribe((position) => {
-    if (position && position > lastWritten) lastWritten = position;
-  });
   return {
     app,
     platform,
@@ -125,7 +117,9 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     signedInHeader,
     as: (userId) => createClient(app, () => signedInHeader(userId)),
     anonymous: createClient(app, async () => ({})),
-    caughtUp: async (readModels) => (lastWritten ? platform.afterAppend(lastWritten, readModels) : true),
+    // Every append of this app (the store announces each at its commit, before the command
+    // answers), whether a client, a spec's own `app.inject` or a job made it.
+    caughtUp: (readModels) => platform.readModelsCurrent(readModels),
     async close() {
       await app.close();
       await platform.close();

@@ -178,6 +178,8 @@ export async function accountExportRoutes(fastify: FastifyInstance) {
       },
     },
     async (request, reply) => {
+      // Every read model is in the archive; history is the one no command waits for.
+      await platform.readModelsCurrent(['history']);
       const now = platform.clock();
       const day = now.toISOString().slice(0, 10);
       return reply

@@ -14,8 +14,11 @@ import { type CommandStream, commandContext } from '../../commands/route';
 import type { Platform } from '../../platform';
 import { sha256Hex } from './secrets';
 
-/** Read models the auth answers and the next requests rely on. */
-const WAIT_FOR = ['users'] as const;
+/**
+ * Read models the auth answers and the next requests rely on: the user, and the sessions, which
+ * a password change or reset ends (the next request with an ended session's token is refused).
+ */
+const WAIT_FOR = ['users', 'sessions'] as const;
 
 /** The signed-in user's own stream, for the command routes of the profile and password. */
 export const ownUserStream: CommandStream<UserState, UserCommand, UserEvent> = {

@@ -123,6 +123,12 @@ export async function historyRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { platform } = app;
   const signingKey = platform.exportSigningKey;
+  // Commands do not wait for the history read model (most wait only for what their answer
+  // reads): its reads wait, bounded, until it holds every event this process has stored or
+  // heard of, so a History read shows the caller's own writes.
+  app.addHook('preHandler', async () => {
+    await platform.readModelsCurrent(['history']);
+  });
 
   /** An auditor's as-of limit hides what was recorded after it. */
   async function page(request: FastifyRequest, filter: HistoryFilter) {
