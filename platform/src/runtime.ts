@@ -152,8 +152,12 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       stopTimer({ outcome: reached ? 'reached' : 'timeout' });
       return reached;
     },
-    readModelsCurrent(names) {
-      return newestHeard ? platform.afterAppend(newestHeard, names) : Promise.resolve(true);
+    async readModelsCurrent(names) {
+      const position = newestHeard;
+      if (!position) return true;
+      // Known here without a catch-up round when this process's own applies got there.
+      if (await runner.waitFor(names, position, 0)) return true;
+      return platform.afterAppend(position, names);
     },
     async close() {
       stopHearing();

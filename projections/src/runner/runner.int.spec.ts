@@ -279,13 +279,18 @@ describe('projection runner on PostgreSQL', () => {
     ];
     const names = [a, b, c, d];
     const runner = otherProcess({ projections: [totalsProjection(), ...names.map(idle)] });
-    const last = await seedEvents(store, { count: 30 });
-    // b's live lock is held by another applier; c is stopped.
+    const first = await seedEvents(store, { count: 30 });
+    // c is stopped. A first round: each reads its checkpoint (one query each, answered apart).
     await database.db.query(
       `INSERT INTO projection_checkpoints (name, position, status) VALUES ($1, '', 'running'), ($2, '', 'running'),
          ($3, '', 'stopped'), ($4, '', 'running')`,
       names,
     );
+    const warm = await Promise.all([TOTALS, ...names].map((name) => runner.runOnce(name)));
+    expect(warm.map((r) => r.status)).toEqual(['applied', 'applied', 'applied', 'stopped', 'applied']);
+    // The next round starts where this process left each (no checkpoint read) and shares one read
+    // of the log, as a worker's round does. Meanwhile b's live lock is held by another applier.
+    const last = await seedEvents(store, { count: 30 });
     let release!: () => void;
     let locked!: () => void;
     const held = new Promise<void>((resolve) => {
@@ -311,7 +316,7 @@ describe('projection runner on PostgreSQL', () => {
     );
     expect(rows.map(({ name, position, status }) => ({ name, position, status }))).toEqual([
       { name: a, position: last, status: 'running' },
-      { name: b, position: '', status: 'running' },
+      { name: b, position: first, status: 'running' },
       { name: c, position: '', status: 'stopped' },
       { name: d, position: last, status: 'running' },
     ]);
