@@ -91,6 +91,21 @@ export function capped(asOf: Date | null, request: { audit?: { asOfLimit: Date |
 export type ReadSource = Readonly<{ db: Queryable; now: Date; asOf: Date | null }>;
 
 /**
+ * Runs a read body's reads: at once live (the pool takes each on its own connection), one after
+ * another in a replay, which reads on its transaction's one client (pg queues a statement sent
+ * while another runs there, and pg@9 refuses it).
+ */
+export async function readEach<T extends readonly unknown[]>(
+  source: Pick<ReadSource, 'asOf'>,
+  reads: { readonly [K in keyof T]: () => Promise<T[K]> },
+): Promise<T> {
+  if (!source.asOf) return (await Promise.all(reads.map((read) => read()))) as unknown as T;
+  const results: unknown[] = [];
+  for (const read of reads) results.push(await read());
+  return results as unknown as T;
+}
+
+/**
  * Runs a read route's body live, or (with `as_of`) on the caller's read models as they stood
  * then, with "now" set to that instant, so the same body answers what it would have answered.
  * `models`: the read models the body reads; the others are empty in an as-of answer.

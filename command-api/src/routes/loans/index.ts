@@ -58,7 +58,7 @@ import { etagOf, loadAggregate } from '../../commands/handle';
 import { commandRoutes } from '../../commands/route';
 import { fileNamePart, sendCsv } from '../../csv';
 import { cachedReadAt, createAnswerCache } from '../../reads/answer-cache';
-import { readAt } from '../../reads/read-at';
+import { readAt, readEach } from '../../reads/read-at';
 import { registerLoanTypeList } from '../banks/loan-type-list';
 import { loanChangeRoutes } from './changes';
 import { parseLoanListQuery } from './list-query';
@@ -306,10 +306,10 @@ export async function loanRoutes(fastify: FastifyInstance) {
       readAt(platform, request, ['loans', 'schedules'], async ({ db, now, asOf }) => {
         const loan = await ownLoan(request.userId, request.params.id, db);
         const day = calendarDateOf(now);
-        const [standings, presents, schedule] = await Promise.all([
-          loanStandings(db, request.userId, [loan.id], day),
-          loanPresentParts(db, request.userId, [loan.id], day),
-          getSchedule(db, request.userId, loan.id),
+        const [standings, presents, schedule] = await readEach({ asOf }, [
+          () => loanStandings(db, request.userId, [loan.id], day),
+          () => loanPresentParts(db, request.userId, [loan.id], day),
+          () => getSchedule(db, request.userId, loan.id),
         ]);
         // A past version is not one to send back in If-Match.
         if (!asOf) reply.header('ETag', etagOf(loan.version));
@@ -400,11 +400,12 @@ export async function loanRoutes(fastify: FastifyInstance) {
     async (request, reply) =>
       cachedReadAt(platform, cache, request, reply, {
         models: ['loans', 'schedules'],
-        body: async ({ db, now }) => {
+        body: async ({ db, now, asOf }) => {
           // Both read by the caller's id: the schedule of a loan not theirs is never read.
-          const [loan, schedule] = await Promise.all([
-            ownLoan(request.userId, request.params.id, db),
-            UUID.test(request.params.id) ? getSchedule(db, request.userId, request.params.id) : null,
+          const [loan, schedule] = await readEach({ asOf }, [
+            () => ownLoan(request.userId, request.params.id, db),
+            async () =>
+              UUID.test(request.params.id) ? getSchedule(db, request.userId, request.params.id) : null,
           ]);
           return {
             success: true as const,

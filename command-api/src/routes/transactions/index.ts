@@ -55,7 +55,7 @@ import { type CommandOutcome, commandRoutes } from '../../commands/route';
 import { sendCsv } from '../../csv';
 import { EARLY_ANSWER_READ_MODELS } from '../../plugins/own-writes';
 import { cachedReadAt, createAnswerCache } from '../../reads/answer-cache';
-import { readAt } from '../../reads/read-at';
+import { readAt, readEach } from '../../reads/read-at';
 import { ownsOpenAccount } from '../accounts/own-account';
 import { ownsCategory } from '../categories/own-category';
 import { releaseMatchesOfDeletedDebit } from '../loans/release-matches';
@@ -266,16 +266,17 @@ export async function transactionRoutes(fastify: FastifyInstance) {
         platform,
         request,
         ['transactions', 'accounts'],
-        async ({ db }) => {
+        async ({ db, asOf }) => {
           const parsed = parseTransactionListQuery({ ...request.query, page: undefined, limit: undefined });
           if (!parsed.ok) throw new ValidationError(parsed.errors);
-          const [page, accounts] = await Promise.all([
-            listTransactions(db, request.userId, {
-              ...parsed.value,
-              page: 1,
-              limit: platform.config.EXPORT_MAX_ROWS + 1,
-            }),
-            listAccounts(db, request.userId, null),
+          const [page, accounts] = await readEach({ asOf }, [
+            () =>
+              listTransactions(db, request.userId, {
+                ...parsed.value,
+                page: 1,
+                limit: platform.config.EXPORT_MAX_ROWS + 1,
+              }),
+            () => listAccounts(db, request.userId, null),
           ]);
           // A cut export would look complete in a spreadsheet: refuse it and say how to narrow it.
           if (page.totalItems > platform.config.EXPORT_MAX_ROWS) {
