@@ -56,6 +56,18 @@ function literal(value: string): string {
  */
 const BATCH_IDLE_LIMIT = '120s';
 
+/** What `kosh_lock_and_advance` answers. */
+type AdvanceRow = { locked: boolean; advanced: boolean; position: string | null; status: string | null };
+
+/** A batch's status from its opening's answer; 'applied' means the batch may apply its events. */
+function statusOf(name: string, row: AdvanceRow): Exclude<RunOnceStatus, 'idle'> {
+  if (!row.locked) return 'busy';
+  if (row.position === null) throw new Error(`Checkpoint of ${name} vanished`);
+  if (row.status === 'stopped') return 'stopped';
+  if (!row.advanced) return 'moved';
+  return 'applied';
+}
+
 async function lockAndAdvance(
   tx: Queryable,
   name: string,
@@ -63,13 +75,8 @@ async function lockAndAdvance(
   to: string,
   changed: { shared: boolean; users: readonly string[] },
   asyncCommit: boolean,
-): Promise<{ locked: boolean; advanced: boolean; position: string | null; status: string | null }> {
-  const { rows } = await tx.query<{
-    locked: boolean;
-    advanced: boolean;
-    position: string | null;
-    status: string | null;
-  }>(
+): Promise<AdvanceRow> {
+  const { rows } = await tx.query<AdvanceRow>(
     `${asyncCommit ? 'SET LOCAL synchronous_commit TO off;' : ''}
      SET LOCAL idle_in_transaction_session_timeout TO '${BATCH_IDLE_LIMIT}';
      SELECT locked, advanced, at_position AS position, at_status AS status
@@ -80,8 +87,6 @@ async function lockAndAdvance(
   if (!row) throw new Error('lockAndAdvance returned no row');
   return row;
 }
-
-type AdvanceRow = { locked: boolean; advanced: boolean; position: string | null; status: string | null };
 
 export function createCatchUp(
   ctx: RunnerContext,
@@ -156,37 +161,24 @@ export function createCatchUp(
     const last = events[events.length - 1];
     if (!last) throw new Error('applyBatch needs events');
     const handled = events.filter((event) => handles.has(event.type));
-    if (handled.length === 0) {
-      const row = await advanceIdle(name, expected, last.position);
-      const status = !row.locked
-        ? ('busy' as const)
-        : row.position === null
-          ? null
-          : row.status === 'stopped'
-            ? ('stopped' as const)
-            : row.advanced
-              ? ('applied' as const)
-              : ('moved' as const);
-      if (status === null) throw new Error(`Checkpoint of ${name} vanished`);
-      if (status === 'applied') watcher.advanced(name, last.position);
-      return status;
-    }
-    const status = await db.transaction(async (tx) => {
-      const row = await lockAndAdvance(
-        tx,
-        name,
-        expected,
-        last.position,
-        changedBy(handled),
-        projection.asyncCommit === true,
-      );
-      if (!row.locked) return 'busy' as const;
-      if (row.position === null) throw new Error(`Checkpoint of ${name} vanished`);
-      if (row.status === 'stopped') return 'stopped' as const;
-      if (!row.advanced) return 'moved' as const;
-      if (handled.length > 0) await projection.apply(tx, handled);
-      return 'applied' as const;
-    });
+    const status =
+      handled.length === 0
+        ? statusOf(name, await advanceIdle(name, expected, last.position))
+        : await db.transaction(async (tx) => {
+            const opened = statusOf(
+              name,
+              await lockAndAdvance(
+                tx,
+                name,
+                expected,
+                last.position,
+                changedBy(handled),
+                projection.asyncCommit === true,
+              ),
+            );
+            if (opened === 'applied') await projection.apply(tx, handled);
+            return opened;
+          });
     if (status === 'applied') watcher.advanced(name, last.position);
     return status;
   }
