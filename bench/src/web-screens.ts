@@ -18,7 +18,7 @@
  *
  * Options (environment): BENCH_WEB_TRANSACTIONS=100000  BENCH_WEB_RUNS=5  BENCH_WEB_COLD_RUNS=3
  * BENCH_WEB_DIST=web/dist  BENCH_WEB_WATERFALL=1 (requests)  BENCH_WEB_PROFILE=1 (main-thread time)
- * BENCH_WEB_RTT_MS=100 (cold loads over a slower network)
+ * BENCH_WEB_TRACE=1 (main thread by trace event) BENCH_WEB_RTT_MS=100 (cold loads over a slower network)
  * BENCH_WEB_API=1 (each screen's first-data GETs timed from Node, alone and all at once, before the browser)
  * BENCH_WEB_BROWSER_WARMUP=0 (time the browser's first page after launch too) BENCH_WEB_SAMPLES=1 (each cold load)
  * BENCH_WEB_DIST_B=/tmp/other-dist (A/B: a second server of the same data serves that build; each
@@ -293,7 +293,7 @@ async function scrollFrames(page: Page): Promise<number[]> {
 /** BENCH_WEB_WATERFALL=1: each screen's first cold load, request by request (where the time goes). */
 const WATERFALL = process.env.BENCH_WEB_WATERFALL === '1';
 /**
- * BENCH_WEB_RTT_MS=100: cold loads over an emulated network of that round-trip time (Chromium's
+ * BENCH_WEB_TRACE=1 (main thread by trace event) BENCH_WEB_RTT_MS=100: cold loads over an emulated network of that round-trip time (Chromium's
  * network emulation, no bandwidth cap), as a phone on a mobile network would load the screens.
  */
 const RTT_MS = Number(process.env.BENCH_WEB_RTT_MS ?? 0);
@@ -354,6 +354,72 @@ async function startProfile(page: Page) {
     console.log('    by function (self ms):');
     for (const [fn, ms] of top(self, 15))
       console.log(`      ${ms.toFixed(0).padStart(5)}  ${fn.slice(0, 100)}`);
+  };
+}
+
+/** BENCH_WEB_TRACE=1: each screen's first cold load, the renderer's main thread by trace event (self ms). */
+const TRACE = process.env.BENCH_WEB_TRACE === '1';
+
+type TraceEvent = {
+  name: string;
+  ph: string;
+  ts: number;
+  dur?: number;
+  pid: number;
+  tid: number;
+  args?: { name?: string };
+};
+
+async function startTrace(browser: Browser, page: Page) {
+  await browser.startTracing(page, {
+    categories: [
+      'devtools.timeline',
+      'v8',
+      'v8.execute',
+      'disabled-by-default-v8.compile',
+      'disabled-by-default-devtools.timeline',
+      'blink',
+      'loading',
+    ],
+  });
+  return async (name: string) => {
+    const { traceEvents } = JSON.parse((await browser.stopTracing()).toString('utf8')) as {
+      traceEvents: TraceEvent[];
+    };
+    // The page's renderer: of the renderers' main threads, the one that worked longest.
+    const mains = traceEvents.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
+    const busy = (m: TraceEvent) =>
+      traceEvents
+        .filter((e) => e.pid === m.pid && e.tid === m.tid && e.name === 'RunTask')
+        .reduce((sum, e) => sum + (e.dur ?? 0), 0);
+    const main = mains.sort((a, b) => busy(b) - busy(a))[0];
+    if (!main) return;
+    // Complete events of the main thread, nested: each one's self time is its duration less its children's.
+    const events = traceEvents
+      .filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X' && (e.dur ?? 0) > 0)
+      .sort((a, b) => a.ts - b.ts || (b.dur ?? 0) - (a.dur ?? 0));
+    const self = new Map<string, number>();
+    const childTime = new Map<TraceEvent, number>();
+    const open: TraceEvent[] = [];
+    for (const e of events) {
+      while (
+        open.length > 0 &&
+        (open.at(-1) as TraceEvent).ts + ((open.at(-1) as TraceEvent).dur ?? 0) <= e.ts
+      )
+        open.pop();
+      const parent = open.at(-1);
+      if (parent) childTime.set(parent, (childTime.get(parent) ?? 0) + (e.dur ?? 0));
+      open.push(e);
+    }
+    let total = 0;
+    for (const e of events) {
+      const ms = ((e.dur ?? 0) - (childTime.get(e) ?? 0)) / 1000;
+      self.set(e.name, (self.get(e.name) ?? 0) + ms);
+      if (e.name === 'RunTask') total += (e.dur ?? 0) / 1000;
+    }
+    const top = [...self].sort((a, b) => b[1] - a[1]).slice(0, 18);
+    console.log(`  ${name}: renderer main thread, tasks ${total.toFixed(0)} ms; self ms by event:`);
+    for (const [event, ms] of top) console.log(`      ${ms.toFixed(0).padStart(5)}  ${event}`);
   };
 }
 
@@ -496,10 +562,12 @@ async function main() {
           const label = baseUrl === setup.baseUrl ? screen.name : `B ${screen.name}`;
           const requests = WATERFALL && i === 0 ? recordRequests(coldPage) : null;
           const stopProfile = PROFILE && i === 0 ? await startProfile(coldPage) : null;
+          const stopTrace = TRACE && i === 0 ? await startTrace(browser, coldPage) : null;
           const ms = await timeScreen(coldPage, baseUrl, screen);
           (baseUrl === setup.baseUrl ? colds : coldsB).push(ms);
           if (requests) printWaterfall(label, requests, ms);
           await stopProfile?.(label);
+          await stopTrace?.(label);
           await coldPage.context().close();
         }
       }

@@ -1,5 +1,5 @@
 /** Calendar months as the ledger shows them. Pure: "now" is always passed in. */
-import { calendarDateOf } from '../loan/dates';
+import { calendarDateOf, daysInMonth } from '../loan/dates';
 
 export const MONTH_NAMES = [
   'January',
@@ -27,11 +27,6 @@ export function monthOf(now: Date, timeZone: string = LEDGER_TIME_ZONE): YearMon
   // formatToParts cost 33 µs a call, a tenth of a ledger-periods read (bench:http).
   const date = calendarDateOf(now, timeZone);
   return { year: Number(date.slice(0, 4)), month: Number(date.slice(5, 7)) };
-}
-
-export function daysInMonth(year: number, month: number): number {
-  if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
-  return [4, 6, 9, 11].includes(month) ? 30 : 31;
 }
 
 /** First and last day of the month, `YYYY-MM-DD`. */

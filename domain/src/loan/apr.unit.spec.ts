@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { actualLoanApr, annualPercentageRate, loanApr } from './apr';
+import { actualLoanApr, annualPercentageRate, loanApr, paymentsApr } from './apr';
+import { addMonths } from './dates';
 import type { LoanDetails } from './events';
 import { generateSchedule } from './schedule';
 
@@ -87,6 +88,53 @@ describe('APR (RBI Key Facts Statement)', () => {
         },
       ),
     );
+  });
+
+  describe('on dated payments', () => {
+    it('counts a payment on the nth monthiversary as n months, month ends clamped (31 Jan → 29 Feb)', () => {
+      fc.assert(
+        fc.property(
+          fc.constantFrom('2024-01-31', '2023-01-29', '2024-03-30', '2023-12-01', '2024-05-15'),
+          fc.array(fc.integer({ min: 1_000_00, max: 50_000_00 }), { minLength: 1, maxLength: 120 }),
+          fc.integer({ min: 0, max: 20_000_00 }),
+          (startDate, amounts, processingFee) => {
+            const principal = Math.round(amounts.reduce((sum, amount) => sum + amount, 0) * 0.9);
+            fc.pre(principal - processingFee * 1.18 > 0);
+            const fee = { principal, processingFee, feeGstPercent: 18 };
+            const dated = amounts.map((amount, i) => ({ date: addMonths(startDate, i + 1), amount }));
+            let byMonth: number | string;
+            try {
+              byMonth = annualPercentageRate({ ...fee, instalments: amounts });
+            } catch (error) {
+              byMonth = String(error);
+            }
+            let byDate: number | string;
+            try {
+              byDate = paymentsApr(fee, startDate, dated);
+            } catch (error) {
+              byDate = String(error);
+            }
+            expect(byDate).toBe(byMonth);
+          },
+        ),
+      );
+    });
+
+    it('counts a payment between two monthiversaries by the share of days into the month', () => {
+      // From 31 Jan 2023: 28 Feb is one month, 31 Mar two; 15 Mar is 15 of those 31 days in.
+      const months = 1 + 15 / 31;
+      const expected = Math.round((1.02 ** (1 / months) - 1) * 1200 * 100) / 100;
+      const apr = paymentsApr({ principal: 100000, processingFee: 0, feeGstPercent: 0 }, '2023-01-31', [
+        { date: '2023-03-15', amount: 102000 },
+      ]);
+      expect(apr).toBe(expected);
+      // The same payment a day before the start's first monthiversary is under one month.
+      expect(
+        paymentsApr({ principal: 100000, processingFee: 0, feeGstPercent: 0 }, '2023-01-31', [
+          { date: '2023-02-27', amount: 102000 },
+        ]),
+      ).toBe(Math.round((1.02 ** (1 / (27 / 28)) - 1) * 1200 * 100) / 100);
+    });
   });
 
   describe('on the actual cash flows', () => {

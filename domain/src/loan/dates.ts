@@ -2,8 +2,10 @@
 
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
-function daysInMonth(year: number, month: number): number {
-  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+/** Days in a month (1–12) of the Gregorian calendar. */
+export function daysInMonth(year: number, month: number): number {
+  if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
 }
 
 /** True for a real calendar date written `YYYY-MM-DD`. */
