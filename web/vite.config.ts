@@ -71,6 +71,26 @@ function lightIconNames(): Plugin {
 }
 
 /**
+ * Blueprint's Text gives way to web/src/app/lightText.tsx (see there why): every import of
+ * `components/text/text` inside Blueprint's core, its index's export of Text included.
+ */
+function lightText(): Plugin {
+  const replacement = fileURLToPath(new URL('./src/app/lightText.tsx', import.meta.url));
+  return {
+    name: 'kosh-light-text',
+    enforce: 'pre',
+    resolveId(source, importer) {
+      if (
+        (source === '../text/text' || source === './text/text') &&
+        /[\\/]@blueprintjs[\\/]core[\\/]lib[\\/]esm[\\/]components[\\/]/.test(importer ?? '')
+      )
+        return replacement;
+      return null;
+    },
+  };
+}
+
+/**
  * index.html's first script, src/app/boot.ts, inlined at the top of the built page (issue 33):
  * it runs as the HTML arrives, so a signed-in cold start's first data and its screen's chunks are
  * asked for before the app's scripts and stylesheet (which the server is then busy sending, and
@@ -281,6 +301,7 @@ export default defineConfig({
     react(),
     blueprintIconPaths(),
     lightIconNames(),
+    lightText(),
     bootInline(),
     purgeBlueprintCss(),
     precompressed(),

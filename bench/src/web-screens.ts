@@ -17,15 +17,16 @@
  * entries), the worst cold load beside the median, and the login route's gzipped JavaScript.
  *
  * Options (environment): BENCH_WEB_TRANSACTIONS=100000  BENCH_WEB_RUNS=5  BENCH_WEB_COLD_RUNS=3
- * BENCH_WEB_DIST=web/dist  BENCH_WEB_WATERFALL=1 (requests)  BENCH_WEB_PROFILE=1 (main-thread time)
+ * BENCH_WEB_DIST=web/dist  BENCH_WEB_WATERFALL=1 (requests)  BENCH_WEB_PROFILE=1 (main-thread time; BENCH_WEB_PROFILE_DIR=d writes the profiles)
  * BENCH_WEB_TRACE=1 (main thread by trace event) BENCH_WEB_RTT_MS=100 (cold loads over a slower network)
  * BENCH_WEB_API=1 (each screen's first-data GETs timed from Node, alone and all at once, before the browser)
- * BENCH_WEB_BROWSER_WARMUP=0 (time the browser's first page after launch too) BENCH_WEB_SAMPLES=1 (each cold load)
+ * BENCH_WEB_BROWSER_WARMUP=0 (time the browser's first page after launch too)
+ * BENCH_WEB_SERVER_WARMUP=0 (time the server's first answers after start too; by default another user visits each screen first) BENCH_WEB_SAMPLES=1 (each cold load)
  * BENCH_WEB_DIST_B=/tmp/other-dist (A/B: a second server of the same data serves that build; each
  * screen's cold loads alternate between the two, and the table shows B's figures and B/A ratios)
  */
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -138,6 +139,8 @@ type Setup = {
   baseUrlB: string | null;
   token: string;
   scheduleLoanId: string;
+  /** Another user (1,000 transactions this month, the same 600-month loan): the server's warm-up visitor. */
+  other: { token: string; scheduleLoanId: string };
   close(): Promise<void>;
 };
 
@@ -168,6 +171,35 @@ async function setUp(): Promise<Setup> {
   await signUp(platform, userId);
 
   await seedCatalog(platform.eventStore, now);
+  const otherUserId = randomUUID();
+  await signUp(platform, otherUserId);
+  const otherLoanId = randomUUID();
+  await platform.eventStore.appendToStream(
+    loanStreamId(otherLoanId),
+    loanDecider
+      .decide(
+        {
+          type: 'CreateLoan',
+          data: {
+            loanId: otherLoanId,
+            userId: otherUserId,
+            fields: loanFields(0, now),
+            now: now.toISOString(),
+          },
+        },
+        loanDecider.initialState(),
+      )
+      .map((e) => toNew(otherUserId, now, e)),
+    { expectedVersion: 'no_stream' },
+  );
+  for (let i = 0; i < 1000; i++) {
+    const event = transactionEvent(otherUserId, i, now);
+    await platform.eventStore.appendToStream(
+      transactionStreamId(event.data.transactionId),
+      [toNew(otherUserId, now, { ...event, data: { ...event.data, transactionDate: isoDay(now) } })],
+      { expectedVersion: 'no_stream' },
+    );
+  }
   const loanIds: string[] = [];
   for (let i = 0; i < 10; i++) {
     const loanId = randomUUID();
@@ -216,6 +248,10 @@ async function setUp(): Promise<Setup> {
     baseUrlB,
     token: app.issueToken(userId, { sessionId: fixtureSessionId(userId) }),
     scheduleLoanId: loanIds[0] as string,
+    other: {
+      token: app.issueToken(otherUserId, { sessionId: fixtureSessionId(otherUserId) }),
+      scheduleLoanId: otherLoanId,
+    },
     async close() {
       await appB?.close();
       await app.close();
@@ -315,6 +351,10 @@ async function startProfile(page: Page) {
   await cdp.send('Profiler.start');
   return async (name: string) => {
     const { profile } = (await cdp.send('Profiler.stop')) as unknown as { profile: CpuProfile };
+    // BENCH_WEB_PROFILE_DIR: the profile itself too, for DevTools or a source map.
+    const dir = process.env.BENCH_WEB_PROFILE_DIR;
+    if (dir)
+      writeFileSync(path.join(dir, `${name.replace(/[^\w]+/g, '_')}.cpuprofile`), JSON.stringify(profile));
     const { metrics } = await cdp.send('Performance.getMetrics');
     const metric = (key: string) => ((metrics.find((m) => m.name === key)?.value ?? 0) * 1000).toFixed(0);
     console.log(
@@ -512,13 +552,13 @@ async function main() {
   let browser: Browser | undefined;
   try {
     browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
-    const signedInPage = async () => {
+    const signedInPage = async (token = setup.token) => {
       const context = await browser!.newContext({
         viewport: { width: 1280, height: 800 },
         // The app's CSP (no eval) would refuse the string predicates the bench polls with.
         bypassCSP: true,
       });
-      await context.addInitScript((token) => sessionStorage.setItem('kosh.token', token), setup.token);
+      await context.addInitScript((token) => sessionStorage.setItem('kosh.token', token), token);
       return context.newPage();
     };
     const list = screens(setup.scheduleLoanId);
@@ -534,6 +574,24 @@ async function main() {
         `browser warm-up: /login signed out, ${(performance.now() - started).toFixed(0)} ms (not counted)`,
       );
       await warmup.close();
+    }
+    // A server that has just started is not one a user meets: its first answers pay for compiling
+    // the routes' code and planning their queries. Another user visits each screen first (cold,
+    // then once more), so the timed user's answers are still uncached and their data unread by any
+    // answer, but the server's code is warm. BENCH_WEB_SERVER_WARMUP=0 times the first answers too.
+    if (process.env.BENCH_WEB_SERVER_WARMUP !== '0') {
+      const started = performance.now();
+      for (const screen of screens(setup.other.scheduleLoanId)) {
+        const warmup = await signedInPage(setup.other.token);
+        for (const baseUrl of setup.baseUrlB ? [setup.baseUrl, setup.baseUrlB] : [setup.baseUrl]) {
+          await timeScreen(warmup, baseUrl, screen);
+          await timeScreen(warmup, baseUrl, screen);
+        }
+        await warmup.context().close();
+      }
+      console.log(
+        `server warm-up: another user's visit to each screen, ${(performance.now() - started).toFixed(0)} ms (not counted)`,
+      );
     }
     const page = await signedInPage();
 
