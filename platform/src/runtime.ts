@@ -120,11 +120,9 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     subjectKey: createHmac('sha256', config.JWT_SECRET).update('kosh erasure subject v1').digest('hex'),
   };
   let stopFollowing: (() => void) | null = null;
-  // The newest position this process has appended or heard of (readModelsCurrent).
-  let newestHeard = '';
-  const stopHearing = eventStore.subscribe((position) => {
-    if (position && position > newestHeard) newestHeard = position;
-  });
+  // From now on the runner knows the newest position this process has appended or heard of
+  // (readModelsCurrent), in every role: an API process without jobs hears its own appends.
+  runner.followCommits();
   const platform: Runtime = {
     config,
     role,
@@ -153,14 +151,13 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       return reached;
     },
     async readModelsCurrent(names) {
-      const position = newestHeard;
+      const position = runner.newestCommitted();
       if (!position) return true;
       // Known here without a catch-up round when this process's own applies got there.
       if (await runner.waitFor(names, position, 0)) return true;
       return platform.afterAppend(position, names);
     },
     async close() {
-      stopHearing();
       stopFollowing?.();
       await queue.close();
       await runner.close?.();

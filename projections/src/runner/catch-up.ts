@@ -342,6 +342,8 @@ export function createCatchUp(
   return {
     runOnce,
     catchUp,
+    followCommits,
+    newestCommitted: () => latestCommitted,
     /** Stops following the store's commit notifications. */
     close() {
       unsubscribe?.();

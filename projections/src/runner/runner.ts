@@ -86,6 +86,16 @@ export interface ProjectionRunner {
   stoppedProjections(): Promise<string[]>;
   /** Clears the stopped state (after the projector is fixed); the next catch-up retries the event. */
   resume(name: string): Promise<void>;
+  /**
+   * Starts following the store's commit announcements (its own appends and, where it has them,
+   * NOTIFY from other processes); a catch-up starts it too. Idempotent; `close` stops it.
+   */
+  followCommits(): void;
+  /**
+   * The newest position this process has heard committed since it started following ('' before
+   * any): what a read that must hold every write it could know of waits for.
+   */
+  newestCommitted(): string;
   /** Stops polling; the db and event store stay open (the caller owns them). */
   close(): void;
 }
@@ -116,6 +126,8 @@ export function createProjectionRunner(options: ProjectionRunnerOptions): Projec
     status: () => projectionStatus(ctx),
     stoppedProjections: () => stoppedProjections(ctx),
     resume: (name) => resume(ctx, name),
+    followCommits: live.followCommits,
+    newestCommitted: live.newestCommitted,
     close() {
       live.close();
       watcher.close();
