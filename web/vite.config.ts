@@ -57,35 +57,30 @@ function blueprintIconPaths(): Plugin {
   };
 }
 
-/** Blueprint's icon-name tables give way to web/src/app/iconNames.ts (see there why). */
-function lightIconNames(): Plugin {
-  const replacement = fileURLToPath(new URL('./src/app/iconNames.ts', import.meta.url));
-  return {
-    name: 'kosh-light-icon-names',
-    enforce: 'pre',
-    resolveId(source, importer) {
-      if (source === './iconNames' && importer?.includes('@blueprintjs/icons/lib/esm/')) return replacement;
-      return null;
-    },
-  };
-}
-
 /**
- * Blueprint's Text gives way to web/src/app/lightText.tsx (see there why): every import of
- * `components/text/text` inside Blueprint's core, its index's export of Text included.
+ * Blueprint modules that give way to lighter ones of ours (each file says why): the icon-name
+ * tables (src/app/iconNames.ts) and the Text in every Button, Tag and MenuItem (src/app/lightText.tsx).
  */
-function lightText(): Plugin {
-  const replacement = fileURLToPath(new URL('./src/app/lightText.tsx', import.meta.url));
+function lighterBlueprintModules(): Plugin {
+  const ours = (file: string) => fileURLToPath(new URL(file, import.meta.url));
+  const swaps = [
+    {
+      sources: ['./iconNames'],
+      importer: /[\\/]@blueprintjs[\\/]icons[\\/]lib[\\/]esm[\\/]/,
+      by: ours('./src/app/iconNames.ts'),
+    },
+    {
+      sources: ['../text/text', './text/text'],
+      importer: /[\\/]@blueprintjs[\\/]core[\\/]lib[\\/]esm[\\/]components[\\/]/,
+      by: ours('./src/app/lightText.tsx'),
+    },
+  ];
   return {
-    name: 'kosh-light-text',
+    name: 'kosh-lighter-blueprint-modules',
     enforce: 'pre',
     resolveId(source, importer) {
-      if (
-        (source === '../text/text' || source === './text/text') &&
-        /[\\/]@blueprintjs[\\/]core[\\/]lib[\\/]esm[\\/]components[\\/]/.test(importer ?? '')
-      )
-        return replacement;
-      return null;
+      const swap = swaps.find((s) => s.sources.includes(source) && s.importer.test(importer ?? ''));
+      return swap ? swap.by : null;
     },
   };
 }
@@ -300,8 +295,7 @@ export default defineConfig({
   plugins: [
     react(),
     blueprintIconPaths(),
-    lightIconNames(),
-    lightText(),
+    lighterBlueprintModules(),
     bootInline(),
     purgeBlueprintCss(),
     precompressed(),
