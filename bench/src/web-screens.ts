@@ -157,6 +157,7 @@ async function setUp(): Promise<Setup> {
     DATA_DIR: mkdtempSync(path.join(tmpdir(), 'kosh-bench-web-')),
     APP_URL: 'http://127.0.0.1',
     RATE_LIMIT_ENABLED: 'false',
+    ...(process.env.ANSWER_CACHE_MB ? { ANSWER_CACHE_MB: process.env.ANSWER_CACHE_MB } : {}),
   });
   const platform = await createRuntime(config, { db: database.db });
   const app = await buildHttpApp(platform, { webDist });
