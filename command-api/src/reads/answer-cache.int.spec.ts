@@ -140,6 +140,45 @@ describe.each([
     expect((await read(alice, url, { 'if-none-match': next.etag })).status).toBe(404);
   });
 
+  it('one loan: served again while unchanged, its ETag the loan’s version (If-Match), an edit in the very next read', async () => {
+    const answers = async () => {
+      const { values } = await t.platform.metrics.answerCache.get();
+      const of = (outcome: string) =>
+        values.find((v) => v.labels.route === '/api/loans/:id' && v.labels.outcome === outcome)?.value ?? 0;
+      return { hit: of('hit'), miss: of('miss') };
+    };
+    const created = await t.as(alice).post('/api/loans', loanInput({ account_number: 'CACHE0001' }));
+    expect(created.status, created.text).toBe(201);
+    const loanId = created.body.data.loan.id as string;
+    const url = `/api/loans/${loanId}`;
+
+    const before = await answers();
+    const first = await read(alice, url);
+    expect(first.status).toBe(200);
+    expect(first.etag).toBe(created.headers.etag);
+    expect(await read(alice, url)).toEqual(first);
+    const after = await answers();
+    // Built once and then served again; with nothing kept, built each time.
+    if (cacheMb === '0') expect(after).toEqual({ hit: before.hit, miss: before.miss + 2 });
+    else expect(after).toEqual({ hit: before.hit + 1, miss: before.miss + 1 });
+    // Its ETag names the loan's version, not this answer: no 304 for it.
+    expect((await read(alice, url, { 'if-none-match': first.etag })).status).toBe(200);
+    expect((await read(bob, url)).status).toBe(404);
+
+    const edited = await t
+      .as(alice)
+      .put(url, loanInput({ account_number: 'CACHE0002' }), { headers: { 'if-match': first.etag } });
+    expect(edited.status, edited.text).toBe(200);
+    const next = await read(alice, url);
+    expect(JSON.parse(next.body).data.loan.account_number).toBe('CACHE0002');
+    expect(next.etag).toBe(edited.headers.etag);
+    expect(next.etag).not.toBe(first.etag);
+    // A past version is a replay, without an ETag to send back.
+    const past = await t.as(alice).get(`${url}?as_of=${encodeURIComponent(clock().toISOString())}`);
+    expect(past.status, past.text).toBe(200);
+    expect(past.headers.etag).toBeUndefined();
+  });
+
   it('lists and totals: ETag, 304 while unchanged, each user their own, a write shows in the very next read', async () => {
     const urls = [
       '/api/loans',

@@ -29,7 +29,17 @@ export type AnswerCache = {
   answer(
     request: FastifyRequest,
     reply: FastifyReply,
-    options: { key: string; projections: readonly string[]; build: () => Promise<unknown> },
+    options: {
+      key: string;
+      projections: readonly string[];
+      build: () => Promise<unknown>;
+      /**
+       * The route's own ETag, from what `build` returned (a loan's version, for If-Match): sent
+       * instead of the cache's, kept with the answer, and no 304 (it names a version of the
+       * aggregate, not of this answer).
+       */
+      routeEtag?: (built: unknown) => string;
+    },
   ): Promise<FastifyReply>;
 };
 
@@ -55,7 +65,7 @@ const GZIP_UNKEPT_FROM = 14 * 1024;
  */
 const BROTLI_ONCE = { params: { [constants.BROTLI_PARAM_QUALITY]: 1 } };
 
-type Entry = { etag: string; body: string; gzipped?: Buffer };
+type Entry = { etag: string; body: string; gzipped?: Buffer; routeEtag?: string };
 
 /** What one request's answer is sent as: plain, or compressed with its `Content-Encoding`. */
 type Encoded = { coding: 'gzip' | 'br'; bytes: Buffer };
@@ -115,7 +125,7 @@ export function createAnswerCache(
   const gzipFrom = maxBytes > 0 ? GZIP_KEPT_FROM : GZIP_UNKEPT_FROM;
 
   return {
-    async answer(request, reply, { key, projections, build }) {
+    async answer(request, reply, { key, projections, build, routeEtag }) {
       // The tag is read before the rows: an answer built from newer rows than its tag says is
       // replaced once the tag moves; one built from older rows than its tag could stay forever.
       // The counts of the user the answer is about (an auditor's request reads the owner's):
@@ -123,17 +133,22 @@ export function createAnswerCache(
       const tag = tagOf(await requestTags(db, request, request.userId), projections);
       // Weak: the same tag names the plain and the gzipped bytes of one answer.
       const etag = `W/"${createHash('sha256').update(`${key}\n${tag}`).digest('base64url').slice(0, 27)}"`;
-      reply.header('ETag', etag).header('Vary', 'Accept-Encoding');
-      if (matches(request.headers['if-none-match'], etag)) {
-        count(request, 'not_modified');
-        return reply.code(304).send();
+      reply.header('Vary', 'Accept-Encoding');
+      if (!routeEtag) {
+        reply.header('ETag', etag);
+        if (matches(request.headers['if-none-match'], etag)) {
+          count(request, 'not_modified');
+          return reply.code(304).send();
+        }
       }
       let entry = entries.get(key);
       if (entry?.etag !== etag) {
         count(request, 'miss');
-        entry = { etag, body: String(reply.serialize(await build())) };
+        const built = await build();
+        entry = { etag, body: String(reply.serialize(built)), routeEtag: routeEtag?.(built) };
         entries.set(key, entry);
       } else count(request, 'hit');
+      if (entry.routeEtag !== undefined) reply.header('ETag', entry.routeEtag);
       reply.type('application/json; charset=utf-8');
       if (entry.body.length < gzipFrom) return reply.send(entry.body);
       const acceptEncoding = request.headers['accept-encoding'];
@@ -176,6 +191,8 @@ export async function cachedReadAt<T>(
     body: (source: ReadSource) => Promise<T>;
     /** Narrows an as-of replay to what `body` reads at that instant (`readAt`). */
     scopeAt?: (asOf: Date) => AsOfScope;
+    /** The live answer's own ETag instead of the cache's (`AnswerCache.answer`'s `routeEtag`). */
+    routeEtag?: (built: NoInfer<T>) => string;
   },
 ): Promise<T | FastifyReply> {
   if (!readsLive(request)) return readAt(platform, request, options.models, options.body, options.scopeAt);
@@ -191,5 +208,6 @@ export async function cachedReadAt<T>(
     key,
     projections: [...options.models, ...(options.alsoReads ?? [])],
     build: () => options.body({ db: platform.db, now, asOf: null }),
+    routeEtag: options.routeEtag as ((built: unknown) => string) | undefined,
   });
 }

@@ -302,26 +302,42 @@ export async function loanRoutes(fastify: FastifyInstance) {
         response: { 200: LoanResponse, ...errorResponses(401, 404, 422) },
       },
     },
-    async (request, reply) =>
-      readAt(platform, request, ['loans', 'schedules'], async ({ db, now, asOf }) => {
-        const loan = await ownLoan(request.userId, request.params.id, db);
-        const day = calendarDateOf(now);
-        const [standings, presents, schedule] = await readEach({ asOf }, [
-          () => loanStandings(db, request.userId, [loan.id], day),
-          () => loanPresentParts(db, request.userId, [loan.id], day),
-          () => getSchedule(db, request.userId, loan.id),
-        ]);
-        // A past version is not one to send back in If-Match.
-        if (!asOf) reply.header('ETag', etagOf(loan.version));
-        const figures = {
-          ...aprsOf(loan, schedule),
-          present: presentOfLoan(loan, presents.get(loan.id), day),
-        };
-        return {
-          success: true as const,
-          data: { loan: toWireLoan(loan, standings.get(loan.id), figures) },
-        };
-      }),
+    // Live answers are served again while neither the loans nor the schedules have moved (the
+    // key holds the asking user and today's date: the present value and the standing are as of
+    // today). Their ETag stays the loan's version, for If-Match. An as-of answer is a replay; a
+    // past version is not one to send back in If-Match, so it has none.
+    async (request, reply) => {
+      // The version of the loan the body read (the answer's ETag; the wire loan does not carry it).
+      let version: number | null = null;
+      return cachedReadAt(platform, cache, request, reply, {
+        models: ['loans', 'schedules'],
+        // The bank's and the loan type's names.
+        alsoReads: ['catalog'],
+        routeEtag: () => {
+          if (version === null)
+            throw new Error('GET /api/loans/:id: the ETag asked for before the loan was read');
+          return etagOf(version);
+        },
+        body: async ({ db, now, asOf }) => {
+          const loan = await ownLoan(request.userId, request.params.id, db);
+          version = loan.version;
+          const day = calendarDateOf(now);
+          const [standings, presents, schedule] = await readEach({ asOf }, [
+            () => loanStandings(db, request.userId, [loan.id], day),
+            () => loanPresentParts(db, request.userId, [loan.id], day),
+            () => getSchedule(db, request.userId, loan.id),
+          ]);
+          const figures = {
+            ...aprsOf(loan, schedule),
+            present: presentOfLoan(loan, presents.get(loan.id), day),
+          };
+          return {
+            success: true as const,
+            data: { loan: toWireLoan(loan, standings.get(loan.id), figures) },
+          };
+        },
+      });
+    },
   );
 
   loanCommand({
