@@ -172,27 +172,26 @@ async function setUp(): Promise<Setup> {
   await signUp(platform, userId);
 
   await seedCatalog(platform.eventStore, now);
+  /** The owner's `i`th loan of loanFields, as the API stores one: its id. */
+  const createLoan = async (owner: string, i: number) => {
+    const loanId = randomUUID();
+    const created = loanDecider.decide(
+      {
+        type: 'CreateLoan',
+        data: { loanId, userId: owner, fields: loanFields(i, now), now: now.toISOString() },
+      },
+      loanDecider.initialState(),
+    );
+    await platform.eventStore.appendToStream(
+      loanStreamId(loanId),
+      created.map((e) => toNew(owner, now, e)),
+      { expectedVersion: 'no_stream' },
+    );
+    return loanId;
+  };
   const otherUserId = randomUUID();
   await signUp(platform, otherUserId);
-  const otherLoanId = randomUUID();
-  await platform.eventStore.appendToStream(
-    loanStreamId(otherLoanId),
-    loanDecider
-      .decide(
-        {
-          type: 'CreateLoan',
-          data: {
-            loanId: otherLoanId,
-            userId: otherUserId,
-            fields: loanFields(0, now),
-            now: now.toISOString(),
-          },
-        },
-        loanDecider.initialState(),
-      )
-      .map((e) => toNew(otherUserId, now, e)),
-    { expectedVersion: 'no_stream' },
-  );
+  const otherLoanId = await createLoan(otherUserId, 0);
   for (let i = 0; i < 1000; i++) {
     const event = transactionEvent(otherUserId, i, now);
     await platform.eventStore.appendToStream(
@@ -202,19 +201,7 @@ async function setUp(): Promise<Setup> {
     );
   }
   const loanIds: string[] = [];
-  for (let i = 0; i < 10; i++) {
-    const loanId = randomUUID();
-    const created = loanDecider.decide(
-      { type: 'CreateLoan', data: { loanId, userId, fields: loanFields(i, now), now: now.toISOString() } },
-      loanDecider.initialState(),
-    );
-    await platform.eventStore.appendToStream(
-      loanStreamId(loanId),
-      created.map((e) => toNew(userId, now, e)),
-      { expectedVersion: 'no_stream' },
-    );
-    loanIds.push(loanId);
-  }
+  for (let i = 0; i < 10; i++) loanIds.push(await createLoan(userId, i));
   const started = performance.now();
   for (let from = 0; from < TRANSACTIONS; from += 2000) {
     const rows = [];
@@ -330,7 +317,7 @@ async function scrollFrames(page: Page): Promise<number[]> {
 /** BENCH_WEB_WATERFALL=1: each screen's first cold load, request by request (where the time goes). */
 const WATERFALL = process.env.BENCH_WEB_WATERFALL === '1';
 /**
- * BENCH_WEB_TRACE=1 (main thread by trace event) BENCH_WEB_RTT_MS=100: cold loads over an emulated network of that round-trip time (Chromium's
+ * BENCH_WEB_RTT_MS=100: cold loads over an emulated network of that round-trip time (Chromium's
  * network emulation, no bandwidth cap), as a phone on a mobile network would load the screens.
  */
 const RTT_MS = Number(process.env.BENCH_WEB_RTT_MS ?? 0);
@@ -428,12 +415,14 @@ async function startTrace(browser: Browser, page: Page) {
       traceEvents: TraceEvent[];
     };
     // The page's renderer: of the renderers' main threads, the one that worked longest.
-    const mains = traceEvents.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
-    const busy = (m: TraceEvent) =>
-      traceEvents
-        .filter((e) => e.pid === m.pid && e.tid === m.tid && e.name === 'RunTask')
-        .reduce((sum, e) => sum + (e.dur ?? 0), 0);
-    const main = mains.sort((a, b) => busy(b) - busy(a))[0];
+    const busy = new Map<string, number>();
+    for (const e of traceEvents)
+      if (e.name === 'RunTask')
+        busy.set(`${e.pid}/${e.tid}`, (busy.get(`${e.pid}/${e.tid}`) ?? 0) + (e.dur ?? 0));
+    const busyOf = (e: TraceEvent) => busy.get(`${e.pid}/${e.tid}`) ?? 0;
+    const main = traceEvents
+      .filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
+      .sort((a, b) => busyOf(b) - busyOf(a))[0];
     if (!main) return;
     // Complete events of the main thread, nested: each one's self time is its duration less its children's.
     const events = traceEvents
