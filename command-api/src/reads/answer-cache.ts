@@ -34,11 +34,11 @@ export type AnswerCache = {
       projections: readonly string[];
       build: () => Promise<unknown>;
       /**
-       * The route's own ETag, from what `build` returned (a loan's version, for If-Match): sent
-       * instead of the cache's, kept with the answer, and no 304 (it names a version of the
+       * The route's own ETag (a loan's version, for If-Match), asked for right after `build`:
+       * sent instead of the cache's, kept with the answer, and no 304 (it names a version of the
        * aggregate, not of this answer).
        */
-      routeEtag?: (built: unknown) => string;
+      routeEtag?: () => string;
     },
   ): Promise<FastifyReply>;
 };
@@ -144,8 +144,7 @@ export function createAnswerCache(
       let entry = entries.get(key);
       if (entry?.etag !== etag) {
         count(request, 'miss');
-        const built = await build();
-        entry = { etag, body: String(reply.serialize(built)), routeEtag: routeEtag?.(built) };
+        entry = { etag, body: String(reply.serialize(await build())), routeEtag: routeEtag?.() };
         entries.set(key, entry);
       } else count(request, 'hit');
       if (entry.routeEtag !== undefined) reply.header('ETag', entry.routeEtag);
@@ -192,7 +191,7 @@ export async function cachedReadAt<T>(
     /** Narrows an as-of replay to what `body` reads at that instant (`readAt`). */
     scopeAt?: (asOf: Date) => AsOfScope;
     /** The live answer's own ETag instead of the cache's (`AnswerCache.answer`'s `routeEtag`). */
-    routeEtag?: (built: NoInfer<T>) => string;
+    routeEtag?: () => string;
   },
 ): Promise<T | FastifyReply> {
   if (!readsLive(request)) return readAt(platform, request, options.models, options.body, options.scopeAt);
@@ -208,6 +207,6 @@ export async function cachedReadAt<T>(
     key,
     projections: [...options.models, ...(options.alsoReads ?? [])],
     build: () => options.body({ db: platform.db, now, asOf: null }),
-    routeEtag: options.routeEtag as ((built: unknown) => string) | undefined,
+    routeEtag: options.routeEtag,
   });
 }
