@@ -1,6 +1,6 @@
 import { divideRounded, type Paise } from '../money/paise';
 import { actualSchedule, type LoanChange } from './actual-schedule';
-import { daysInMonth } from './dates';
+import { addMonthsToParts, type DateParts, dateParts } from './dates';
 import type { LoanDetails } from './events';
 import { percentRatio } from './rate';
 import { generateSchedule } from './schedule';
@@ -103,12 +103,6 @@ export function loanApr(details: LoanDetails, feeGstPercent = feeGstPercentOf(de
   });
 }
 
-/** A YYYY-MM-DD date as [year, month, day]. */
-function civil(date: string): [number, number, number] {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) throw new RangeError(`Not a YYYY-MM-DD date: ${date}`);
-  return [Number(date.slice(0, 4)), Number(date.slice(5, 7)), Number(date.slice(8, 10))];
-}
-
 /** Days since 1970-01-01 of a calendar date (Howard Hinnant's days_from_civil), without a Date. */
 function dayNumber(year: number, month: number, day: number): number {
   const y = month <= 2 ? year - 1 : year;
@@ -132,15 +126,10 @@ function dayNumber(year: number, month: number, day: number): number {
  * day, or the month's last day when it has fewer; computed here on day numbers, as this runs for
  * every payment of every read of a loan (600 rows: 3 ms with strings and Dates, issue 33).
  */
-function monthsAfter(start: readonly [number, number, number], date: string): number {
-  const [year, month, day] = civil(date);
+function monthsAfter(start: DateParts, date: string): number {
+  const [year, month, day] = dateParts(date);
   const target = dayNumber(year, month, day);
-  const monthiversary = (k: number) => {
-    const total = start[0] * 12 + start[1] - 1 + k;
-    const y = Math.floor(total / 12);
-    const m = total - y * 12 + 1;
-    return dayNumber(y, m, Math.min(start[2], daysInMonth(y, m)));
-  };
+  const monthiversary = (k: number) => dayNumber(...addMonthsToParts(start, k));
   // The calendar months between them, one fewer when the date comes before that month's monthiversary.
   let whole = year * 12 + month - (start[0] * 12 + start[1]);
   if (monthiversary(whole) > target) whole--;
@@ -174,7 +163,7 @@ export function paymentsApr(
   startDate: string,
   payments: readonly Readonly<{ date: string; amount: Paise }>[],
 ): number {
-  const start = civil(startDate);
+  const start = dateParts(startDate);
   return irrApr(
     loan,
     payments.map((payment) => ({ months: monthsAfter(start, payment.date), amount: payment.amount })),

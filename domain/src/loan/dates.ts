@@ -17,14 +17,27 @@ export function isIsoDate(value: string): boolean {
   return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(Number(match[1]), month);
 }
 
-/** `months` calendar months after `date`, same day of month, clamped to that month's last day. */
-export function addMonths(date: string, months: number): string {
+/** A `YYYY-MM-DD` date as numbers. */
+export type DateParts = readonly [year: number, month: number, day: number];
+
+/** The year, month and day of a `YYYY-MM-DD` date (a RangeError for any other text). */
+export function dateParts(date: string): DateParts {
   const match = ISO_DATE.exec(date);
   if (!match) throw new RangeError(`Not a YYYY-MM-DD date: ${date}`);
-  const total = Number(match[1]) * 12 + Number(match[2]) - 1 + months;
-  const year = Math.floor(total / 12);
-  const month = total - year * 12 + 1;
-  const day = Math.min(Number(match[3]), daysInMonth(year, month));
+  return [Number(match[1]), Number(match[2]), Number(match[3])];
+}
+
+/** `addMonths` on a date's parts (for arithmetic that runs per row, without the strings). */
+export function addMonthsToParts([year, month, day]: DateParts, months: number): DateParts {
+  const total = year * 12 + month - 1 + months;
+  const toYear = Math.floor(total / 12);
+  const toMonth = total - toYear * 12 + 1;
+  return [toYear, toMonth, Math.min(day, daysInMonth(toYear, toMonth))];
+}
+
+/** `months` calendar months after `date`, same day of month, clamped to that month's last day. */
+export function addMonths(date: string, months: number): string {
+  const [year, month, day] = addMonthsToParts(dateParts(date), months);
   return `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
 }
 
@@ -76,9 +89,8 @@ export function calendarDateOf(now: Date, timeZone = 'Asia/Kolkata'): string {
 /** Calendar days from `from` to `to` (negative when `to` is earlier). */
 export function daysBetween(from: string, to: string): number {
   const utc = (date: string) => {
-    const match = ISO_DATE.exec(date);
-    if (!match) throw new RangeError(`Not a YYYY-MM-DD date: ${date}`);
-    return Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]));
+    const [year, month, day] = dateParts(date);
+    return Date.UTC(year, month - 1, day);
   };
   return Math.round((utc(to) - utc(from)) / 86_400_000);
 }
